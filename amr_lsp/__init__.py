@@ -1,0 +1,1 @@
+"""amr_lsp: the AMR language server (a thin pygls shell over amrcheck)."""

@@ -1,0 +1,515 @@
+"""The reading layer: PENMAN text -> entries, with spans and without losses.
+
+One pass of our own, because penman keeps no source positions in its
+trees and stops at the first stray token between graphs (dropping every
+later graph). penman stays the oracle: tests check that every graph we
+decode has penman's triples.
+
+How text is cut into entries:
+
+* the text is split into *blocks*, runs of non-blank lines; a block that
+  starts with a continuation line (not ``#`` and not ``(`` at column 1)
+  joins an unclosed graph of the previous block;
+* inside a block, ``#`` lines at depth 0 are the header of the next graph,
+  and ``(`` at depth 0 opens a graph;
+* a ``(`` at column 1 or a ``# ::`` line at column 1 *inside* an open graph
+  is taken as the start of the next entry (the open graph gets an
+  "unbalanced parentheses" error), so a missing ``)`` never swallows the
+  graph after it;
+* anything else at depth 0 is a stray token: an error attached to the
+  entry of its block (or, for a block without any graph or metadata, to
+  the corpus), and reading goes on.
+
+Syntax error codes (documented with all rule codes in the README):
+E001 unclosed ``(``, E002 unexpected ``)``, E003 unterminated string,
+E004 missing concept, E005 missing role target, E006 unexpected token,
+E007 empty graph (metadata but no graph).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .findings import Finding, Severity
+from .graph import Graph, TripleKind
+from .span import SourceText, Span
+from .types import INSTANCE, Offsets, Triple
+
+_TOKEN_RE = re.compile(
+    r"""
+     (?P<COMMENT>\#[^\n]*)
+    |(?P<STRING>"[^"\\\n]*(?:\\.[^"\\\n]*)*")
+    |(?P<UNTERMINATED>"[^\n]*)
+    |(?P<LPAREN>\()
+    |(?P<RPAREN>\))
+    |(?P<SLASH>/)
+    |(?P<ROLE>:[^\s"()/:~]*)
+    |(?P<SYMBOL>[^\s"()/:~]+)
+    |(?P<ALIGNMENT>~(?:[a-zA-Z]\.?)?[0-9]+(?:,[0-9]+)*)
+    |(?P<UNEXPECTED>\S)
+    """,
+    re.VERBOSE,
+)
+_BLOCK_RE = re.compile(r"(?:^[^\S\n]*\S[^\n]*(?:\n|\Z))+", re.MULTILINE)
+_METADATA_KEY_RE = re.compile(r"(?:^|\s)::(\S+)")
+_REST_OF_LINE_KEYS = frozenset({"snt", "tok", "lemmas", "alignments"})
+
+Token = tuple[str, int, int]  # kind, start, end
+_PendingRole = tuple[str, int, int, str]  # role, start, end, its alignment
+
+
+@dataclass(slots=True, eq=False)
+class Entry:
+    """One graph of a file: its header (metadata, comments) and its graph.
+
+    ``graph`` is None when the graph text has a syntax error; ``errors``
+    then says why. The entry is kept either way: no graph is lost.
+    """
+
+    source: SourceText
+    index: int
+    start: int
+    end: int
+    metadata: dict[str, str] = field(default_factory=dict)
+    #: metadata key -> offsets of its value
+    metadata_offsets: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: offsets of every ``#`` line of the header (metadata included)
+    comments: list[tuple[int, int]] = field(default_factory=list)
+    graph: Graph | None = None
+    errors: list[Finding] = field(default_factory=list)
+
+    @property
+    def id(self) -> str | None:
+        return self.metadata.get("id")
+
+    @property
+    def text(self) -> str:
+        """The raw block text: header lines and graph, as in the file."""
+        return self.source.text[self.start:self.end]
+
+    @property
+    def span(self) -> Span:
+        return Span(self.source, self.start, self.end)
+
+    @property
+    def graph_start(self) -> int:
+        """Offset where the graph text starts (the header's end if none)."""
+        return self.graph.start if self.graph is not None else self.end
+
+    def metadata_span(self, key: str) -> Span | None:
+        offsets = self.metadata_offsets.get(key)
+        return None if offsets is None else Span(self.source, *offsets)
+
+    @property
+    def label(self) -> str:
+        """``::id`` if present, else ``#<1-based position>``."""
+        return self.id if self.id is not None else f"#{self.index + 1}"
+
+    def __repr__(self) -> str:
+        status = "ok" if self.graph is not None else f"{len(self.errors)} errors"
+        return f"Entry({self.label!r}, line {self.span.line}, {status})"
+
+
+def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
+    """Lex ``text[start:end]`` into (kind, start, end) tokens."""
+    stop = len(text) if end is None else end
+    return [
+        (m.lastgroup or "UNEXPECTED", m.start(), m.end())
+        for m in _TOKEN_RE.finditer(text, start, stop)
+    ]
+
+
+def _at_line_start(text: str, offset: int) -> bool:
+    return offset == 0 or text[offset - 1] == "\n"
+
+
+class _EntryParser:
+    """Cuts one source into entries; see the module docstring."""
+
+    def __init__(self, source: SourceText) -> None:
+        self.source = source
+        self.text = source.text
+        self.entries: list[Entry] = []
+        self.orphans: list[Finding] = []
+
+    def error(self, code: str, message: str, start: int, end: int) -> Finding:
+        return Finding(code, message, Severity.ERROR, Span(self.source, start, end))
+
+    # -- blocks -------------------------------------------------------------
+
+    def blocks(self) -> list[list[Token]]:
+        text = self.text
+        merged: list[list[Token]] = []
+        depth = 0
+        for match in _BLOCK_RE.finditer(text):
+            tokens = tokenize(text, match.start(), match.end())
+            if not tokens:
+                continue
+            kind, first_start, _ = tokens[0]
+            continues = (
+                merged
+                and depth > 0
+                and kind != "COMMENT"
+                and not (kind == "LPAREN" and _at_line_start(text, first_start))
+            )
+            if continues:
+                merged[-1].extend(tokens)
+            else:
+                merged.append(tokens)
+                depth = 0
+            for token_kind, _, _ in tokens:
+                if token_kind == "LPAREN":
+                    depth += 1
+                elif token_kind == "RPAREN":
+                    depth = max(0, depth - 1)
+        return merged
+
+    # -- entries ------------------------------------------------------------
+
+    def parse(self) -> tuple[list[Entry], list[Finding]]:
+        for tokens in self.blocks():
+            self.parse_block(tokens)
+        return self.entries, self.orphans
+
+    def parse_block(self, tokens: list[Token]) -> None:
+        header: list[Token] = []
+        strays: list[Finding] = []
+        block_entries: list[Entry] = []
+        i, n = 0, len(tokens)
+        while i < n:
+            kind, start, end = tokens[i]
+            if kind == "COMMENT":
+                header.append(tokens[i])
+                i += 1
+            elif kind == "LPAREN":
+                entry = self.new_entry(header, start)
+                header = []
+                i = self.parse_graph(entry, tokens, i)
+                block_entries.append(entry)
+                if strays and len(block_entries) == 1:
+                    entry.errors[:0] = strays
+                    strays = []
+            else:
+                j = i + 1
+                while j < n and tokens[j][0] not in ("COMMENT", "LPAREN"):
+                    j += 1
+                stray = self.stray_error(tokens[i:j])
+                if block_entries:
+                    block_entries[-1].errors.append(stray)
+                else:
+                    strays.append(stray)
+                i = j
+        if any(self.is_metadata(t) for t in header):
+            entry = self.new_entry(header, tokens[-1][2])
+            entry.end = header[-1][2]
+            entry.errors.extend(strays)
+            last = header[-1]
+            entry.errors.append(
+                self.error("E007", "empty graph: metadata without a graph", *last[1:])
+            )
+            strays = []
+        elif header and block_entries:
+            # trailing plain comments belong to the entry before them
+            block_entries[-1].end = max(block_entries[-1].end, header[-1][2])
+        self.orphans.extend(strays)
+
+    def stray_error(self, tokens: list[Token]) -> Finding:
+        start, end = tokens[0][1], tokens[-1][2]
+        if tokens[0][0] == "RPAREN":
+            return self.error(
+                "E002", "unbalanced parentheses: unexpected ')'", start, start + 1
+            )
+        if tokens[0][0] == "UNTERMINATED":
+            return self.error("E003", "unterminated string", start, end)
+        snippet = self.text[start:end]
+        if len(snippet) > 40:
+            snippet = snippet[:37] + "..."
+        return self.error(
+            "E006", f"unexpected text outside a graph: {snippet!r}", start, end
+        )
+
+    def is_metadata(self, token: Token) -> bool:
+        return self.text[token[1]:token[2]].lstrip("#").lstrip().startswith("::")
+
+    def new_entry(self, header: list[Token], graph_start: int) -> Entry:
+        start = header[0][1] if header else graph_start
+        entry = Entry(self.source, len(self.entries), start, graph_start)
+        for token in header:
+            entry.comments.append((token[1], token[2]))
+            if self.is_metadata(token):
+                self.read_metadata(entry, token)
+        self.entries.append(entry)
+        return entry
+
+    def read_metadata(self, entry: Entry, token: Token) -> None:
+        line = self.text[token[1]:token[2]]
+        keys = list(_METADATA_KEY_RE.finditer(line))
+        for k, match in enumerate(keys):
+            key = match.group(1)
+            value_start = match.end()
+            if key in _REST_OF_LINE_KEYS or k + 1 == len(keys):
+                value_end = len(line)
+            else:
+                value_end = keys[k + 1].start()
+            raw = line[value_start:value_end]
+            value = raw.strip()
+            lead = len(raw) - len(raw.lstrip())
+            if key not in entry.metadata:
+                entry.metadata[key] = value
+                begin = token[1] + value_start + lead
+                entry.metadata_offsets[key] = (begin, begin + len(value))
+            if key in _REST_OF_LINE_KEYS:
+                break
+
+    # -- one graph ----------------------------------------------------------
+
+    def parse_graph(self, entry: Entry, tokens: list[Token], i: int) -> int:
+        """Parse the graph opening at ``tokens[i]``; return the next index."""
+        graph_parse = _GraphParser(self, tokens, i)
+        graph, next_index, error = graph_parse.run()
+        entry.end = tokens[next_index - 1][2]
+        if error is not None:
+            entry.errors.append(error)
+        else:
+            entry.graph = graph
+        return next_index
+
+
+class _GraphParser:
+    """Recursive descent over one graph's tokens, with an explicit stack."""
+
+    def __init__(self, owner: _EntryParser, tokens: list[Token], i: int) -> None:
+        self.owner = owner
+        self.text = owner.text
+        self.tokens = tokens
+        self.i = i
+        self.triples: list[Triple] = []
+        self.offsets: list[Offsets] = []
+        self.alignments: dict[tuple[int, str], str] = {}
+
+    def peek(self) -> Token | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def breaks_graph(self, token: Token) -> bool:
+        """A ``(`` or ``# ::`` at column 1 inside a graph starts a new entry."""
+        kind, start, _ = token
+        if not _at_line_start(self.text, start):
+            return False
+        return kind == "LPAREN" or (
+            kind == "COMMENT" and self.owner.is_metadata(token)
+        )
+
+    def fail(self, code: str, message: str, start: int, end: int) -> Finding:
+        return self.owner.error(code, message, start, end)
+
+    def run(self) -> tuple[Graph | None, int, Finding | None]:
+        open_parens: list[int] = []  # offsets of unclosed "("
+        stack: list[str] = []  # variables of the open nodes
+        graph_start = self.tokens[self.i][1]
+        pending_role: _PendingRole | None = None
+        error: Finding | None = None
+        text = self.text
+        while error is None:
+            token = self.peek()
+            if token is None or (open_parens and self.breaks_graph(token)):
+                where = open_parens[-1]
+                error = self.fail(
+                    "E001",
+                    f"unbalanced parentheses: {len(open_parens)} '(' not closed",
+                    where,
+                    where + 1,
+                )
+                break
+            kind, start, end = token
+            if kind == "COMMENT":
+                self.i += 1
+            elif kind == "LPAREN" and (not stack or pending_role is not None):
+                self.i += 1
+                open_parens.append(start)
+                error = self.node(stack, pending_role, start)
+                pending_role = None
+            elif pending_role is not None:
+                error = self.role_target(stack, pending_role, token)
+                pending_role = None
+            elif kind == "ROLE":
+                self.i += 1
+                alignment = ""
+                nxt = self.peek()
+                if nxt is not None and nxt[0] == "ALIGNMENT":
+                    alignment = text[nxt[1]:nxt[2]]
+                    self.i += 1
+                pending_role = (text[start:end], start, end, alignment)
+            elif kind == "RPAREN":
+                self.i += 1
+                open_parens.pop()
+                stack.pop()
+                if not stack:
+                    break
+            elif kind == "UNTERMINATED":
+                error = self.fail("E003", "unterminated string", start, end)
+            else:
+                error = self.fail(
+                    "E006",
+                    f"unexpected {self.describe(token)}; expected a role or ')'",
+                    start,
+                    end,
+                )
+        if error is not None:
+            self.skip_rest(len(open_parens))
+            return None, self.i, error
+        return self.build(graph_start), self.i, None
+
+    def describe(self, token: Token) -> str:
+        kind, start, end = token
+        return {
+            "LPAREN": "'('",
+            "RPAREN": "')'",
+            "SLASH": "'/'",
+            "ROLE": f"role {self.text[start:end]!r}",
+            "ALIGNMENT": f"alignment {self.text[start:end]!r}",
+        }.get(kind, repr(self.text[start:end]))
+
+    def skip_rest(self, depth: int) -> None:
+        """After an error, skip to the end of this graph (or its block)."""
+        while depth > 0:
+            token = self.peek()
+            if token is None or self.breaks_graph(token):
+                return
+            self.i += 1
+            if token[0] == "LPAREN":
+                depth += 1
+            elif token[0] == "RPAREN":
+                depth -= 1
+
+    def node(
+        self,
+        stack: list[str],
+        pending_role: _PendingRole | None,
+        paren: int,
+    ) -> Finding | None:
+        """Parse ``var / concept`` after a ``(``; push the node."""
+        text = self.text
+        token = self.peek()
+        if token is None or token[0] != "SYMBOL":
+            if token is None:
+                return self.fail("E006", "'(' without a variable", paren, paren + 1)
+            return self.fail(
+                "E006",
+                f"unexpected {self.describe(token)}; expected a variable",
+                token[1],
+                token[2],
+            )
+        self.i += 1
+        var_start, var_end = token[1], token[2]
+        variable = text[var_start:var_end]
+        if pending_role is not None:
+            self.add_relation(stack[-1], pending_role, variable, var_start, var_end)
+        slash = self.peek()
+        if slash is None or slash[0] != "SLASH":
+            if slash is not None and slash[0] not in ("RPAREN", "ROLE"):
+                return self.fail(
+                    "E006",
+                    f"unexpected {self.describe(slash)}; expected '/'",
+                    slash[1],
+                    slash[2],
+                )
+            return self.fail(
+                "E004", f"missing concept for variable {variable!r}",
+                var_start, var_end,
+            )
+        self.i += 1
+        concept = self.peek()
+        if concept is None or concept[0] not in ("SYMBOL", "STRING"):
+            if concept is not None and concept[0] == "UNTERMINATED":
+                return self.fail("E003", "unterminated string", *concept[1:])
+            return self.fail(
+                "E004",
+                f"missing concept after '/' for variable {variable!r}",
+                slash[1],
+                slash[2],
+            )
+        self.i += 1
+        index = len(self.triples)
+        self.triples.append((variable, INSTANCE, text[concept[1]:concept[2]]))
+        self.offsets.append((var_start, var_end, concept[1], concept[2]))
+        self.take_alignment(index, "target")
+        stack.append(variable)
+        return None
+
+    def role_target(
+        self,
+        stack: list[str],
+        pending_role: _PendingRole,
+        token: Token,
+    ) -> Finding | None:
+        kind, start, end = token
+        role, role_start, role_end, _ = pending_role
+        if kind in ("SYMBOL", "STRING"):
+            self.i += 1
+            index = self.add_relation(stack[-1], pending_role, self.text[start:end],
+                                      start, end)
+            self.take_alignment(index, "target")
+            return None
+        if kind == "UNTERMINATED":
+            return self.fail("E003", "unterminated string", start, end)
+        if kind in ("ROLE", "RPAREN"):
+            return self.fail(
+                "E005", f"missing target for role {role!r}", role_start, role_end
+            )
+        return self.fail(
+            "E006",
+            f"unexpected {self.describe(token)}; expected the target of {role!r}",
+            start,
+            end,
+        )
+
+    def add_relation(
+        self,
+        source: str,
+        pending_role: _PendingRole,
+        target: str,
+        start: int,
+        end: int,
+    ) -> int:
+        role, role_start, role_end, alignment = pending_role
+        index = len(self.triples)
+        self.triples.append((source, role, target))
+        self.offsets.append((role_start, role_end, start, end))
+        if alignment:
+            self.alignments[(index, "role")] = alignment
+        return index
+
+    def take_alignment(self, index: int, part: str) -> None:
+        token = self.peek()
+        if token is not None and token[0] == "ALIGNMENT":
+            self.alignments[(index, part)] = self.text[token[1]:token[2]]
+            self.i += 1
+
+    def build(self, graph_start: int) -> Graph:
+        triples = self.triples
+        variables = {t[0] for t in triples if t[1] == INSTANCE}
+        kinds = [
+            TripleKind.INSTANCE
+            if role == INSTANCE
+            else TripleKind.RELATION
+            if target in variables and not target.startswith('"')
+            else TripleKind.ATTRIBUTE
+            for _, role, target in triples
+        ]
+        graph_end = self.tokens[self.i - 1][2]
+        return Graph(
+            source=self.owner.source,
+            top=triples[0][0],
+            triples=triples,
+            kinds=kinds,
+            offsets=self.offsets,
+            start=graph_start,
+            end=graph_end,
+            alignments=self.alignments,
+        )
+
+
+def parse_source(source: SourceText) -> tuple[list[Entry], list[Finding]]:
+    """All entries of ``source``, and the errors that belong to no entry."""
+    return _EntryParser(source).parse()

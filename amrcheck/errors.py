@@ -1,0 +1,46 @@
+"""The project's exceptions: one root class, one subclass per layer.
+
+Only broken *input to the API* raises; problems found in AMR text are
+reported as :class:`~amrcheck.findings.Finding` data instead.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .span import Span
+
+
+class AmrError(Exception):
+    """Root of every error amrcheck raises on purpose."""
+
+
+class InputError(AmrError):
+    """A file cannot be read at all (missing, unreadable, not UTF-8)."""
+
+    def __init__(self, message: str, path: str | None = None) -> None:
+        self.path = path
+        super().__init__(f"{path}: {message}" if path else message)
+
+
+class DecodeError(AmrError):
+    """Text that should be a single graph is not valid PENMAN."""
+
+    def __init__(self, message: str, span: Span | None = None) -> None:
+        self.message = message
+        self.span = span
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        if self.span is None:
+            return self.message
+        return f"{self.span}: {self.message}\n{self.span.caret_line()}"
+
+
+class MetricError(AmrError):
+    """A metric was asked for something it cannot do (unknown name, bad option)."""
+
+
+class ConfigError(AmrError):
+    """A configuration file or setting is invalid."""

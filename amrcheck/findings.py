@@ -1,0 +1,48 @@
+"""Findings: problems in AMR text, returned as data (never raised)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from .span import Span
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem at one place: a stable rule ``code``, a message, a span."""
+
+    code: str
+    message: str
+    severity: Severity
+    span: Span
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def sort_key(self) -> tuple[str, int, str]:
+        return (self.span.path, self.span.start, self.code)
+
+    def __str__(self) -> str:
+        return f"{self.span}: {self.code} {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        span = self.span
+        return {
+            "path": span.path,
+            "line": span.line,
+            "column": span.column,
+            "end_line": span.end_line,
+            "end_column": span.end_column,
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+        }

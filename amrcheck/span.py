@@ -1,0 +1,103 @@
+"""Source text and spans: where a piece of a graph came from.
+
+Offsets are code-point indices into :attr:`SourceText.text` (the decoded
+file with a leading UTF-8 BOM removed and newlines normalised to ``\\n``).
+Lines and columns are 1-based and count code points, as compilers print
+them (``path:line:col``). Front ends that need other units (the language
+server's UTF-16 positions) convert from offsets.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+
+
+class SourceText:
+    """The text of one file (or editor buffer) and its line table."""
+
+    __slots__ = ("path", "text", "_line_starts")
+
+    def __init__(self, text: str, path: str = "<string>") -> None:
+        self.path = path
+        self.text = text
+        self._line_starts: list[int] | None = None
+
+    def line_starts(self) -> list[int]:
+        if self._line_starts is None:
+            starts = [0]
+            find = self.text.find
+            pos = find("\n")
+            while pos != -1:
+                starts.append(pos + 1)
+                pos = find("\n", pos + 1)
+            self._line_starts = starts
+        return self._line_starts
+
+    def line_column(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a code-point offset."""
+        starts = self.line_starts()
+        index = bisect_right(starts, offset) - 1
+        return index + 1, offset - starts[index] + 1
+
+    def offset(self, line: int, column: int) -> int:
+        """Code-point offset of a 1-based (line, column)."""
+        return self.line_starts()[line - 1] + column - 1
+
+    def line_text(self, line: int) -> str:
+        starts = self.line_starts()
+        start = starts[line - 1]
+        end = starts[line] - 1 if line < len(starts) else len(self.text)
+        return self.text[start:end].rstrip("\r")
+
+    def span(self, start: int, end: int) -> Span:
+        return Span(self, start, end)
+
+    def __repr__(self) -> str:
+        return f"SourceText({self.path!r}, {len(self.text)} chars)"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A half-open range ``[start, end)`` of offsets in a :class:`SourceText`."""
+
+    source: SourceText
+    start: int
+    end: int
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+    @property
+    def line(self) -> int:
+        return self.source.line_column(self.start)[0]
+
+    @property
+    def column(self) -> int:
+        return self.source.line_column(self.start)[1]
+
+    @property
+    def end_line(self) -> int:
+        return self.source.line_column(self.end)[0]
+
+    @property
+    def end_column(self) -> int:
+        return self.source.line_column(self.end)[1]
+
+    @property
+    def text(self) -> str:
+        return self.source.text[self.start:self.end]
+
+    def caret_line(self) -> str:
+        """The source line with a caret under the span's start, for CLIs."""
+        line, column = self.source.line_column(self.start)
+        source_line = self.source.line_text(line)
+        width = max(1, min(self.end, self.start + len(source_line)) - self.start)
+        if self.end_line != line:
+            width = max(1, len(source_line) - column + 1)
+        return f"{source_line}\n{' ' * (column - 1)}{'^' * width}"
+
+    def __str__(self) -> str:
+        line, column = self.source.line_column(self.start)
+        return f"{self.path}:{line}:{column}"

@@ -1,0 +1,195 @@
+"""The one standardisation step every metric shares (SPEC §2).
+
+A :class:`Graph` keeps triples as written. Metrics compare *standardised*
+triples, made here once, with explicit switches:
+
+* comparison: labels, roles and constants are case-folded; quotes are
+  dropped, so ``"Paris"`` equals ``Paris``; a quoted multi-word value stays
+  one value;
+* inversion: ``:X-of`` becomes ``:X`` with source and target swapped when
+  penman's AMR model says the role is inverted (``:consist-of`` is not);
+  ``:domain`` is written as the inverse of ``:mod`` so both spellings of
+  that relation compare equal;
+* root: ``variable`` (smatch 1.0.4: a TOP triple that matches whenever
+  root aligns with root) or ``concept`` (smatch++ / BAMBOO leaderboard:
+  the TOP triple carries the root concept);
+* duplicates: a set by default; a multiset only in compatibility mode;
+* ``compat="smatch-1.0.4"`` reproduces that tool's reader: multiset,
+  ``:mod`` stored as inverted ``:domain``, inverse roles with a constant
+  target (``:mod`` with a constant included) dropped, only the first
+  whitespace token of a quoted value, trailing ``_`` stripped.
+
+Every standardised triple remembers the index of the written triple it
+came from (``-1`` for the TOP triple), so explanations point at source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from penman.models.amr import model as _amr_model
+
+from .graph import Graph, TripleKind
+
+RootPolicy = Literal["variable", "concept"]
+Compat = Literal["smatch-1.0.4"]
+COMPAT_MODES: tuple[str, ...] = ("smatch-1.0.4",)
+TOP_ROLE = "TOP"
+TOP_VALUE = "top"
+
+
+@dataclass(frozen=True, slots=True)
+class Standardization:
+    """Switches of the shared standardisation step (defaults: strict)."""
+
+    root: RootPolicy = "variable"
+    compat: Compat | None = None
+
+    @property
+    def multiset(self) -> bool:
+        return self.compat is not None
+
+    def describe(self) -> str:
+        parts = [f"root={self.root}", "multiset" if self.multiset else "set"]
+        if self.compat:
+            parts.append(f"compat={self.compat}")
+        return ", ".join(parts)
+
+
+STRICT = Standardization()
+SMATCH_104 = Standardization(compat="smatch-1.0.4")
+
+
+@dataclass(slots=True, eq=False)
+class StandardGraph:
+    """Standardised triples over node indices ``0..n-1`` (variables in order).
+
+    ``instances``: (node, concept); ``attributes``: (node, role, value),
+    the TOP triple included; ``relations``: (source node, role, target
+    node). Each list has a parallel ``*_origin`` list of written-triple
+    indices in ``graph`` (-1 for the TOP triple).
+    """
+
+    graph: Graph
+    variables: list[str]
+    instances: list[tuple[int, str]]
+    attributes: list[tuple[int, str, str]]
+    relations: list[tuple[int, str, int]]
+    instance_origin: list[int]
+    attribute_origin: list[int]
+    relation_origin: list[int]
+    options: Standardization
+
+    @property
+    def size(self) -> int:
+        """Number of triples, as precision and recall count them."""
+        return len(self.instances) + len(self.attributes) + len(self.relations)
+
+    def concept(self, node: int) -> str | None:
+        for n, concept in self.instances:
+            if n == node:
+                return concept
+        return None
+
+
+@lru_cache(maxsize=4096)
+def _role(role: str, compat: bool) -> tuple[str, bool]:
+    """(standard role without colon, lower-cased; whether it was inverted)."""
+    name = role[1:].lower() if role.startswith(":") else role.lower()
+    if compat:
+        if name.endswith("-of") and name not in (
+            "prep-on-behalf-of", "prep-out-of", "consist-of"
+        ):
+            return name[:-3], True
+        if name == "mod":
+            return "domain", True
+        return name, False
+    if _amr_model.is_role_inverted(":" + name):
+        name, inverted = name[:-3], True
+    else:
+        inverted = False
+    if name == "domain":  # one spelling for :mod / :domain-of
+        return "mod", not inverted
+    return name, inverted
+
+
+def normalize_label(text: str, compat: bool = False) -> str:
+    """Case-fold and unquote a concept or constant (SPEC §2 comparison)."""
+    if text.startswith('"'):
+        inner = text[1:-1] if len(text) > 1 and text.endswith('"') else text[1:]
+        if compat:
+            tokens = inner.split()
+            inner = tokens[0] if tokens else inner
+        text = inner
+    text = text.lower()
+    return text.rstrip("_") if compat else text
+
+
+def standardize(graph: Graph, options: Standardization = STRICT) -> StandardGraph:
+    """Standardise ``graph`` for scoring under ``options``.
+
+    Example:
+        >>> from amrcheck.corpus import decode
+        >>> g = standardize(decode('(a / Apple :ARG0-of (e / eat-01))'))
+        >>> g.relations, g.attributes
+        ([(1, 'arg0', 0)], [(0, 'TOP', 'top')])
+    """
+    compat = options.compat is not None
+    index: dict[str, int] = {}
+    instances: list[tuple[int, str]] = []
+    instance_origin: list[int] = []
+    for i, (var, _, concept) in enumerate(graph.triples):
+        if graph.kinds[i] is TripleKind.INSTANCE:
+            node = index.setdefault(var, len(index))
+            instances.append((node, normalize_label(concept, compat)))
+            instance_origin.append(i)
+    root = index[graph.top]
+    root_value = TOP_VALUE
+    if options.root == "concept":
+        root_value = next(c for n, c in instances if n == root)
+    attributes = [(root, TOP_ROLE, root_value)]
+    attribute_origin = [-1]
+    relations: list[tuple[int, str, int]] = []
+    relation_origin: list[int] = []
+    for i, (source, role, target) in enumerate(graph.triples):
+        kind = graph.kinds[i]
+        if kind is TripleKind.INSTANCE:
+            continue
+        name, inverted = _role(role, compat)
+        if kind is TripleKind.RELATION:
+            a, b = index[source], index[target]
+            relations.append((b, name, a) if inverted else (a, name, b))
+            relation_origin.append(i)
+        elif inverted and compat:
+            continue  # smatch 1.0.4 silently drops these
+        else:
+            if inverted:  # an inverse role cannot point at a constant: keep it
+                name = role[1:].lower()
+            attributes.append(
+                (index[source], name, normalize_label(target, compat))
+            )
+            attribute_origin.append(i)
+    if not options.multiset:
+        instances, instance_origin = _dedupe(instances, instance_origin)
+        attributes, attribute_origin = _dedupe(attributes, attribute_origin)
+        relations, relation_origin = _dedupe(relations, relation_origin)
+    return StandardGraph(
+        graph=graph,
+        variables=list(index),
+        instances=instances,
+        attributes=attributes,
+        relations=relations,
+        instance_origin=instance_origin,
+        attribute_origin=attribute_origin,
+        relation_origin=relation_origin,
+        options=options,
+    )
+
+
+def _dedupe(items: list, origin: list[int]) -> tuple[list, list[int]]:  # type: ignore[type-arg]
+    seen: dict[object, int] = {}
+    for item, source in zip(items, origin):
+        seen.setdefault(item, source)
+    return list(seen), list(seen.values())

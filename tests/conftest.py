@@ -1,0 +1,47 @@
+"""Shared test helpers: where the real AMR data lives."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+TEST_DATA = REPO / "tests" / "data"
+SHARED_DATA = Path(
+    os.environ.get("AMRCHECK_SHARED_DATA", REPO.parent / "shared" / "data")
+)
+
+#: every AMR corpus file of the shared data (BAMBOO dev, gold corpora, toys)
+SHARED_AMR_FILES = sorted(
+    [
+        *SHARED_DATA.glob("bamboo/*/*/*.amr"),
+        *SHARED_DATA.glob("little_prince/*.txt"),
+        *SHARED_DATA.glob("bio_amr/*.txt"),
+        *SHARED_DATA.glob("amr_guidelines/*.amr"),
+        *SHARED_DATA.glob("multi_annotator_toy/comptest_*.txt"),
+    ]
+)
+
+
+def data_path(name: str) -> Path:
+    """A fixture file under tests/data."""
+    return TEST_DATA / name
+
+
+def shared_path(name: str) -> Path:
+    """A file under the shared data folder; fails loudly when it is missing."""
+    path = SHARED_DATA / name
+    if not path.exists():
+        raise FileNotFoundError(
+            f"{path} not found: the tests need ../shared/data beside the "
+            "checkout (or AMRCHECK_SHARED_DATA pointing at it)"
+        )
+    return path
+
+
+@pytest.fixture(scope="session")
+def shared_amr_files() -> list[Path]:
+    assert SHARED_AMR_FILES, f"no AMR files under {SHARED_DATA}"
+    return SHARED_AMR_FILES
