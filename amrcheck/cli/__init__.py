@@ -5,6 +5,8 @@ One module per command; each reads files, calls the engine, renders.
 
 from __future__ import annotations
 
+import importlib
+
 import typer
 
 from ..__about__ import __version__
@@ -34,10 +36,13 @@ def _root(
     """Score, diff and check AMR graphs (PENMAN files)."""
 
 
+#: command modules; each registers its commands on `app` when imported
+COMMAND_MODULES: tuple[str, ...] = ()
+
+
 def _register_commands() -> None:
-    # Each command module registers itself on `app` when imported.
-    from . import (  # noqa: F401
-    )
+    for module in COMMAND_MODULES:
+        importlib.import_module(f"{__name__}.{module}")
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ dataclass (typed, documented defaults) and registers it with
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -36,10 +37,13 @@ def register(name: str) -> Callable[[Callable[..., Metric]], Callable[..., Metri
     return add
 
 
+#: built-in metric modules, imported for their @register side effect
+BUILTIN_METRIC_MODULES: tuple[str, ...] = ()
+
+
 def _load_builtin() -> None:
-    # Imported for their @register side effect.
-    from . import (  # noqa: F401
-    )
+    for module in BUILTIN_METRIC_MODULES:
+        importlib.import_module(f"{__name__}.{module}")
 
 
 def metric_names() -> list[str]:
