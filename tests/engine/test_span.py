@@ -1,0 +1,20 @@
+"""Spans: offsets to 1-based lines and columns, carets for messages."""
+
+from __future__ import annotations
+
+from amrcheck import SourceText
+
+
+def test_line_column_round_trip() -> None:
+    source = SourceText("ab\ncdé\n\nf", "x.amr")
+    for offset in range(len(source.text) + 1):
+        line, column = source.line_column(offset)
+        assert source.offset(line, column) == offset
+    assert source.line_column(5) == (2, 3)
+    assert str(source.span(5, 6)) == "x.amr:2:3"
+
+
+def test_caret_line_marks_the_span() -> None:
+    source = SourceText("(a / b\n  :ARG0 (c / ))", "x.amr")
+    span = source.span(source.offset(2, 9), source.offset(2, 10))
+    assert span.caret_line() == "  :ARG0 (c / ))\n        ^"
