@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,12 +51,20 @@ class Corpus:
         return index
 
 
+_LONE_CR_RE = re.compile(r"\r(?!\n)")
+
+
 def normalize_text(text: str) -> str:
-    """Drop a leading BOM and turn CRLF / CR line ends into ``\\n``."""
+    """Drop a leading BOM; make a lone CR a line end.
+
+    CRLF is kept as it is (the reader treats the CR as white space), so
+    offsets into the text stay those of an editor's buffer: the language
+    server maps spans to client positions without any translation.
+    """
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = _LONE_CR_RE.sub("\n", text)
     return text
 
 
