@@ -1,20 +1,26 @@
-"""Entry point of the language server: ``python -m amr_lsp``.
+"""Start the AMR language server: ``python -m amr_lsp [--tcp|--ws] [--host H] [--port P]``.
 
-Only a stub for now: the server itself is scheduled in its own issue.
+stdio by default. Logs go to stderr (stdout carries the protocol).
 """
 
 from __future__ import annotations
 
-import sys
+import logging
+import os
+from collections.abc import Sequence
+
+from pygls.cli import start_server
 
 
-def main() -> int:
-    print(
-        "amr_lsp: the language server is not implemented yet "
-        "(see the project's issue 'The language server').",
-        file=sys.stderr,
+def main(argv: Sequence[str] | None = None) -> int:
+    logging.basicConfig(
+        level=os.environ.get("AMR_LSP_LOG", "WARNING").upper(),
+        format="amr_lsp %(levelname)s %(name)s: %(message)s",
     )
-    return 2
+    from .server import SERVER  # after logging: importing builds the server
+
+    start_server(SERVER, list(argv) if argv is not None else None)
+    return 0
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from .metrics import (
 )
 from .span import SourceText, Span
 from .standardize import Standardization, StandardGraph, standardize
+from .validate import validate
 
 __all__ = [
     "AmrError",
@@ -53,4 +54,5 @@ __all__ = [
     "read_corpus",
     "read_string",
     "standardize",
+    "validate",
 ]

@@ -111,12 +111,22 @@ class Entry:
         return f"Entry({self.label!r}, line {self.span.line}, {status})"
 
 
+# the same tokens with the whitespace before each one skipped inside the
+# regex engine (much faster than failing every alternative on every blank)
+_SKIPPING_TOKEN_RE = re.compile(r"\s*(?:" + _TOKEN_RE.pattern + ")", re.VERBOSE)
+_KIND_OF_GROUP: dict[int, str] = {
+    index: name for name, index in _SKIPPING_TOKEN_RE.groupindex.items()
+}
+
+
 def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
     """Lex ``text[start:end]`` into (kind, start, end) tokens."""
     stop = len(text) if end is None else end
+    kind_of = _KIND_OF_GROUP
     return [
-        (m.lastgroup or "UNEXPECTED", m.start(), m.end())
-        for m in _TOKEN_RE.finditer(text, start, stop)
+        (kind_of[group], *m.span(group))
+        for m in _SKIPPING_TOKEN_RE.finditer(text, start, stop)
+        for group in (m.lastindex or 0,)
     ]
 
 
@@ -266,6 +276,11 @@ class _EntryParser:
 
     def parse_graph(self, entry: Entry, tokens: list[Token], i: int) -> int:
         """Parse the graph opening at ``tokens[i]``; return the next index."""
+        fast = _fast_graph(self.source, tokens, i)
+        if fast is not None:
+            entry.graph, next_index = fast
+            entry.end = tokens[next_index - 1][2]
+            return next_index
         graph_parse = _GraphParser(self, tokens, i)
         graph, next_index, error = graph_parse.run()
         entry.end = tokens[next_index - 1][2]
@@ -487,27 +502,123 @@ class _GraphParser:
             self.i += 1
 
     def build(self, graph_start: int) -> Graph:
-        triples = self.triples
-        variables = {t[0] for t in triples if t[1] == INSTANCE}
-        kinds = [
-            TripleKind.INSTANCE
-            if role == INSTANCE
-            else TripleKind.RELATION
-            if target in variables and not target.startswith('"')
-            else TripleKind.ATTRIBUTE
-            for _, role, target in triples
-        ]
-        graph_end = self.tokens[self.i - 1][2]
-        return Graph(
-            source=self.owner.source,
-            top=triples[0][0],
-            triples=triples,
-            kinds=kinds,
-            offsets=self.offsets,
-            start=graph_start,
-            end=graph_end,
-            alignments=self.alignments,
+        return _build_graph(
+            self.owner.source,
+            self.triples,
+            self.offsets,
+            self.alignments,
+            graph_start,
+            self.tokens[self.i - 1][2],
         )
+
+
+def _build_graph(
+    source: SourceText,
+    triples: list[Triple],
+    offsets: list[Offsets],
+    alignments: dict[tuple[int, str], str],
+    start: int,
+    end: int,
+) -> Graph:
+    variables = {t[0] for t in triples if t[1] == INSTANCE}
+    kinds = [
+        TripleKind.INSTANCE
+        if role == INSTANCE
+        else TripleKind.RELATION
+        if target in variables and not target.startswith('"')
+        else TripleKind.ATTRIBUTE
+        for _, role, target in triples
+    ]
+    return Graph(
+        source=source,
+        top=triples[0][0],
+        triples=triples,
+        kinds=kinds,
+        offsets=offsets,
+        start=start,
+        end=end,
+        alignments=alignments,
+    )
+
+
+def _fast_graph(
+    source: SourceText, tokens: list[Token], i: int
+) -> tuple[Graph, int] | None:
+    """The common case of :class:`_GraphParser` in one tight loop.
+
+    Handles graphs made only of nodes, roles, values and alignment markers;
+    returns None at anything else (a comment, an error, a ``(`` at the
+    start of a line inside the graph), and the full parser takes over. Its
+    result is identical to the full parser's (checked on every shared
+    corpus in ``tests/engine/test_parse_fast.py``).
+    """
+    text = source.text
+    n = len(tokens)
+    triples: list[Triple] = []
+    offsets: list[Offsets] = []
+    alignments: dict[tuple[int, str], str] = {}
+    stack: list[str] = []
+    role: str | None = None
+    role_start = role_end = 0
+    role_alignment = ""
+    j = i
+    try:
+        while True:
+            kind, start, end = tokens[j]
+            if kind == "LPAREN":
+                if stack and (role is None or text[start - 1] == "\n" or start == 0):
+                    return None
+                var_kind, var_start, var_end = tokens[j + 1]
+                if var_kind != "SYMBOL" or tokens[j + 2][0] != "SLASH":
+                    return None
+                concept_kind, concept_start, concept_end = tokens[j + 3]
+                if concept_kind != "SYMBOL" and concept_kind != "STRING":
+                    return None
+                variable = text[var_start:var_end]
+                if role is not None:
+                    if role_alignment:
+                        alignments[(len(triples), "role")] = role_alignment
+                    triples.append((stack[-1], role, variable))
+                    offsets.append((role_start, role_end, var_start, var_end))
+                    role = None
+                j += 4
+                if j < n and tokens[j][0] == "ALIGNMENT":
+                    marker = text[tokens[j][1]:tokens[j][2]]
+                    alignments[(len(triples), "target")] = marker
+                    j += 1
+                triples.append((variable, INSTANCE, text[concept_start:concept_end]))
+                offsets.append((var_start, var_end, concept_start, concept_end))
+                stack.append(variable)
+            elif role is not None:
+                if kind != "SYMBOL" and kind != "STRING":
+                    return None
+                index = len(triples)
+                triples.append((stack[-1], role, text[start:end]))
+                offsets.append((role_start, role_end, start, end))
+                if role_alignment:
+                    alignments[(index, "role")] = role_alignment
+                role = None
+                j += 1
+                if j < n and tokens[j][0] == "ALIGNMENT":
+                    alignments[(index, "target")] = text[tokens[j][1]:tokens[j][2]]
+                    j += 1
+            elif kind == "ROLE" and stack:
+                role, role_start, role_end = text[start:end], start, end
+                role_alignment = ""
+                j += 1
+                if j < n and tokens[j][0] == "ALIGNMENT":
+                    role_alignment = text[tokens[j][1]:tokens[j][2]]
+                    j += 1
+            elif kind == "RPAREN" and stack:
+                j += 1
+                stack.pop()
+                if not stack:
+                    break
+            else:
+                return None
+    except IndexError:  # the block ended inside the graph: an error case
+        return None
+    return _build_graph(source, triples, offsets, alignments, tokens[i][1], end), j
 
 
 def parse_source(source: SourceText) -> tuple[list[Entry], list[Finding]]:

@@ -17,7 +17,14 @@ triples, made here once, with explicit switches:
 * ``compat="smatch-1.0.4"`` reproduces that tool's reader: multiset,
   ``:mod`` stored as inverted ``:domain``, inverse roles with a constant
   target (``:mod`` with a constant included) dropped, only the first
-  whitespace token of a quoted value, trailing ``_`` stripped.
+  whitespace token of a quoted value, trailing ``_`` stripped; and its
+  counting: every matching pair of triples counts (``counting="product"``),
+  so duplicates multiply and F1 can exceed 1;
+* ``compat="raw"`` is *no* standardisation, as smatch++ scores with its
+  ``DoNothingStandardizer``: roles, case and quotes as written (``:ARG0-of``
+  stays inverse), duplicates kept and matched one-to-one
+  (``counting="min"``). With ``root="concept"`` it is smatch++'s
+  "concept as root" setting.
 
 Every standardised triple remembers the index of the written triple it
 came from (``-1`` for the TOP triple), so explanations point at source.
@@ -27,15 +34,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, TypeVar
 
 from penman.models.amr import model as _amr_model
 
 from .graph import Graph, TripleKind
 
 RootPolicy = Literal["variable", "concept"]
-Compat = Literal["smatch-1.0.4"]
-COMPAT_MODES: tuple[str, ...] = ("smatch-1.0.4",)
+Compat = Literal["smatch-1.0.4", "raw"]
+COMPAT_MODES: tuple[str, ...] = ("smatch-1.0.4", "raw")
+ROOT_POLICIES: tuple[str, ...] = ("variable", "concept")
 TOP_ROLE = "TOP"
 TOP_VALUE = "top"
 
@@ -50,6 +58,15 @@ class Standardization:
     @property
     def multiset(self) -> bool:
         return self.compat is not None
+
+    @property
+    def counting(self) -> Literal["min", "product"]:
+        """How many matches ``c1`` equal triples against ``c2`` make.
+
+        ``min`` pairs triples one-to-one (with sets, always 0 or 1);
+        ``product`` is smatch 1.0.4's "every matching pair counts".
+        """
+        return "product" if self.compat == "smatch-1.0.4" else "min"
 
     def describe(self) -> str:
         parts = [f"root={self.root}", "multiset" if self.multiset else "set"]
@@ -94,11 +111,13 @@ class StandardGraph:
         return None
 
 
-@lru_cache(maxsize=4096)
-def _role(role: str, compat: bool) -> tuple[str, bool]:
-    """(standard role without colon, lower-cased; whether it was inverted)."""
+@lru_cache(maxsize=8192)
+def _role(role: str, compat: str | None) -> tuple[str, bool]:
+    """(standard role without colon; whether it was inverted)."""
+    if compat == "raw":
+        return role[1:] if role.startswith(":") else role, False
     name = role[1:].lower() if role.startswith(":") else role.lower()
-    if compat:
+    if compat is not None:
         if name.endswith("-of") and name not in (
             "prep-on-behalf-of", "prep-out-of", "consist-of"
         ):
@@ -115,8 +134,20 @@ def _role(role: str, compat: bool) -> tuple[str, bool]:
     return name, inverted
 
 
+@lru_cache(maxsize=65536)
+def _label(text: str, compat: str | None) -> str:
+    if compat == "raw":
+        return text
+    return normalize_label(text, compat is not None)
+
+
 def normalize_label(text: str, compat: bool = False) -> str:
-    """Case-fold and unquote a concept or constant (SPEC §2 comparison)."""
+    """Case-fold and unquote a concept or constant (SPEC §2 comparison).
+
+    Example:
+        >>> normalize_label('"New York"'), normalize_label('"New York"', compat=True)
+        ('new york', 'new')
+    """
     if text.startswith('"'):
         inner = text[1:-1] if len(text) > 1 and text.endswith('"') else text[1:]
         if compat:
@@ -133,18 +164,25 @@ def standardize(graph: Graph, options: Standardization = STRICT) -> StandardGrap
     Example:
         >>> from amrcheck.corpus import decode
         >>> g = standardize(decode('(a / Apple :ARG0-of (e / eat-01))'))
-        >>> g.relations, g.attributes
-        ([(1, 'arg0', 0)], [(0, 'TOP', 'top')])
+        >>> g.instances, g.relations, g.attributes
+        ([(0, 'apple'), (1, 'eat-01')], [(1, 'arg0', 0)], [(0, 'TOP', 'top')])
     """
-    compat = options.compat is not None
+    compat = options.compat
     index: dict[str, int] = {}
     instances: list[tuple[int, str]] = []
     instance_origin: list[int] = []
+    kinds = graph.kinds
+    others: list[int] = []
+    instance_kind, relation_kind = TripleKind.INSTANCE, TripleKind.RELATION
     for i, (var, _, concept) in enumerate(graph.triples):
-        if graph.kinds[i] is TripleKind.INSTANCE:
-            node = index.setdefault(var, len(index))
-            instances.append((node, normalize_label(concept, compat)))
+        if kinds[i] is instance_kind:
+            node = index.get(var)
+            if node is None:
+                node = index[var] = len(index)
+            instances.append((node, _label(concept, compat)))
             instance_origin.append(i)
+        else:
+            others.append(i)
     root = index[graph.top]
     root_value = TOP_VALUE
     if options.root == "concept":
@@ -153,23 +191,20 @@ def standardize(graph: Graph, options: Standardization = STRICT) -> StandardGrap
     attribute_origin = [-1]
     relations: list[tuple[int, str, int]] = []
     relation_origin: list[int] = []
-    for i, (source, role, target) in enumerate(graph.triples):
-        kind = graph.kinds[i]
-        if kind is TripleKind.INSTANCE:
-            continue
+    triples = graph.triples
+    for i in others:
+        source, role, target = triples[i]
         name, inverted = _role(role, compat)
-        if kind is TripleKind.RELATION:
+        if kinds[i] is relation_kind:
             a, b = index[source], index[target]
             relations.append((b, name, a) if inverted else (a, name, b))
             relation_origin.append(i)
-        elif inverted and compat:
+        elif inverted and compat is not None:
             continue  # smatch 1.0.4 silently drops these
         else:
             if inverted:  # an inverse role cannot point at a constant: keep it
                 name = role[1:].lower()
-            attributes.append(
-                (index[source], name, normalize_label(target, compat))
-            )
+            attributes.append((index[source], name, _label(target, compat)))
             attribute_origin.append(i)
     if not options.multiset:
         instances, instance_origin = _dedupe(instances, instance_origin)
@@ -188,8 +223,13 @@ def standardize(graph: Graph, options: Standardization = STRICT) -> StandardGrap
     )
 
 
-def _dedupe(items: list, origin: list[int]) -> tuple[list, list[int]]:  # type: ignore[type-arg]
-    seen: dict[object, int] = {}
+_T = TypeVar("_T")
+
+
+def _dedupe(items: list[_T], origin: list[int]) -> tuple[list[_T], list[int]]:
+    if len(set(items)) == len(items):
+        return items, origin
+    seen: dict[_T, int] = {}
     for item, source in zip(items, origin):
         seen.setdefault(item, source)
     return list(seen), list(seen.values())

@@ -7,7 +7,9 @@ dataclass (typed, documented defaults) and registers it with
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -38,7 +40,13 @@ def register(name: str) -> Callable[[Callable[..., Metric]], Callable[..., Metri
 
 
 #: built-in metric modules, imported for their @register side effect
-BUILTIN_METRIC_MODULES: tuple[str, ...] = ()
+BUILTIN_METRIC_MODULES: tuple[str, ...] = (
+    "smatch",
+    "rematch",
+    "sembleu",
+    "sema",
+    "wlk",
+)
 
 
 def _load_builtin() -> None:
@@ -66,8 +74,64 @@ def get_metric(name: str, **options: Any) -> Metric:
         raise MetricError(f"unknown metric {name!r}; choose one of: {valid}") from None
     try:
         return factory(**options)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:
         raise MetricError(f"metric {name!r}: {exc}") from None
+
+
+def _convert(text: str, hint: Any) -> Any:
+    """``text`` as a value of type ``hint`` (bool, int, float, str, Literal, X | None)."""
+    args = typing.get_args(hint)
+    if typing.get_origin(hint) is typing.Literal:
+        if text not in args:
+            raise ValueError(f"expected one of {', '.join(map(str, args))}")
+        return text
+    if args and type(None) in args:  # Optional[X]
+        if text.lower() in ("none", ""):
+            return None
+        (inner,) = [a for a in args if a is not type(None)]
+        return _convert(text, inner)
+    if hint is bool:
+        if text.lower() in ("1", "true", "yes", "on"):
+            return True
+        if text.lower() in ("0", "false", "no", "off"):
+            return False
+        raise ValueError("expected true or false")
+    if hint in (int, float):
+        return hint(text)
+    return text
+
+
+def metric_options(name: str, raw: dict[str, str]) -> dict[str, Any]:
+    """Convert ``key=value`` strings to the typed options of metric ``name``.
+
+    Uses the metric's ``Options`` dataclass (field names and types).
+
+    Raises:
+        MetricError: unknown metric, unknown option or a value of the
+            wrong type (the message lists the valid options).
+
+    Example:
+        >>> metric_options("smatch", {"restarts": "9", "exact": "yes"})
+        {'restarts': 9, 'exact': True}
+    """
+    _load_builtin()
+    if name not in REGISTRY:
+        get_metric(name)  # raises the unknown-name error
+    options_class = getattr(REGISTRY[name], "Options", None)
+    if options_class is None or not dataclasses.is_dataclass(options_class):
+        return dict(raw)
+    hints = typing.get_type_hints(options_class)
+    known = {field.name for field in dataclasses.fields(options_class)}
+    converted: dict[str, Any] = {}
+    for key, text in raw.items():
+        if key not in known:
+            valid = ", ".join(sorted(known))
+            raise MetricError(f"metric {name!r} has no option {key!r}; options: {valid}")
+        try:
+            converted[key] = _convert(text, hints[key])
+        except ValueError as exc:
+            raise MetricError(f"metric {name!r}, option {key}={text!r}: {exc}") from None
+    return converted
 
 
 __all__ = [
@@ -80,6 +144,7 @@ __all__ = [
     "corpus_score",
     "get_metric",
     "metric_names",
+    "metric_options",
     "micro_prf",
     "prf",
     "register",

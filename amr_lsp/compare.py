@@ -1,0 +1,145 @@
+"""Graph-against-reference comparisons, cached so an edit re-scores only what changed.
+
+The engine scores (``metric.score(candidate, reference, explain=True)``);
+this module only keeps the result in a form that survives re-parsing:
+triple *indices* instead of spans. A graph re-read from identical text
+has identical triples in the same order, so a comparison cached under
+``(graph text, reference graph)`` is valid for every later version of
+the document in which that graph's text is unchanged, wherever it moved.
+
+Diffs and alignments always come from smatch (the metric with a variable
+alignment and triple-level explanation); the lens metric, when it is
+another one, is scored alongside for its number only.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from amrcheck import Entry, Graph, Metric, Score, TripleRef, get_metric
+
+#: the metric whose alignment explains diffs and hovers
+DIFF_METRIC = "smatch"
+
+
+@dataclass(frozen=True, slots=True)
+class TripleId:
+    """A standardised triple and the index of the written triple it came from.
+
+    ``index`` is -1 for the synthetic TOP triple (no written triple).
+    """
+
+    triple: tuple[str, str, str]
+    index: int
+
+    @classmethod
+    def of(cls, ref: TripleRef) -> TripleId:
+        return cls(ref.triple, ref.index)
+
+    def __str__(self) -> str:
+        source, role, target = self.triple
+        return f"({source} :{role} {target})"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GraphComparison:
+    """One document graph against its reference graph."""
+
+    #: the lens metric's score (no explanation kept)
+    score: Score
+    #: the reference entry (spans point into the reference file)
+    reference: Entry
+    #: candidate variable -> reference variable (None: unaligned)
+    alignment: dict[str, str | None]
+    #: (candidate, reference) triples that match under the alignment
+    matched: tuple[tuple[TripleId, TripleId], ...]
+    #: reference triples with no candidate partner
+    missing: tuple[TripleId, ...]
+    #: candidate triples with no reference partner
+    extra: tuple[TripleId, ...]
+
+    def status(self, index: int) -> TripleId | None | bool:
+        """The reference triple matched by candidate triple ``index``.
+
+        Returns the matched reference :class:`TripleId`, False when the
+        triple is extra, None when the triple was not scored.
+        """
+        for candidate, reference in self.matched:
+            if candidate.index == index:
+                return reference
+        if any(extra.index == index for extra in self.extra):
+            return False
+        return None
+
+
+def _strip(score: Score) -> Score:
+    return Score(score.f1, score.precision, score.recall, dict(score.counts),
+                 None, dict(score.info))
+
+
+class Comparer:
+    """Scores graph pairs with one metric setting, behind an LRU cache."""
+
+    def __init__(
+        self, metric: str, options: dict[str, Any], max_entries: int = 20_000
+    ) -> None:
+        self.metric_name = metric
+        self.metric: Metric = get_metric(metric, **options)
+        self.aligner: Metric = (
+            self.metric if metric == DIFF_METRIC else get_metric(DIFF_METRIC)
+        )
+        self._cache: OrderedDict[tuple[Any, ...], GraphComparison] = OrderedDict()
+        self._max = max_entries
+        self._lock = threading.Lock()
+        #: how many comparisons were computed (not served from the cache)
+        self.computed = 0
+
+    def compare(
+        self, candidate: Graph, reference: Entry, generation: int
+    ) -> GraphComparison:
+        """``candidate`` scored against ``reference.graph`` (which must exist).
+
+        ``generation`` identifies the read of the reference file, so a
+        reference that changed on disk is never served from the cache.
+        """
+        assert reference.graph is not None
+        key = (candidate.text, reference.source.path, generation, reference.index)
+        with self._lock:
+            known = self._cache.get(key)
+            if known is not None:
+                self._cache.move_to_end(key)
+                return known
+        found = self._compute(candidate, reference)
+        with self._lock:
+            self._cache[key] = found
+            self.computed += 1
+            while len(self._cache) > self._max:
+                self._cache.popitem(last=False)
+        return found
+
+    def _compute(self, candidate: Graph, reference: Entry) -> GraphComparison:
+        assert reference.graph is not None
+        aligned = self.aligner.score(candidate, reference.graph, explain=True)
+        explanation = aligned.explanation
+        assert explanation is not None
+        score = (
+            aligned if self.aligner is self.metric
+            else self.metric.score(candidate, reference.graph)
+        )
+        return GraphComparison(
+            score=_strip(score),
+            reference=reference,
+            alignment=dict(explanation.alignment),
+            matched=tuple(
+                (TripleId.of(c), TripleId.of(r)) for c, r in explanation.matched
+            ),
+            missing=tuple(TripleId.of(r) for r in explanation.missing),
+            extra=tuple(TripleId.of(c) for c in explanation.extra),
+        )
+
+    def aggregate(self, scores: list[Score]) -> Score:
+        """The document score: the lens metric's corpus aggregate."""
+        return self.metric.aggregate(scores)

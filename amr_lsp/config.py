@@ -1,0 +1,154 @@
+"""The server's settings: typed dataclasses with defaults, read from camelCase JSON.
+
+Settings come from the client's ``initializationOptions`` and from
+``workspace/configuration`` (section ``amrcheck``); the second overrides
+the first key by key. Every setting and its default is documented in
+``docs/lsp.md``. Reading never fails: a value of the wrong type, an
+unknown key or an unknown metric is reported (the server shows the
+messages with ``window/showMessage``) and that setting keeps its default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from typing import Any, get_args, get_origin, get_type_hints
+
+from amrcheck import MetricError, get_metric
+
+#: the ``workspace/configuration`` section the server asks for
+SECTION = "amrcheck"
+
+
+@dataclass(frozen=True)
+class Features:
+    """Which features are on."""
+
+    #: the validator's findings (source ``amrcheck``)
+    validation: bool = True
+    #: differences from the reference file (source ``amrcheck-diff``)
+    diff: bool = True
+    #: a score lens above each graph
+    code_lens: bool = True
+    #: the same score as an inlay hint at the end of each graph's first line
+    inlay_hints: bool = False
+    #: the ``amr/documentScore`` notification after each analysis
+    document_score: bool = True
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the server can be told."""
+
+    #: glob (relative to the workspace root) -> reference file template;
+    #: ``{name}`` is the file name without extension, ``{filename}`` with it,
+    #: ``{dir}`` the file's folder relative to the root
+    references: dict[str, str] = field(default_factory=dict)
+    #: metric of the score lens and document score (``amrcheck.metric_names()``)
+    metric: str = "smatch"
+    #: keyword options of that metric, e.g. ``{"root": "concept"}``
+    metric_options: dict[str, Any] = field(default_factory=dict)
+    #: delay after the last keystroke before re-checking, in milliseconds
+    debounce_ms: int = 50
+    features: Features = field(default_factory=Features)
+
+
+def camel(name: str) -> str:
+    """``metric_options`` -> ``metricOptions``."""
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    """``override`` on top of ``base``, recursively for nested objects."""
+    merged = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _check_type(value: Any, hint: Any) -> bool:
+    origin = get_origin(hint)
+    if origin is dict:
+        key_type, value_type = get_args(hint)
+        return isinstance(value, dict) and all(
+            isinstance(k, key_type) and (value_type is Any or isinstance(v, value_type))
+            for k, v in value.items()
+        )
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:  # JSON has no bool/int distinction worth trusting
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, hint)
+
+
+def _structure(cls: type[Any], raw: Any, where: str, problems: list[str]) -> Any:
+    """Build dataclass ``cls`` from camelCase ``raw``, defaulting what is wrong."""
+    if not isinstance(raw, dict):
+        problems.append(f"{where or 'settings'}: expected an object, got {raw!r}")
+        return cls()
+    hints = get_type_hints(cls)
+    known = {camel(f.name): f for f in dataclasses.fields(cls)}
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        spec = known.get(key)
+        path = f"{where}.{key}" if where else key
+        if spec is None:
+            problems.append(f"{path}: unknown setting (ignored)")
+            continue
+        hint = hints[spec.name]
+        if dataclasses.is_dataclass(hint):
+            values[spec.name] = _structure(hint, value, path, problems)  # type: ignore[arg-type]
+        elif _check_type(value, hint):
+            values[spec.name] = value
+        else:
+            problems.append(f"{path}: {value!r} is not a valid value (default used)")
+    return cls(**values)
+
+
+_TEMPLATE_FIELD_RE = re.compile(r"\{([^{}]*)\}")
+TEMPLATE_FIELDS = ("name", "filename", "dir")
+
+
+def load_settings(raw: Any) -> tuple[Settings, list[str]]:
+    """Settings from client JSON, plus a message per value that was not usable.
+
+    Example:
+        >>> settings, problems = load_settings({"metric": "nope", "debounceMs": 20})
+        >>> settings.metric, settings.debounce_ms
+        ('smatch', 20)
+        >>> problems[0].split(";")[0]
+        "metric: unknown metric 'nope'"
+    """
+    problems: list[str] = []
+    if raw is None:
+        raw = {}
+    settings: Settings = _structure(Settings, raw, "", problems)
+    defaults = Settings()
+    try:
+        get_metric(settings.metric, **settings.metric_options)
+    except MetricError as exc:
+        problems.append(f"metric: {exc} (using {defaults.metric} with default options)")
+        settings = dataclasses.replace(
+            settings, metric=defaults.metric, metric_options={}
+        )
+    references = dict(settings.references)
+    for pattern, template in settings.references.items():
+        unknown = [
+            name for name in _TEMPLATE_FIELD_RE.findall(template)
+            if name not in TEMPLATE_FIELDS
+        ]
+        if unknown:
+            problems.append(
+                f"references.{pattern}: unknown placeholder {{{unknown[0]}}} "
+                f"(use {', '.join('{' + f + '}' for f in TEMPLATE_FIELDS)}); ignored"
+            )
+            del references[pattern]
+    if settings.debounce_ms < 0:
+        problems.append("debounceMs: must be >= 0 (default used)")
+        settings = dataclasses.replace(settings, debounce_ms=defaults.debounce_ms)
+    return dataclasses.replace(settings, references=references), problems

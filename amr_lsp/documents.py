@@ -1,0 +1,81 @@
+"""The parsed state of one document version: the only place the server reads text.
+
+Everything else in the server asks this module for a document's
+:class:`ParsedDocument` (its engine :class:`~amrcheck.Corpus` and the
+:class:`~amr_lsp.convert.LineIndex` of the same text). For now each new
+version is a full re-parse; the engine's incremental reader
+(``amrcheck/incremental.py``, planned) will plug in here, in
+:meth:`DocumentStore.parse`, without touching the rest of the server.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from amrcheck import Corpus, Entry, Span, read_string
+from amrcheck.locate import TokenAt, entry_at, token_at
+from lsprotocol import types
+
+from .convert import LineIndex
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ParsedDocument:
+    """One version of one document, read by the engine."""
+
+    uri: str
+    version: int | None
+    corpus: Corpus
+    lines: LineIndex
+
+    @property
+    def text(self) -> str:
+        """The engine's text (offsets of spans index this)."""
+        return self.corpus.source.text
+
+    def offset(self, position: types.Position) -> int:
+        return self.lines.offset(position)
+
+    def range(self, span: Span) -> types.Range:
+        return self.lines.range(span.start, span.end)
+
+    def token_at(self, position: types.Position) -> TokenAt | None:
+        return token_at(self.corpus, self.offset(position))
+
+    def entry_at(self, position: types.Position) -> Entry | None:
+        return entry_at(self.corpus, self.offset(position))
+
+
+class DocumentStore:
+    """The latest parsed version of each open document (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._parsed: dict[str, ParsedDocument] = {}
+        self._lock = threading.Lock()
+
+    def parse(
+        self, uri: str, version: int | None, text: str, encoding: str = "utf-16"
+    ) -> ParsedDocument:
+        """The parsed document for ``version``, parsing only if not yet done."""
+        with self._lock:
+            known = self._parsed.get(uri)
+            if known is not None and known.version == version and version is not None:
+                return known
+            path = uri  # spans print as the document's URI
+            parsed = ParsedDocument(
+                uri,
+                version,
+                read_string(text, path),
+                LineIndex(text, encoding, bom=text.startswith("\ufeff")),
+            )
+            self._parsed[uri] = parsed
+            return parsed
+
+    def get(self, uri: str) -> ParsedDocument | None:
+        with self._lock:
+            return self._parsed.get(uri)
+
+    def forget(self, uri: str) -> None:
+        with self._lock:
+            self._parsed.pop(uri, None)

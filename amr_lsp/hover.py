@@ -1,0 +1,149 @@
+"""Hover text: the token under the cursor, its PropBank frame and its reference match.
+
+Builds Markdown from engine answers only: :func:`amrcheck.locate.token_at`
+says what is under the cursor, :mod:`amrcheck.propbank` describes frames,
+the cached :class:`~amr_lsp.compare.GraphComparison` gives the alignment.
+"""
+
+from __future__ import annotations
+
+import re
+
+from amrcheck import Graph, TripleKind
+from amrcheck.locate import TokenAt, TokenRole
+from amrcheck.propbank import FrameInventory
+
+from .analysis import Analysis, GraphReport, written
+from .compare import GraphComparison, TripleId
+
+_ARG_RE = re.compile(r":(ARG[0-9])(-of)?")
+#: lines of triples listed for one node before "… and N more"
+NODE_TRIPLES = 12
+
+
+def hover_markdown(
+    token: TokenAt, analysis: Analysis, frames: FrameInventory
+) -> str | None:
+    """The hover text for ``token`` (None when there is nothing to say)."""
+    report = analysis.report_for(token.entry)
+    comparison = report.comparison if report is not None else None
+    if token.role in (TokenRole.VARIABLE, TokenRole.REFERENCE, TokenRole.CONCEPT):
+        variable = token.graph.triples[token.index][0]
+        if token.role is TokenRole.REFERENCE:
+            variable = token.graph.triples[token.index][2]
+        parts = [_node_header(token.graph, variable)]
+        concept = token.graph.variables().get(variable)
+        if concept is not None:
+            parts.extend(_frame_lines(concept, frames))
+        parts.extend(_alignment_lines(token.graph, variable, analysis, report))
+        return "\n\n".join(parts)
+    parts = []
+    if token.role is TokenRole.ROLE:
+        parts.append(_role_text(token, frames))
+    if comparison is not None:
+        parts.append(_triple_status(token.graph, token.index, comparison))
+    return "\n\n".join(parts) if parts else None
+
+
+def _node_header(graph: Graph, variable: str) -> str:
+    concept = graph.variables().get(variable, "?")
+    return f"**({variable} / {concept})**"
+
+
+def _frame_lines(concept: str, frames: FrameInventory) -> list[str]:
+    frame = frames.get(concept)
+    if frame is None:
+        return []
+    name = f" — *{frame.name}*" if frame.name else ""
+    arguments = "\n".join(
+        f"- `:{a.label}` {a.description}" for a in frame.arguments
+    ) or "- (no numbered arguments)"
+    return [f"PropBank `{concept}`{name}", arguments]
+
+
+def _role_text(token: TokenAt, frames: FrameInventory) -> str:
+    source, role, target = token.graph.triples[token.index]
+    match = _ARG_RE.fullmatch(role)
+    if match is None:
+        return f"`{role}`"
+    label, inverted = match.groups()
+    node = target if inverted else source
+    concept = token.graph.variables().get(node)
+    frame = frames.get(concept) if concept is not None else None
+    if frame is None:
+        return f"`{role}` (the concept `{concept}` has no PropBank frame)"
+    argument = frame.argument(label)
+    name = f" ({frame.name})" if frame.name else ""
+    if argument is None:
+        return f"`{role}`: `{concept}`{name} has no {label}: {frame.describe()}"
+    return f"`{role}` of `{concept}`{name}: **{argument.description}**"
+
+
+def _alignment_lines(
+    graph: Graph, variable: str, analysis: Analysis, report: GraphReport | None
+) -> list[str]:
+    if report is None:
+        return []
+    comparison = report.comparison
+    if comparison is None:
+        return [f"Reference: {report.note}."]
+    reference = comparison.reference
+    ref_graph = reference.graph
+    assert ref_graph is not None
+    aligned = comparison.alignment.get(variable)
+    if aligned is None:
+        lines = ["Not aligned to any reference node."]
+    else:
+        concept = ref_graph.variables().get(aligned, "?")
+        definition = ref_graph.definition_span(aligned)
+        where = ""
+        if definition is not None and analysis.reference is not None:
+            line, column = definition.line, definition.column
+            where = (
+                f" at [{analysis.reference_name}:{line}:{column}]"
+                f"({analysis.reference.uri}#L{line})"
+            )
+        lines = [
+            f"Aligned to reference node **({aligned} / {concept})**"
+            f" in {reference.label}{where}."
+        ]
+    own = [
+        i for i, (source, _, target) in enumerate(graph.triples)
+        if source == variable
+        or (graph.kinds[i] is TripleKind.RELATION and target == variable)
+    ]
+    statuses = [_status_line(graph, i, comparison) for i in own]
+    if aligned is not None:
+        statuses += [
+            f"- ✗ missing `{written(ref_graph, m.index)}`"
+            for m in comparison.missing
+            if m.index >= 0 and aligned in (m.triple[0], m.triple[2])
+        ]
+    matched = sum(comparison.status(i) not in (None, False) for i in own)
+    lines.append(f"{matched} of {len(own)} triples of this node match:")
+    shown = statuses[:NODE_TRIPLES]
+    if len(statuses) > NODE_TRIPLES:
+        shown.append(f"- … and {len(statuses) - NODE_TRIPLES} more")
+    lines.append("\n".join(shown))
+    return lines
+
+
+def _status_line(graph: Graph, index: int, comparison: GraphComparison) -> str:
+    status = comparison.status(index)
+    if isinstance(status, TripleId):
+        return f"- ✓ `{written(graph, index)}`"
+    if status is False:
+        return f"- ✗ extra `{written(graph, index)}`"
+    return f"- · `{written(graph, index)}` (not scored)"
+
+
+def _triple_status(graph: Graph, index: int, comparison: GraphComparison) -> str:
+    status = comparison.status(index)
+    text = written(graph, index)
+    if isinstance(status, TripleId):
+        ref_graph = comparison.reference.graph
+        assert ref_graph is not None
+        return f"✓ `{text}` matches reference `{written(ref_graph, status.index)}`"
+    if status is False:
+        return f"✗ `{text}` is not in the reference"
+    return f"`{text}` is not scored"

@@ -1,0 +1,176 @@
+"""Reference files: which one a document is compared with, loaded once per change.
+
+A document's reference comes from its header (``# ::reference path`` in
+the first entry's metadata, relative to the document's folder) or else
+from the first ``references`` setting whose glob matches the document
+(relative to the workspace root). Reference files are read with the
+engine once and re-read when their modification time or size changes.
+
+:func:`pair_entries` pairs a document's graphs with the reference's; it
+is generic and belongs in the engine (see the report of issue 8).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+from amrcheck import Corpus, Entry, InputError, read_corpus
+
+from .convert import LineIndex, path_to_uri
+
+#: the metadata key of a per-file reference
+REFERENCE_KEY = "reference"
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceChoice:
+    """Where a document's reference is, and what chose it."""
+
+    path: Path
+    #: "header" (``# ::reference``) or the settings glob that matched
+    origin: str
+
+
+def choose_reference(
+    corpus: Corpus,
+    document: Path | None,
+    root: Path | None,
+    mapping: dict[str, str],
+) -> ReferenceChoice | None:
+    """The reference of a document, or None if it has none.
+
+    Example:
+        >>> from amrcheck import read_string
+        >>> doc = read_string("# ::reference ../gold/a.amr\\n# ::id 1\\n(a / b)\\n")
+        >>> choose_reference(doc, Path("/w/ann/a.amr"), Path("/w"), {}).path
+        PosixPath('/w/gold/a.amr')
+        >>> mapping = {"ann/*.amr": "gold/{name}.gold.amr"}
+        >>> choose_reference(read_string("(a / b)"), Path("/w/ann/x.amr"), Path("/w"),
+        ...                  mapping).path
+        PosixPath('/w/gold/x.gold.amr')
+    """
+    if corpus.entries:
+        header = corpus.entries[0].metadata.get(REFERENCE_KEY, "").strip()
+        if header:
+            base = document.parent if document is not None else Path.cwd()
+            return ReferenceChoice(_normal(base / header), "header")
+    if document is None:
+        return None
+    base = root if root is not None else document.parent
+    try:
+        relative = document.relative_to(base).as_posix()
+    except ValueError:
+        relative = document.as_posix()
+    for pattern, template in mapping.items():
+        if fnmatchcase(relative, pattern) or fnmatchcase(document.as_posix(), pattern):
+            folder = Path(relative).parent.as_posix()
+            target = template.format(
+                name=document.stem, filename=document.name, dir=folder
+            )
+            return ReferenceChoice(_normal(base / target), pattern)
+    return None
+
+
+def _normal(path: Path) -> Path:
+    # resolve ".." without requiring the file to exist (it may be missing)
+    return Path(*Path(path).absolute().parts).resolve(strict=False)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LoadedReference:
+    """One read of a reference file (or why it could not be read)."""
+
+    path: Path
+    uri: str
+    #: bumped on every re-read; part of the comparison cache key
+    generation: int
+    corpus: Corpus | None
+    lines: LineIndex | None
+    problem: str | None
+
+
+class ReferenceStore:
+    """Reference files by path, re-read when they change on disk (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[Path, tuple[tuple[int, int] | None, LoadedReference]] = {}
+        self._generation = 0
+        self._lock = threading.Lock()
+
+    def get(self, path: Path) -> LoadedReference:
+        with self._lock:
+            stamp = _stamp(path)
+            known = self._loaded.get(path)
+            if known is not None and known[0] == stamp:
+                return known[1]
+            self._generation += 1
+            loaded = _load(path, self._generation, stamp is None)
+            self._loaded[path] = (stamp, loaded)
+            return loaded
+
+    def forget(self, path: Path) -> None:
+        with self._lock:
+            self._loaded.pop(path, None)
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
+
+
+def _load(path: Path, generation: int, missing: bool) -> LoadedReference:
+    uri = path_to_uri(path)
+    if missing:
+        problem = f"reference file {path} not found"
+        return LoadedReference(path, uri, generation, None, None, problem)
+    try:
+        corpus = read_corpus(path)
+    except InputError as exc:
+        problem = f"cannot read reference file {exc}"
+        return LoadedReference(path, uri, generation, None, None, problem)
+    text = corpus.source.text
+    lines = LineIndex(text)
+    problem = None
+    broken = [entry for entry in corpus if entry.graph is None]
+    if len(broken) == len(corpus):
+        problem = f"reference file {path} has no readable graph"
+    elif broken:
+        first = broken[0].span
+        problem = (
+            f"reference file {path}: {len(broken)} graph"
+            f"{'s' if len(broken) > 1 else ''} with syntax errors (first at line "
+            f"{first.line}) cannot be compared"
+        )
+    return LoadedReference(path, uri, generation, corpus, lines, problem)
+
+
+def pair_entries(candidate: Corpus, reference: Corpus) -> list[Entry | None]:
+    """For each candidate entry, its reference entry (None: no partner).
+
+    Entries pair by ``::id``. A candidate entry without an id pairs with
+    the reference entry at the same position; one whose id the reference
+    lacks has no partner, unless the reference has no ids at all (then
+    position decides).
+
+    Example:
+        >>> from amrcheck import read_string
+        >>> ref = read_string("# ::id a\\n(a / x)\\n\\n# ::id b\\n(b / y)\\n")
+        >>> doc = read_string("# ::id b\\n(b / y)\\n\\n(c / z)\\n\\n# ::id q\\n(q / q)\\n")
+        >>> [None if e is None else e.label for e in pair_entries(doc, ref)]
+        ['b', 'b', None]
+    """
+    by_id = reference.by_id()
+    entries = reference.entries
+    pairs: list[Entry | None] = []
+    for position, entry in enumerate(candidate.entries):
+        if entry.id is not None and by_id:
+            pairs.append(by_id.get(entry.id))
+        else:
+            pairs.append(entries[position] if position < len(entries) else None)
+    return pairs

@@ -1,0 +1,601 @@
+"""The AMR language server: one small handler per LSP method over the amrcheck engine.
+
+Handlers translate only: LSP position -> engine offset, engine call,
+engine span -> LSP range (:mod:`amr_lsp.convert`). Engine work (reading,
+validating, scoring) runs in one worker thread, never on the event loop,
+and is serialised there, so engine objects are never shared between two
+running threads. Each document change schedules a debounced
+:func:`~amr_lsp.analysis.analyze` of the newest version; its result is
+published (diagnostics, ``amr/documentScore``, lens refresh) only if the
+document is still open at that version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Callable
+from functools import lru_cache
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from amrcheck import __version__
+from amrcheck.layout import format_corpus
+from amrcheck.locate import TokenRole, variable_occurrences
+from amrcheck.propbank import FrameInventory, load_frames
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pygls.lsp.server import LanguageServer
+
+from .analysis import Analysis, analyze, lens_anchor, lens_title
+from .compare import Comparer
+from .completion import complete
+from .config import SECTION, Settings, load_settings, merge
+from .convert import (
+    DIFF_SOURCE,
+    VALIDATION_SOURCE,
+    lsp_markdown,
+    lsp_range,
+    lsp_text_edit,
+    uri_to_path,
+)
+from .diagnostics import DiagnosticStore
+from .documents import DocumentStore, ParsedDocument
+from .fixes import fix_for
+from .hover import hover_markdown
+from .references import ReferenceStore
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: custom notification sent after each analysis (for a status bar)
+DOCUMENT_SCORE_NOTIFICATION = "amr/documentScore"
+#: command returning the same payload; also the code lenses' command
+DOCUMENT_SCORE_COMMAND = "amrcheck.documentScore"
+
+#: what a variable may be renamed to: a PENMAN symbol that is not a role,
+#: a number or a constant
+_VARIABLE_RE = re.compile(r"[A-Za-z_][^\s()/:~\"^]*")
+
+
+class AmrLanguageServer(LanguageServer):
+    """pygls server plus the state the handlers share."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "amr-lsp", __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+        )
+        self.settings = Settings()
+        self.init_options: dict[str, Any] = {}
+        self.documents = DocumentStore()
+        self.references = ReferenceStore()
+        self.comparer = Comparer(self.settings.metric, self.settings.metric_options)
+        self.store = DiagnosticStore(self.text_document_publish_diagnostics)
+        self.analyses: dict[str, Analysis] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._shown_problems: set[str] = set()
+        # one thread: the engine work of all documents runs there in turn
+        self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amr-engine")
+
+    # -- engine thread -----------------------------------------------------------------
+
+    async def run_engine(self, function: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.engine, function, *args)
+
+    @property
+    def encoding(self) -> str:
+        encoding = self.workspace.position_encoding
+        return str(getattr(encoding, "value", encoding) or "utf-16")
+
+    @property
+    def root(self) -> Path | None:
+        root = self.workspace.root_uri
+        return uri_to_path(root) if root else None
+
+    def frames(self) -> FrameInventory:
+        return load_frames()
+
+    async def parsed(self, uri: str) -> ParsedDocument:
+        """The current version of a document, read by the engine."""
+        document = self.workspace.get_text_document(uri)
+        known = self.documents.get(uri)
+        if known is not None and known.version == document.version:
+            return known
+        return await self.run_engine(
+            self.documents.parse, uri, document.version, document.source, self.encoding
+        )
+
+    # -- analysis scheduling -----------------------------------------------------------
+
+    def schedule(self, uri: str, delay: float) -> None:
+        """(Re-)analyse ``uri`` after ``delay`` seconds of quiet."""
+        pending = self._tasks.pop(uri, None)
+        if pending is not None:
+            pending.cancel()
+        self._tasks[uri] = asyncio.get_running_loop().create_task(
+            self._debounced(uri, delay)
+        )
+
+    def schedule_all(self) -> None:
+        for uri in list(self.workspace.text_documents):
+            self.schedule(uri, 0)
+
+    async def _debounced(self, uri: str, delay: float) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        await self.refresh(uri)
+
+    async def refresh(self, uri: str) -> Analysis | None:
+        """Analyse the current version of ``uri`` and publish the results."""
+        document = self.workspace.text_documents.get(uri)
+        if document is None:
+            return None
+        version, text = document.version, document.source
+        settings, comparer = self.settings, self.comparer
+        analysis = await self.run_engine(
+            self._analyze, uri, version, text, settings, comparer
+        )
+        current = self.workspace.text_documents.get(uri)
+        if current is None or current.version != version:
+            return None  # closed or edited meanwhile: a newer run publishes
+        self.analyses[uri] = analysis
+        self._publish(uri, analysis)
+        return analysis
+
+    def _analyze(
+        self, uri: str, version: int | None, text: str, settings: Settings,
+        comparer: Comparer,
+    ) -> Analysis:
+        clock = time.perf_counter()
+        parsed = self.documents.parse(uri, version, text, self.encoding)
+        read = time.perf_counter() - clock
+        analysis = analyze(parsed, settings, comparer, self.references, self.root)
+        analysis.timings["read"] = read
+        return analysis
+
+    def _publish(self, uri: str, analysis: Analysis) -> None:
+        for source, diagnostics in analysis.diagnostics.items():
+            self.store.set(source, uri, diagnostics)
+        self.store.sync(uri, analysis.version)
+        reference = analysis.reference
+        if reference is not None and reference.problem is not None:
+            self.show_once(reference.problem, types.MessageType.Warning)
+        if analysis.settings.features.document_score:
+            self.protocol.notify(DOCUMENT_SCORE_NOTIFICATION, analysis.score_summary())
+        self._refresh_views(analysis.settings)
+        log.debug(
+            "analysed %s v%s: %s", uri, analysis.version,
+            {phase: round(seconds * 1000) for phase, seconds in analysis.timings.items()},
+        )
+
+    def _refresh_views(self, settings: Settings) -> None:
+        workspace = self.client_capabilities.workspace
+        if workspace is None:
+            return
+        if settings.features.code_lens and workspace.code_lens and \
+                workspace.code_lens.refresh_support:
+            self.workspace_code_lens_refresh(None)
+        if settings.features.inlay_hints and workspace.inlay_hint and \
+                workspace.inlay_hint.refresh_support:
+            self.workspace_inlay_hint_refresh(None)
+
+    async def analysis(self, uri: str) -> Analysis:
+        """The analysis of the current version, waiting for (or running) it."""
+        for _ in range(3):  # a newer edit may cancel the run we wait for
+            document = self.workspace.get_text_document(uri)
+            known = self.analyses.get(uri)
+            if known is not None and known.version == document.version:
+                return known
+            pending = self._tasks.get(uri)
+            if pending is None or pending.done():
+                break
+            try:
+                await asyncio.shield(pending)
+            except asyncio.CancelledError:
+                continue
+        found = await self.refresh(uri)
+        if found is None:
+            raise JsonRpcException("the document changed; try again",
+                                   code=types.LSPErrorCodes.ContentModified)
+        return found
+
+    def show_once(self, message: str, kind: types.MessageType) -> None:
+        if message not in self._shown_problems:
+            self._shown_problems.add(message)
+            self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+
+    # -- settings ------------------------------------------------------------------------
+
+    def apply_settings(self, raw: Any) -> None:
+        settings, problems = load_settings(raw)
+        if problems:
+            self.window_show_message(
+                types.ShowMessageParams(
+                    type=types.MessageType.Warning,
+                    message="amrcheck: invalid settings, defaults used: "
+                    + "; ".join(problems),
+                )
+            )
+        if (settings.metric, settings.metric_options) != (
+            self.settings.metric, self.settings.metric_options
+        ):
+            self.comparer = Comparer(settings.metric, settings.metric_options)
+        self.settings = settings
+
+    async def fetch_configuration(self) -> None:
+        workspace = self.client_capabilities.workspace
+        if workspace is None or not workspace.configuration:
+            return
+        try:
+            result = await self.workspace_configuration_async(
+                types.ConfigurationParams(
+                    items=[types.ConfigurationItem(section=SECTION)]
+                )
+            )
+        except Exception as exc:  # a client bug must not stop the server
+            log.warning("workspace/configuration failed: %s", exc)
+            return
+        raw = result[0] if result else None
+        if isinstance(raw, dict) and raw:
+            self.apply_settings(merge(self.init_options, raw))
+            self.schedule_all()
+
+
+SERVER = AmrLanguageServer()
+
+
+# -- lifecycle and synchronisation ---------------------------------------------------
+
+
+@SERVER.feature(types.INITIALIZE)
+def initialize(ls: AmrLanguageServer, params: types.InitializeParams) -> None:
+    raw = params.initialization_options
+    if isinstance(raw, dict) and set(raw) == {SECTION}:
+        raw = raw[SECTION]  # {"amrcheck": settings} is accepted too
+    ls.init_options = raw if isinstance(raw, dict) else {}
+    ls.apply_settings(raw)  # None: defaults; anything else wrong: reported
+    # load the frame inventory and metrics before the first request needs them
+    ls.engine.submit(load_frames)
+
+
+@SERVER.feature(types.INITIALIZED)
+async def initialized(ls: AmrLanguageServer, params: types.InitializedParams) -> None:
+    watched = ls.client_capabilities.workspace
+    if (
+        watched is not None
+        and watched.did_change_watched_files is not None
+        and watched.did_change_watched_files.dynamic_registration
+    ):
+        # reference files may change on disk while their documents are open
+        ls.client_register_capability(
+            types.RegistrationParams(
+                registrations=[
+                    types.Registration(
+                        id="amrcheck-watch-references",
+                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                            watchers=[types.FileSystemWatcher(glob_pattern="**/*")]
+                        ),
+                    )
+                ]
+            )
+        )
+    await ls.fetch_configuration()
+
+
+@SERVER.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def did_change_configuration(
+    ls: AmrLanguageServer, params: types.DidChangeConfigurationParams
+) -> None:
+    pushed = params.settings.get(SECTION) if isinstance(params.settings, dict) else None
+    if isinstance(pushed, dict):
+        ls.apply_settings(merge(ls.init_options, pushed))
+        ls.schedule_all()
+    else:
+        await ls.fetch_configuration()
+
+
+@SERVER.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(
+    ls: AmrLanguageServer, params: types.DidChangeWatchedFilesParams
+) -> None:
+    for change in params.changes:
+        path = uri_to_path(change.uri)
+        if path is not None:
+            ls.references.forget(path)
+    ls.schedule_all()
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: AmrLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri, 0)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: AmrLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri, ls.settings.debounce_ms / 1000)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: AmrLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+    # another open document may use this file as its reference
+    path = uri_to_path(params.text_document.uri)
+    if path is not None:
+        ls.references.forget(path)
+        for uri in ls.workspace.text_documents:
+            if uri != params.text_document.uri:
+                ls.schedule(uri, 0)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: AmrLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    pending = ls._tasks.pop(uri, None)
+    if pending is not None:
+        pending.cancel()
+    ls.analyses.pop(uri, None)
+    ls.documents.forget(uri)
+    ls.store.clear(uri)
+    ls.store.sync(uri)
+
+
+# -- score: lenses, inlay hints, command -------------------------------------------------
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_CODE_LENS)
+async def code_lens(
+    ls: AmrLanguageServer, params: types.CodeLensParams
+) -> list[types.CodeLens]:
+    uri = params.text_document.uri
+    if not ls.settings.features.code_lens:
+        return []
+    analysis = await ls.analysis(uri)
+    return [
+        types.CodeLens(
+            range=lens_anchor(analysis, report),
+            command=types.Command(
+                title=lens_title(analysis, report),
+                command=DOCUMENT_SCORE_COMMAND,
+                arguments=[uri],
+            ),
+        )
+        for report in analysis.graphs
+    ]
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_INLAY_HINT)
+async def inlay_hint(
+    ls: AmrLanguageServer, params: types.InlayHintParams
+) -> list[types.InlayHint]:
+    if not ls.settings.features.inlay_hints:
+        return []
+    analysis = await ls.analysis(params.text_document.uri)
+    lines = analysis.parsed.lines
+    first, last = params.range.start.line, params.range.end.line
+    hints = []
+    for report in analysis.graphs:
+        graph = report.entry.graph
+        if graph is None:
+            continue
+        end = lines.line_range(graph.start).end
+        if first <= end.line <= last:
+            hints.append(
+                types.InlayHint(
+                    position=end,
+                    label=lens_title(analysis, report),
+                    padding_left=True,
+                )
+            )
+    return hints
+
+
+@SERVER.command(DOCUMENT_SCORE_COMMAND)
+async def document_score(ls: AmrLanguageServer, uri: str) -> dict[str, Any]:
+    return (await ls.analysis(uri)).score_summary()
+
+
+# -- hovers and navigation -------------------------------------------------------------
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_HOVER)
+async def hover(ls: AmrLanguageServer, params: types.HoverParams) -> types.Hover | None:
+    analysis = await ls.analysis(params.text_document.uri)
+    token = analysis.parsed.token_at(params.position)
+    if token is None:
+        return None
+    text = hover_markdown(token, analysis, ls.frames())
+    if text is None:
+        return None
+    return types.Hover(
+        contents=lsp_markdown(text), range=lsp_range(token.span, analysis.parsed.lines)
+    )
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DEFINITION)
+async def definition(
+    ls: AmrLanguageServer, params: types.DefinitionParams
+) -> types.Location | None:
+    parsed = await ls.parsed(params.text_document.uri)
+    token = parsed.token_at(params.position)
+    if token is None or token.variable is None:
+        return None
+    span = token.graph.definition_span(token.variable)
+    if span is None:
+        return None
+    return types.Location(uri=parsed.uri, range=parsed.range(span))
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_REFERENCES)
+async def references(
+    ls: AmrLanguageServer, params: types.ReferenceParams
+) -> list[types.Location]:
+    parsed = await ls.parsed(params.text_document.uri)
+    token = parsed.token_at(params.position)
+    if token is None or token.variable is None:
+        return []
+    spans = variable_occurrences(token.graph, token.variable)
+    definition = token.graph.definition_span(token.variable)
+    if not params.context.include_declaration and definition is not None:
+        spans = [s for s in spans if s.start != definition.start]
+    return [types.Location(uri=parsed.uri, range=parsed.range(s)) for s in spans]
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+async def prepare_rename(
+    ls: AmrLanguageServer, params: types.PrepareRenameParams
+) -> types.PrepareRenamePlaceholder | None:
+    parsed = await ls.parsed(params.text_document.uri)
+    token = parsed.token_at(params.position)
+    if token is None or token.variable is None:
+        return None
+    return types.PrepareRenamePlaceholder(
+        range=parsed.range(token.span), placeholder=token.variable
+    )
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_RENAME)
+async def rename(
+    ls: AmrLanguageServer, params: types.RenameParams
+) -> types.WorkspaceEdit | None:
+    parsed = await ls.parsed(params.text_document.uri)
+    token = parsed.token_at(params.position)
+    if token is None or token.variable is None:
+        return None
+    new_name = params.new_name
+    if not _VARIABLE_RE.fullmatch(new_name):
+        raise JsonRpcException(
+            f"{new_name!r} is not a valid variable name",
+            code=types.LSPErrorCodes.RequestFailed,
+        )
+    if new_name != token.variable and new_name in token.graph.variables():
+        raise JsonRpcException(
+            f"{new_name!r} is already a variable of this graph",
+            code=types.LSPErrorCodes.RequestFailed,
+        )
+    edits = [
+        types.TextEdit(range=parsed.range(span), new_text=new_name)
+        for span in variable_occurrences(token.graph, token.variable)
+    ]
+    return types.WorkspaceEdit(changes={parsed.uri: edits})
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+async def document_symbol(
+    ls: AmrLanguageServer, params: types.DocumentSymbolParams
+) -> list[types.DocumentSymbol]:
+    parsed = await ls.parsed(params.text_document.uri)
+    symbols = []
+    for entry in parsed.corpus:
+        selection = entry.metadata_span("id") or (
+            entry.graph.definition_span(entry.graph.top) if entry.graph else None
+        )
+        whole = parsed.range(entry.span)
+        symbols.append(
+            types.DocumentSymbol(
+                name=entry.label,
+                detail=entry.metadata.get("snt"),
+                kind=types.SymbolKind.Struct,
+                range=whole,
+                selection_range=parsed.range(selection) if selection else whole,
+            )
+        )
+    return symbols
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+async def folding_range(
+    ls: AmrLanguageServer, params: types.FoldingRangeParams
+) -> list[types.FoldingRange]:
+    parsed = await ls.parsed(params.text_document.uri)
+    folds = []
+    for entry in parsed.corpus:
+        start = parsed.lines.position(entry.start).line
+        end = parsed.lines.position(max(entry.end - 1, entry.start)).line
+        if end > start:
+            folds.append(
+                types.FoldingRange(
+                    start_line=start, end_line=end, kind=types.FoldingRangeKind.Region
+                )
+            )
+    return folds
+
+
+# -- editing -----------------------------------------------------------------------------
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_FORMATTING)
+async def formatting(
+    ls: AmrLanguageServer, params: types.DocumentFormattingParams
+) -> list[types.TextEdit]:
+    parsed = await ls.parsed(params.text_document.uri)
+    edits = await ls.run_engine(format_corpus, parsed.corpus)
+    return [lsp_text_edit(edit, parsed.lines) for edit in edits]
+
+
+@SERVER.feature(
+    types.TEXT_DOCUMENT_COMPLETION,
+    types.CompletionOptions(trigger_characters=[":", "/"]),
+)
+async def completion(
+    ls: AmrLanguageServer, params: types.CompletionParams
+) -> types.CompletionList:
+    parsed = await ls.parsed(params.text_document.uri)
+    offset = parsed.offset(params.position)
+    # typing just past a graph's end still belongs to that graph
+    before = [e for e in parsed.corpus.entries if e.start <= offset]
+    entry = parsed.entry_at(params.position) or (before[-1] if before else None)
+    frames = ls.frames()
+    return complete(
+        entry, parsed.text, offset, parsed.lines, frames, _frame_names(frames)
+    )
+
+
+@lru_cache(maxsize=1)
+def _frame_names(frames: FrameInventory) -> list[str]:
+    # engine gap: FrameInventory has no public iteration over its frames
+    return sorted(frames._frames)
+
+
+@SERVER.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+)
+async def code_action(
+    ls: AmrLanguageServer, params: types.CodeActionParams
+) -> list[types.CodeAction]:
+    uri = params.text_document.uri
+    analysis = await ls.analysis(uri)
+    parsed = analysis.parsed
+    start, end = parsed.offset(params.range.start), parsed.offset(params.range.end)
+    actions = []
+    for finding in analysis.findings:
+        if finding.span.end < start or finding.span.start > end:
+            continue
+        fix = fix_for(parsed.corpus, finding)
+        if fix is None:
+            continue
+        diagnostic = [
+            d for d in analysis.diagnostics[VALIDATION_SOURCE]
+            if d.code == finding.code and d.range == lsp_range(finding.span, parsed.lines)
+        ]
+        actions.append(
+            types.CodeAction(
+                title=fix.title,
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=diagnostic or None,
+                is_preferred=True,
+                edit=types.WorkspaceEdit(
+                    changes={uri: [lsp_text_edit(e, parsed.lines) for e in fix.edits]}
+                ),
+            )
+        )
+    return actions
+
+
+__all__ = ["DIFF_SOURCE", "SERVER", "VALIDATION_SOURCE", "AmrLanguageServer"]

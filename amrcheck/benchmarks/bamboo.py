@@ -1,0 +1,176 @@
+"""BAMBOO (Opitz, Daza & Frank 2021): how well metric scores track human ones.
+
+A BAMBOO folder holds ``<task>/<subtask>/{tgt,src}.<split>.amr`` for the
+tasks ``sts``, ``sick``, ``para`` and the subtasks ``main``, ``reify``,
+``syno``, ``role_confusion``, plus ``<task>/<split>.y`` (human scores,
+normalised to [0, 1], aligned with the main/reify/syno pairs). A metric is
+called with candidate = ``tgt``, reference = ``src`` (BAMBOO's order).
+
+Scoring follows the official ``evaluate4tasks.py`` (bamboo-amr-benchmark
+``df6943c``, SPEC §5):
+
+* main / reify / syno: Pearson r × 100 between metric and human scores
+  over the scored pairs, which leave out BAMBOO's dummy pairs: the last
+  pair of every file (``# ::snt Empty line``) and, in sick and para, pair
+  0 (the header row of the original TSV): sts pairs [0, N-1), sick and
+  para pairs [1, N-1);
+* role_confusion: pairwise accuracy × 100 over pairs (2i, 2i+1): correct
+  only if the original (odd) pair scores strictly higher than the
+  role-swapped (even) pair before it — ties are errors;
+* AMEAN: the arithmetic mean of the 12 numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scipy.stats import pearsonr  # type: ignore[import-untyped]
+
+from ..corpus import read_corpus
+from ..errors import InputError
+from ..graph import Graph
+
+TASKS: tuple[str, ...] = ("sts", "sick", "para")
+SUBTASKS: tuple[str, ...] = ("main", "reify", "syno", "role_confusion")
+#: the 12 subtask ids in the order of the BAMBOO table
+SUBTASK_IDS: tuple[str, ...] = tuple(
+    f"{task}.{subtask}" for subtask in SUBTASKS for task in TASKS
+)
+#: tasks whose pair 0 is the original TSV's header row
+_HEADER_DUMMY = frozenset({"sick", "para"})
+
+
+@dataclass(slots=True)
+class BambooSubtask:
+    """One of the 12 subtasks: its files, scored pairs and human scores."""
+
+    id: str
+    candidate_path: Path  # tgt
+    reference_path: Path  # src
+    #: pair indices that are scored (dummies left out)
+    scored: range
+    #: human score of each scored pair; empty for role_confusion
+    human: list[float] = field(default_factory=list)
+
+    @property
+    def task(self) -> str:
+        return self.id.split(".")[0]
+
+    @property
+    def is_role_confusion(self) -> bool:
+        return self.id.endswith(".role_confusion")
+
+    def measure(self, predictions: Sequence[float]) -> float:
+        """Pearson × 100, or pairwise accuracy × 100 for role confusion."""
+        if self.is_role_confusion:
+            pairs = len(predictions) // 2
+            correct = sum(
+                1 for i in range(pairs) if predictions[2 * i + 1] > predictions[2 * i]
+            )
+            return correct / pairs * 100
+        predicted = [predictions[i] for i in self.scored]
+        return float(pearsonr(predicted, self.human)[0]) * 100
+
+
+@dataclass(slots=True)
+class BambooResult:
+    """Per-subtask values (× 100, table order) and their mean."""
+
+    values: dict[str, float]
+
+    @property
+    def amean(self) -> float:
+        return sum(self.values.values()) / len(self.values)
+
+    def row(self) -> list[float]:
+        """The 12 values in table order, then AMEAN."""
+        return [self.values[i] for i in SUBTASK_IDS] + [self.amean]
+
+
+def _count_pairs(path: Path) -> int:
+    return len(read_corpus(path).entries)
+
+
+def load_bamboo(root: str | Path, split: str = "dev") -> list[BambooSubtask]:
+    """The 12 subtasks of the BAMBOO folder ``root`` (files are checked).
+
+    Raises:
+        InputError: a file is missing or the human scores do not line up.
+    """
+    root = Path(root)
+    subtasks = []
+    for subtask_id in SUBTASK_IDS:
+        task, subtask = subtask_id.split(".")
+        folder = root / task / subtask
+        tgt, src = folder / f"tgt.{split}.amr", folder / f"src.{split}.amr"
+        for path in (tgt, src):
+            if not path.is_file():
+                raise InputError("BAMBOO file not found", str(path))
+        if subtask == "role_confusion":
+            subtasks.append(BambooSubtask(subtask_id, tgt, src, range(0)))
+            continue
+        n = _count_pairs(tgt)
+        scored = range(1 if task in _HEADER_DUMMY else 0, n - 1)
+        human = _human_scores(root / task / f"{split}.y", scored)
+        subtasks.append(BambooSubtask(subtask_id, tgt, src, scored, human))
+    return subtasks
+
+
+def _human_scores(path: Path, scored: range) -> list[float]:
+    try:
+        lines = path.read_text(encoding="utf-8").split()
+    except OSError as exc:
+        raise InputError(exc.strerror or str(exc), str(path)) from None
+    if len(lines) < scored.stop:
+        raise InputError(
+            f"{len(lines)} human scores, but pairs up to {scored.stop - 1} are scored",
+            str(path),
+        )
+    return [float(lines[i]) for i in scored]
+
+
+def evaluate_bamboo(
+    subtasks: Sequence[BambooSubtask], predictions: Mapping[str, Sequence[float]]
+) -> BambooResult:
+    """The BAMBOO table row for per-pair ``predictions`` (one list per subtask id).
+
+    Every pair of a subtask needs a prediction, dummies included (they are
+    left out here, not by the caller).
+    """
+    return BambooResult(
+        {task.id: task.measure(predictions[task.id]) for task in subtasks}
+    )
+
+
+def score_bamboo(
+    subtasks: Sequence[BambooSubtask],
+    score: Callable[[Graph, Graph], float],
+) -> dict[str, list[float]]:
+    """Per-pair scores ``score(tgt, src)`` for every subtask.
+
+    Raises:
+        InputError: a graph does not parse, or the two files differ in length.
+    """
+    predictions: dict[str, list[float]] = {}
+    for task in subtasks:
+        candidates = read_corpus(task.candidate_path)
+        references = read_corpus(task.reference_path)
+        if len(candidates) != len(references):
+            raise InputError(
+                f"{len(candidates)} graphs, but {len(references)} in "
+                f"{task.reference_path}",
+                str(task.candidate_path),
+            )
+        values = []
+        for cand, ref in zip(candidates, references, strict=False):
+            if cand.graph is None or ref.graph is None:
+                broken = cand if cand.graph is None else ref
+                raise InputError(
+                    f"pair {cand.index}: graph {broken.label} does not parse",
+                    broken.source.path,
+                )
+            values.append(score(cand.graph, ref.graph))
+        predictions[task.id] = values
+    return predictions

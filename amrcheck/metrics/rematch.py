@@ -1,0 +1,258 @@
+"""rematch: Jaccard overlap of semantic motifs (Kachwala et al. 2024).
+
+Each graph becomes a set of *motifs* (SPEC §3):
+
+* attribute motifs ``(role, value)``, one per attribute;
+* instance motifs ``(label, attribute_motif)`` for every attribute of a
+  node, or ``(label,)`` for a node without attributes; ``label`` is the
+  node's VerbAtlas frame label when its concept is a PropBank roleset
+  known to ``pb2va`` (bundled, see ``amrcheck/data/README.rematch.md``),
+  else the concept itself;
+* relation motifs ``(source_instance_motif, role, target_instance_motif)``
+  for every combination of the two nodes' instance motifs.
+
+The pair score is the Jaccard index |M1 ∩ M2| / |M1 ∪ M2| of the two motif
+sets (0 when nothing is shared); the corpus score is Σ∩ / Σ∪.
+Linear in graph size (times the attribute fan-out of the nodes), no
+alignment search, deterministic and symmetric.
+
+Reading follows the reference (Rematch-RARE ``41e1834``, which reads with
+smatch 1.0.4's ``amr.py``), because the motifs are built from what that
+reader keeps: labels and constants lower-cased with trailing ``_``
+stripped, a quoted value reduced to its first word, ``:X-of`` inverted
+(except ``:consist-of``, ``:prep-out-of``, ``:prep-on-behalf-of``),
+``:mod`` stored as inverted ``:domain``, and inverse roles or ``:mod``
+pointing at a constant dropped; relation roles keep their written case.
+TOP is not a motif. ISI alignment markers are not part of any label.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from importlib import resources
+from typing import ClassVar, Union
+
+from ..graph import Graph
+from . import register
+from ._protocol import Explanation, Score, TripleRef
+from ._refs import written_ref
+from ._smatch_reader import read_smatch104, smatch_normalize
+
+AttributeMotif = tuple[str, str]
+InstanceMotif = Union[tuple[str], tuple[str, AttributeMotif]]
+RelationMotif = tuple[InstanceMotif, str, InstanceMotif]
+Motif = Union[AttributeMotif, InstanceMotif, RelationMotif]
+
+
+@lru_cache(maxsize=1)
+def verbatlas_labels() -> dict[str, str]:
+    """PropBank roleset -> VerbAtlas frame label (bundled, CC BY-NC-SA 4.0)."""
+    path = resources.files("amrcheck.data").joinpath("pb2va_labels.json")
+    labels: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return labels
+
+
+@dataclass(frozen=True, slots=True)
+class MotifRef:
+    """One motif of one graph and the written triples it came from.
+
+    ``kind`` is ``attribute``, ``instance`` or ``relation``; ``sources``
+    are the triples (node definitions, attributes, the edge) that produced
+    it — all of them, when several places produce the same motif.
+    """
+
+    kind: str
+    motif: Motif
+    sources: tuple[TripleRef, ...]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {_render(self.motif)}"
+
+
+def _render(motif: object) -> str:
+    if isinstance(motif, tuple):
+        return "(" + " ".join(_render(part) for part in motif) + ")"
+    return str(motif)
+
+
+def motif_kind(motif: Motif) -> str:
+    """``attribute``, ``instance`` or ``relation``, from the motif's shape."""
+    if len(motif) == 3:
+        return "relation"
+    if len(motif) == 1 or isinstance(motif[1], tuple):
+        return "instance"
+    return "attribute"
+
+
+@register("rematch")
+class Rematch:
+    """rematch: Jaccard similarity of attribute, instance and relation motifs."""
+
+    name: ClassVar[str] = "rematch"
+
+    @dataclass(frozen=True, slots=True)
+    class Options:
+        """rematch switches; the defaults are the published metric.
+
+        The three ``*_motifs`` switches leave a motif type out of the sets
+        (the ablations of the rematch paper's Table 5; instance motifs are
+        still built, relation motifs are made of them). ``labels_only``
+        reduces every instance motif to the bare node label, so attributes
+        count only as attribute motifs. ``verbatlas=False`` keeps PropBank
+        concepts instead of VerbAtlas frame labels.
+        """
+
+        attribute_motifs: bool = True
+        instance_motifs: bool = True
+        relation_motifs: bool = True
+        labels_only: bool = False
+        verbatlas: bool = True
+
+    def __init__(self, **options: bool) -> None:
+        self.options = self.Options(**options)
+        self._labels = verbatlas_labels() if self.options.verbatlas else None
+
+    @classmethod
+    def from_options(cls, options: Rematch.Options) -> Rematch:
+        return cls(**{f.name: getattr(options, f.name) for f in fields(options)})
+
+    # -- motifs -------------------------------------------------------------
+
+    def motifs(self, graph: Graph) -> set[Motif]:
+        """The motif set of ``graph``.
+
+        Example:
+            >>> from amrcheck.corpus import decode
+            >>> sorted(map(str, Rematch().motifs(decode('(d / dog :quant 2)'))))
+            ["('dog', ('quant', '2'))", "('quant', '2')"]
+        """
+        return set(self._motifs(graph, None))
+
+    def _motifs(
+        self, graph: Graph, origins: dict[Motif, set[int]] | None
+    ) -> list[Motif]:
+        """All motifs (with repeats); record their source triples in ``origins``."""
+        opts = self.options
+        view = read_smatch104(graph)
+        definition = view.definitions
+        labels = [smatch_normalize(c) for c in view.concepts]
+        if self._labels is not None:
+            labels = [self._labels.get(label, label) for label in labels]
+        attributes: list[list[tuple[AttributeMotif, int]]] = [[] for _ in labels]
+        for role, node, value, i in view.attributes:
+            if value != "top":  # rematch drops TOP by its value "top"
+                attributes[node].append(
+                    ((smatch_normalize(role), smatch_normalize(value)), i)
+                )
+        out: list[Motif] = []
+        instance: list[list[tuple[InstanceMotif, tuple[int, ...]]]] = []
+        for node, label in enumerate(labels):
+            attrs = attributes[node]
+            if attrs and not opts.labels_only:
+                motifs: list[tuple[InstanceMotif, tuple[int, ...]]] = [
+                    ((label, attr), (definition[node], i)) for attr, i in attrs
+                ]
+            else:
+                motifs = [((label,), (definition[node],))]
+            instance.append(motifs)
+            if opts.attribute_motifs:
+                for attr, i in attrs:
+                    out.append(attr)
+                    if origins is not None:
+                        origins.setdefault(attr, set()).add(i)
+            if opts.instance_motifs:
+                for motif, sources in motifs:
+                    out.append(motif)
+                    if origins is not None:
+                        origins.setdefault(motif, set()).update(sources)
+        if opts.relation_motifs:
+            for role, source, target, i in view.relations:
+                for head, head_sources in instance[source]:
+                    for tail, tail_sources in instance[target]:
+                        relation: RelationMotif = (head, role, tail)
+                        out.append(relation)
+                        if origins is not None:
+                            found = origins.setdefault(relation, set())
+                            found.add(i)
+                            found.update(head_sources)
+                            found.update(tail_sources)
+        return out
+
+    # -- scoring ------------------------------------------------------------
+
+    def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
+        """Jaccard index of the two motif sets.
+
+        Example:
+            >>> from amrcheck.corpus import decode
+            >>> a = decode('(w / want-01 :ARG0 (b / boy))')
+            >>> b = decode('(w / want-01 :ARG0 (g / girl))')
+            >>> Rematch().score(a, b).f1  # shared: the want-01 motif only
+            0.2
+        """
+        cand_origins: dict[Motif, set[int]] | None = {} if explain else None
+        ref_origins: dict[Motif, set[int]] | None = {} if explain else None
+        cand = set(self._motifs(candidate, cand_origins))
+        ref = set(self._motifs(reference, ref_origins))
+        shared = len(cand & ref)
+        union = len(cand) + len(ref) - shared
+        score = Score(
+            f1=shared / union if shared else 0.0,
+            counts={
+                "shared": float(shared),
+                "union": float(union),
+                "candidate": float(len(cand)),
+                "reference": float(len(ref)),
+            },
+        )
+        if explain:
+            assert cand_origins is not None and ref_origins is not None
+            score.explanation = _explain(
+                candidate, reference, cand, ref, cand_origins, ref_origins
+            )
+        return score
+
+    def aggregate(self, pairs: Sequence[Score]) -> Score:
+        """Corpus score Σ shared / Σ union (the reference's non-``--ms`` mode)."""
+        shared = sum(p.counts.get("shared", 0.0) for p in pairs)
+        union = sum(p.counts.get("union", 0.0) for p in pairs)
+        totals = {
+            key: sum(p.counts.get(key, 0.0) for p in pairs)
+            for key in ("shared", "union", "candidate", "reference")
+        }
+        return Score(f1=shared / union if union else 0.0, counts=totals)
+
+
+def _refs(graph: Graph, indices: set[int]) -> tuple[TripleRef, ...]:
+    return tuple(written_ref(graph, i) for i in sorted(indices))
+
+
+def _explain(
+    candidate: Graph,
+    reference: Graph,
+    cand: set[Motif],
+    ref: set[Motif],
+    cand_origins: dict[Motif, set[int]],
+    ref_origins: dict[Motif, set[int]],
+) -> Explanation:
+    def ref_of(graph: Graph, origins: dict[Motif, set[int]], motif: Motif) -> MotifRef:
+        return MotifRef(motif_kind(motif), motif, _refs(graph, origins[motif]))
+
+    # sorted by rendering so that explanations read the same in every run
+    matched = [
+        (ref_of(candidate, cand_origins, m), ref_of(reference, ref_origins, m))
+        for m in sorted(cand & ref, key=_render)
+    ]
+    missing = [
+        ref_of(reference, ref_origins, m) for m in sorted(ref - cand, key=_render)
+    ]
+    extra = [
+        ref_of(candidate, cand_origins, m) for m in sorted(cand - ref, key=_render)
+    ]
+    return Explanation(
+        units={"matched": matched, "missing": missing, "extra": extra},
+        details={"unit": "motif"},
+    )

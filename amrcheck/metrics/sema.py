@@ -1,0 +1,212 @@
+"""SEMA: alignment-free matching of dependent triples (Anchiêta et al. 2019).
+
+SEMA needs no variable alignment: a candidate relation matches a
+reference relation when the role, the parent's concept and the child's
+concept are equal; an attribute matches when the parent's concept, the
+role and the value are equal; the root concepts are compared on their
+own. Matched units are counted on the reference side (each reference
+node, relation and attribute at most once); P = matched / |candidate
+triples|, R = matched / |reference triples| (instances + relations +
+attributes, TOP excluded), F1 their harmonic mean.
+
+Counting follows rafaelanchieta/sema ``9a4911c`` (the commit BAMBOO
+cites) step for step, including its order-dependent bookkeeping of
+visited nodes and relations. Graphs are read as smatch 1.0.4's ``amr.py``
+reads them (see ``_smatch_reader``): the reference scores were produced
+with that reader — SEMA's own fork of it does not invert an ``-of`` role
+followed by another role, and its scores differ from the reference
+column in 54 BAMBOO dev pairs, while smatch 1.0.4's reader reproduces all
+of them. Labels and values are compared as read (case kept; a quoted
+value keeps its first word, ``"Brown"`` is ``Brown_``).
+
+One documented fix: that commit can credit one candidate relation against
+several reference relations, so the matched count can exceed the
+candidate's size: precision above 1 (34 of the 8,347 BAMBOO dev pairs),
+and once F1 above 1 (para.reify dev pair 43: 1.0103). By default the
+matched count is capped at the candidate's size (it never exceeds the
+reference's); ``uncapped=True`` restores the reference's count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import ClassVar
+
+from ..graph import Graph
+from . import register
+from ._protocol import Explanation, Score, micro_prf, prf
+from ._refs import written_ref
+from ._smatch_reader import SmatchView, read_smatch104
+
+
+@dataclass(slots=True)
+class _Matcher:
+    """SEMA's counting over one pair, with its visited bookkeeping."""
+
+    test: SmatchView
+    gold: SmatchView
+    matched: int = 0
+
+    def run(self) -> tuple[dict[int, int], dict[int, int], set[int]]:
+        """Count matches; return gold relation/attribute -> test index, gold nodes."""
+        test, gold = self.test, self.gold
+        nodes: set[int] = set()
+        relations: set[tuple[str, int, int]] = set()
+        pairs: set[tuple[int, int]] = set()
+        credited_rel: dict[int, int] = {}
+        if test.concepts[0] == gold.concepts[0]:
+            self.matched += 1
+            nodes.add(0)
+        by_key: dict[tuple[str, str, str], list[int]] = {}
+        for g, (name, pre, pos, _) in enumerate(gold.relations):
+            key = (name, gold.concepts[pre], gold.concepts[pos])
+            by_key.setdefault(key, []).append(g)
+        for t, (name, pre, pos, _) in enumerate(test.relations):
+            key = (name, test.concepts[pre], test.concepts[pos])
+            for g in by_key.get(key, ()):
+                _, pre_g, pos_g, _ = gold.relations[g]
+                relation = (name, pre_g, pos_g)
+                if pos_g not in nodes and relation not in relations:
+                    self.matched += 2
+                    nodes.add(pos_g)
+                    relations.add(relation)
+                    pairs.add((pre_g, pos_g))
+                    credited_rel.setdefault(g, t)
+                if pre_g not in nodes:
+                    self.matched += 1
+                    nodes.add(pre_g)
+                # a second edge between already counted nodes is not counted
+                if relation not in relations and (pre_g, pos_g) not in pairs:
+                    self.matched += 1
+                    relations.add(relation)
+                    pairs.add((pre_g, pos_g))
+                    credited_rel.setdefault(g, t)
+        attributes: set[tuple[str, int, str]] = set()
+        credited_attr: dict[int, int] = {}
+        for t, (name, pre, value, _) in enumerate(test.attributes):
+            concept = test.concepts[pre]
+            for g, (name_g, pre_g, value_g, _) in enumerate(gold.attributes):
+                if gold.concepts[pre_g] != concept:
+                    continue
+                attribute = (name_g, pre_g, value_g)
+                if name == name_g and value == value_g and attribute not in attributes:
+                    self.matched += 1
+                    attributes.add(attribute)
+                    credited_attr[g] = t
+        return credited_rel, credited_attr, nodes
+
+
+@register("sema")
+class Sema:
+    """SEMA: P/R/F1 of alignment-free dependent-triple matches."""
+
+    name: ClassVar[str] = "sema"
+
+    @dataclass(frozen=True, slots=True)
+    class Options:
+        """SEMA switches. ``uncapped=True`` reproduces the reference's
+        matched count that can exceed a graph's size (F1 above 1)."""
+
+        uncapped: bool = False
+
+    def __init__(self, uncapped: bool = False) -> None:
+        self.options = self.Options(bool(uncapped))
+
+    @classmethod
+    def from_options(cls, options: Sema.Options) -> Sema:
+        return cls(**{f.name: getattr(options, f.name) for f in fields(options)})
+
+    def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
+        """SEMA P/R/F1 of ``candidate`` against ``reference``.
+
+        Example:
+            >>> from amrcheck.corpus import decode
+            >>> a = decode('(w / want-01 :ARG0 (b / boy))')
+            >>> b = decode('(w / want-01 :ARG0 (g / girl))')
+            >>> Sema().score(a, b).f1  # only the root concept matches
+            0.3333333333333333
+        """
+        test, gold = read_smatch104(candidate), read_smatch104(reference)
+        matcher = _Matcher(test, gold)
+        credited_rel, credited_attr, nodes = matcher.run()
+        matched = matcher.matched
+        if not self.options.uncapped:
+            matched = min(matched, test.size)
+        precision, recall, f1 = _sema_prf(matched, test.size, gold.size)
+        score = Score(
+            f1=f1,
+            precision=precision,
+            recall=recall,
+            counts={
+                "matched": float(matched),
+                "candidate": float(test.size),
+                "reference": float(gold.size),
+            },
+            info={"uncapped_matched": matcher.matched},
+        )
+        if explain:
+            score.explanation = _explain(
+                candidate, reference, test, gold, credited_rel, credited_attr, nodes
+            )
+        return score
+
+    def aggregate(self, pairs: Sequence[Score]) -> Score:
+        """Micro P/R/F1 over summed counts (the reference's corpus mode)."""
+        return micro_prf(pairs)
+
+
+def _sema_prf(
+    matched: int, candidate: int, reference: int
+) -> tuple[float, float, float]:
+    """The reference's arithmetic: 0 for all three when nothing matched."""
+    if matched == 0:
+        return 0.0, 0.0, 0.0
+    return prf(matched, candidate, reference)
+
+
+def _explain(
+    candidate: Graph,
+    reference: Graph,
+    test: SmatchView,
+    gold: SmatchView,
+    credited_rel: dict[int, int],
+    credited_attr: dict[int, int],
+    nodes: set[int],
+) -> Explanation:
+    ref = written_ref
+
+    matched = [
+        (ref(candidate, test.relations[t][3]), ref(reference, gold.relations[g][3]))
+        for g, t in sorted(credited_rel.items())
+    ] + [
+        (ref(candidate, test.attributes[t][3]), ref(reference, gold.attributes[g][3]))
+        for g, t in sorted(credited_attr.items())
+    ]
+    used_rel = set(credited_rel.values())
+    used_attr = set(credited_attr.values())
+    missing = [
+        ref(reference, r[3])
+        for g, r in enumerate(gold.relations)
+        if g not in credited_rel
+    ] + [
+        ref(reference, a[3])
+        for g, a in enumerate(gold.attributes)
+        if g not in credited_attr
+    ]
+    extra = [
+        ref(candidate, r[3]) for t, r in enumerate(test.relations) if t not in used_rel
+    ] + [
+        ref(candidate, a[3])
+        for t, a in enumerate(test.attributes)
+        if t not in used_attr
+    ]
+    return Explanation(
+        matched=matched,
+        missing=missing,
+        extra=extra,
+        details={
+            "root_match": test.concepts[0] == gold.concepts[0],
+            "reference_nodes_matched": sorted(nodes),
+        },
+    )

@@ -1,0 +1,292 @@
+"""smatch (Cai & Knight 2013): F1 of matched triples under the best variable mapping.
+
+Layer: metrics. Pipeline, each step replaceable:
+
+1. **standardise** both graphs with the shared step
+   (:mod:`amrcheck.standardize`: root policy, set vs multiset, compat);
+2. **prepare** an :class:`~._align.AlignmentProblem`: what each candidate
+   node pair earns from instance and attribute triples (TOP included), and
+   what two node pairs earn together from relation triples;
+3. **align**: seeded hill climbing (smart start + ``restarts`` random
+   starts, stopping early once a mapping is proven optimal by an upper
+   bound), then, with ``exact=True``, the ILP for the pairs the bound
+   cannot settle;
+4. **score**: P = M/|candidate|, R = M/|reference|, F1 (all 0 if either
+   graph has no triples); the corpus score is micro (summed counts).
+
+Example:
+    >>> from amrcheck.corpus import decode
+    >>> metric = Smatch()
+    >>> metric.score(decode('(a / b)'), decode('(a / b)')).f1
+    1.0
+    >>> s = metric.score(decode('(s / spit-01 :ARG0 (m / man))'),
+    ...                  decode('(s / speak-01 :ARG0 (m / man))'))
+    >>> s.f1, s.counts["matched"], s.info["optimal"]
+    (0.75, 3, True)
+    >>> Smatch(root="concept").score(decode('(s / spit-01 :ARG0 (m / man))'),
+    ...                              decode('(s / speak-01 :ARG0 (m / man))')).f1
+    0.5
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from ..graph import Graph
+from ..standardize import (
+    COMPAT_MODES,
+    ROOT_POLICIES,
+    Compat,
+    RootPolicy,
+    Standardization,
+    StandardGraph,
+    standardize,
+)
+from . import register
+from ._align import Alignment, AlignmentProblem, hill_climb, solve_exact
+from ._protocol import Explanation, Score, TripleRef, micro_prf, prf
+
+INSTANCE_ROLE = "instance"
+
+
+def _product(a: int, b: int) -> int:
+    return a * b
+
+
+def alignment_problem(
+    candidate: StandardGraph, reference: StandardGraph
+) -> AlignmentProblem:
+    """The weights smatch maximises for a standardised pair.
+
+    Equal triples of the two graphs make ``min(c1, c2)`` matches (sets:
+    0 or 1), or ``c1 * c2`` under smatch 1.0.4's counting.
+    """
+    combine: Callable[[int, int], int] = (
+        _product if candidate.options.counting == "product" else min
+    )
+    n2 = len(reference.variables)
+    unary: dict[int, float] = {}
+    pairwise: dict[int, dict[int, float]] = {}
+
+    def add_unary(
+        ours: Counter[tuple[int, Any]], theirs: Counter[tuple[int, Any]]
+    ) -> None:
+        by_label: dict[Any, list[tuple[int, int]]] = {}
+        for (j, label), count in theirs.items():
+            by_label.setdefault(label, []).append((j, count))
+        for (i, label), count in ours.items():
+            for j, other in by_label.get(label, ()):
+                p = i * n2 + j
+                unary[p] = unary.get(p, 0) + combine(count, other)
+
+    add_unary(
+        Counter((n, c) for n, c in candidate.instances),
+        Counter((n, c) for n, c in reference.instances),
+    )
+    add_unary(
+        Counter((n, (r, v)) for n, r, v in candidate.attributes),
+        Counter((n, (r, v)) for n, r, v in reference.attributes),
+    )
+    by_role: dict[str, list[tuple[int, int, int]]] = {}
+    for (j, role, l), count in Counter(reference.relations).items():
+        by_role.setdefault(role, []).append((j, l, count))
+    for (i, role, k), count in Counter(candidate.relations).items():
+        for j, l, other in by_role.get(role, ()):
+            w = combine(count, other)
+            if i == k and j == l:  # self-loop: earned by one node pair
+                p = i * n2 + j
+                unary[p] = unary.get(p, 0) + w
+            elif i != k and j != l:  # else the two ends can never both align
+                p, q = i * n2 + j, k * n2 + l
+                row = pairwise.setdefault(p, {})
+                row[q] = row.get(q, 0) + w
+                row = pairwise.setdefault(q, {})
+                row[p] = row.get(p, 0) + w
+    return AlignmentProblem(len(candidate.variables), n2, unary, pairwise)
+
+
+@register("smatch")
+class Smatch:
+    """smatch with both root policies, seeded search and an exact mode."""
+
+    name: ClassVar[str] = "smatch"
+
+    @dataclass(frozen=True, slots=True)
+    class Options:
+        """smatch switches; the defaults are smatch 1.0.4's search, strict triples.
+
+        ``root``: ``variable`` (smatch 1.0.4's TOP triple) or ``concept``
+        (the root concept is part of the TOP triple, as in smatch++ and the
+        BAMBOO leaderboard). ``compat``: ``None`` (strict: sets, normalised
+        comparison, inversion), ``smatch-1.0.4`` (that tool's reader and
+        counting) or ``raw`` (triples as written, smatch++'s
+        ``DoNothingStandardizer``). ``restarts``: random starts after the
+        smart start. ``seed``: the random starts' seed. ``exact``: solve
+        the ILP for every pair the search does not prove optimal, with at
+        most ``time_limit`` seconds per pair.
+        """
+
+        root: RootPolicy = "variable"
+        compat: Compat | None = None
+        restarts: int = 4
+        seed: int = 0
+        exact: bool = False
+        time_limit: float = 30.0
+
+        def __post_init__(self) -> None:
+            if self.root not in ROOT_POLICIES:
+                raise ValueError(f"root must be one of {ROOT_POLICIES}, not {self.root!r}")
+            if self.compat is not None and self.compat not in COMPAT_MODES:
+                raise ValueError(f"compat must be one of {COMPAT_MODES}, not {self.compat!r}")
+            if self.restarts < 0:
+                raise ValueError("restarts must be >= 0")
+            if self.time_limit <= 0:
+                raise ValueError("time_limit must be > 0")
+
+    def __init__(self, **options: Any) -> None:
+        self.options = self.Options(**options)
+        self.standardization = Standardization(
+            root=self.options.root, compat=self.options.compat
+        )
+
+    @classmethod
+    def from_options(cls, options: Smatch.Options) -> Smatch:
+        return cls(**{f.name: getattr(options, f.name) for f in fields(options)})
+
+    def settings(self) -> dict[str, Any]:
+        """What a report must state: every option and the standardisation."""
+        described = {f.name: getattr(self.options, f.name) for f in fields(self.options)}
+        described["standardization"] = self.standardization.describe()
+        return described
+
+    def standardize(self, graph: Graph) -> StandardGraph:
+        return standardize(graph, self.standardization)
+
+    def align(self, candidate: StandardGraph, reference: StandardGraph) -> Alignment:
+        """The best mapping found (proven optimal when ``Alignment.optimal``)."""
+        problem = alignment_problem(candidate, reference)
+        known = None
+        if candidate.options.counting == "min":
+            known = float(min(candidate.size, reference.size))
+        found = hill_climb(
+            problem, restarts=self.options.restarts, seed=self.options.seed, bound=known
+        )
+        if self.options.exact and not found.optimal:
+            found = solve_exact(problem, found, self.options.time_limit)
+        return found
+
+    def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
+        """Score ``candidate`` against ``reference`` (P to candidate, R to reference)."""
+        return self.score_standard(
+            self.standardize(candidate), self.standardize(reference), explain
+        )
+
+    def score_standard(
+        self, candidate: StandardGraph, reference: StandardGraph, explain: bool = False
+    ) -> Score:
+        """:meth:`score` for graphs already standardised."""
+        found = self.align(candidate, reference)
+        matched = round(found.value)
+        n_cand, n_ref = candidate.size, reference.size
+        precision, recall, f1 = prf(matched, n_cand, n_ref)
+        bound = round(found.upper_bound)
+        score = Score(
+            f1=f1,
+            precision=precision,
+            recall=recall,
+            counts={
+                "matched": matched,
+                "candidate": n_cand,
+                "reference": n_ref,
+                "upper_bound": bound,
+                "optimal": int(found.optimal),
+            },
+            info={
+                "optimal": found.optimal,
+                "f1_upper_bound": prf(bound, n_cand, n_ref)[2],
+                "method": found.method,
+            },
+        )
+        if explain:
+            score.explanation = explain_alignment(candidate, reference, found.mapping)
+        return score
+
+    def aggregate(self, pairs: Sequence[Score]) -> Score:
+        """Micro P/R/F1; ``counts["optimal"]`` = pairs proven optimal."""
+        total = micro_prf(pairs)
+        total.info["f1_upper_bound"] = prf(
+            total.counts.get("upper_bound", 0.0),
+            total.counts.get("candidate", 0.0),
+            total.counts.get("reference", 0.0),
+        )[2]
+        return total
+
+
+def standard_triples(graph: StandardGraph) -> list[TripleRef]:
+    """Every standardised triple of ``graph`` as a :class:`TripleRef`."""
+    names = graph.variables
+    refs = [
+        TripleRef((names[n], INSTANCE_ROLE, c), o, graph.graph)
+        for (n, c), o in zip(graph.instances, graph.instance_origin)
+    ]
+    refs += [
+        TripleRef((names[n], r, v), o, graph.graph)
+        for (n, r, v), o in zip(graph.attributes, graph.attribute_origin)
+    ]
+    refs += [
+        TripleRef((names[a], r, names[b]), o, graph.graph)
+        for (a, r, b), o in zip(graph.relations, graph.relation_origin)
+    ]
+    return refs
+
+
+def _keys(graph: StandardGraph, mapping: list[int] | None) -> list[tuple[Any, ...]]:
+    """Comparable keys of the triples, in :func:`standard_triples` order.
+
+    With ``mapping``, candidate nodes are renamed to their reference nodes
+    (unaligned ones to a key that matches nothing).
+    """
+
+    def node(n: int) -> object:
+        if mapping is None:
+            return n
+        return mapping[n] if mapping[n] >= 0 else ("unaligned", n)
+
+    keys: list[tuple[Any, ...]] = [(node(n), INSTANCE_ROLE, c) for n, c in graph.instances]
+    keys += [(node(n), r, v) for n, r, v in graph.attributes]
+    keys += [(node(a), r, node(b), "rel") for a, r, b in graph.relations]
+    return keys
+
+
+def explain_alignment(
+    candidate: StandardGraph, reference: StandardGraph, mapping: list[int]
+) -> Explanation:
+    """The alignment and the matched / missing / extra triples under ``mapping``.
+
+    Triples are paired one-to-one (under smatch 1.0.4's counting a
+    duplicated triple may count more often than it is listed as matched).
+    """
+    cand_refs, ref_refs = standard_triples(candidate), standard_triples(reference)
+    open_ref: dict[tuple[Any, ...], list[int]] = {}
+    for index, key in enumerate(_keys(reference, None)):
+        open_ref.setdefault(key, []).append(index)
+    matched: list[tuple[TripleRef, TripleRef]] = []
+    extra: list[TripleRef] = []
+    used: set[int] = set()
+    for index, key in enumerate(_keys(candidate, mapping)):
+        waiting = open_ref.get(key)
+        if waiting:
+            other = waiting.pop(0)
+            used.add(other)
+            matched.append((cand_refs[index], ref_refs[other]))
+        else:
+            extra.append(cand_refs[index])
+    missing = [ref for index, ref in enumerate(ref_refs) if index not in used]
+    alignment = {
+        name: (reference.variables[mapping[n]] if mapping[n] >= 0 else None)
+        for n, name in enumerate(candidate.variables)
+    }
+    return Explanation(alignment=alignment, matched=matched, missing=missing, extra=extra)

@@ -1,0 +1,336 @@
+"""WLK: Weisfeiler-Leman kernel similarity of two graphs (Opitz et al. 2021).
+
+Constants become nodes of their own; every node starts with its label
+(concept or constant). Each of the K iterations relabels every node by
+its label together with the sorted multiset of ``role neighbour-label``
+messages from its neighbours. A graph's features are binary occurrences
+of: the initial node labels and ``source_role_target`` label triples
+(iteration 0), then the node labels of each iteration. Iteration i is
+weighted 1/(1+i); the score is the cosine of the two concatenated
+feature vectors. Deterministic: labels are compressed to ids in a table
+made per pair (in order of first appearance), never through ``hash()``.
+
+Graphs are prepared as the reference (flipz357/weisfeiler-leman-amr-metrics
+``51624e2``) prepares them: penman's reading (every ``:X-of`` to a
+variable reversed, ``:consist-of`` included), everything lower-cased,
+quotes (``"`` and ``'``) removed, duplicate triples dropped (a set of
+triples); constants become nodes unless a
+constant equals a concept label, in which case the edge goes to the last
+node carrying that label (the reference's fallback).
+
+Options: ``iterations`` (K, default 2); ``direction`` of messages:
+``undirected`` (default; a node hears from parents and children alike),
+``top-down`` (from parents only), ``bottom-up`` (from children only),
+``two-way`` (both, messages from parents marked with ``-of`` so direction
+is kept); ``edge_to_node`` turns every edge into a node labelled with its
+role.
+
+The reference keys a WL iteration's new labels by the *old label*, so
+all nodes sharing a label get the neighbourhood of whichever of them
+comes last, in an order that depends on Python's string hash seed (its
+scores change with ``PYTHONHASHSEED``: 1,186 of 8,347 BAMBOO dev pairs
+between seeds 0 and 12345). We keep that collapse by default, with the
+last node *in graph order* winning, which is deterministic and within
+0.002 (mean absolute difference) of the seed-0 reference scores;
+``collapse_same_label=False`` relabels every node from its own
+neighbourhood (textbook WL; BAMBOO dev AMEAN 60.46 instead of 60.66).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Literal
+
+from ..graph import Graph, TripleKind
+from . import register
+from ._protocol import Explanation, Score, TripleRef
+from ._refs import written_ref
+
+Direction = Literal["undirected", "top-down", "bottom-up", "two-way"]
+DIRECTIONS: tuple[str, ...] = ("undirected", "top-down", "bottom-up", "two-way")
+
+_NO_QUOTES = str.maketrans("", "", "\"'")
+
+
+def _clean(text: str) -> str:
+    return text.lower().translate(_NO_QUOTES)
+
+
+@dataclass(slots=True)
+class WLGraph:
+    """Nodes with labels, labelled edges, and where each node came from.
+
+    ``origin[n]`` is the written triple a node stands for: a variable's
+    definition, the attribute that holds a constant, or the edge an
+    edge-node replaces.
+    """
+
+    labels: list[str]
+    edges: list[tuple[int, str, int]]
+    origin: list[int]
+
+
+def wl_graph(graph: Graph, edge_to_node: bool = False) -> WLGraph:
+    """``graph`` as the WLK reference builds it.
+
+    Example:
+        >>> from amrcheck.corpus import decode
+        >>> g = wl_graph(decode('(m / man :ARG0-of (w / walk-01) :polarity -)'))
+        >>> g.labels, g.edges
+        (['man', 'walk-01', '-'], [(1, ':arg0', 0), (0, ':polarity', 2)])
+    """
+    triples, kinds = graph.triples, graph.kinds
+    node_of: dict[str, int] = {}
+    labels: list[str] = []
+    origin: list[int] = []
+    for i, (var, _, concept) in enumerate(triples):
+        if kinds[i] is TripleKind.INSTANCE and var not in node_of:
+            node_of[var] = len(labels)
+            labels.append(_clean(concept))
+            origin.append(i)
+    concepts = set(labels)
+    edges: list[tuple[int, str, int]] = []
+    edge_origin: list[int] = []
+    constants: list[tuple[int, int, str, str]] = []  # triple, source, role, value
+    seen: set[tuple[int, str, str]] = set()  # the reference dedupes triples
+    for i, (source, role, target) in enumerate(triples):
+        kind = kinds[i]
+        if kind is TripleKind.INSTANCE:
+            continue
+        if kind is TripleKind.RELATION:
+            if role.endswith("-of"):  # penman reverses every -of to a variable
+                edge = (node_of[target], _clean(role[:-3]), node_of[source])
+            else:
+                edge = (node_of[source], _clean(role), node_of[target])
+            key = (edge[0], edge[1], str(edge[2]))
+            if key not in seen:
+                seen.add(key)
+                edges.append(edge)
+                edge_origin.append(i)
+            continue
+        value = _clean(target)
+        key = (node_of[source], _clean(role), "=" + value)
+        if key in seen:
+            continue
+        seen.add(key)
+        if value in concepts:
+            # not made a node: the edge goes to the last node with that
+            # label, unless that is node 0 (the reference tests its index)
+            last = max(n for n, label in enumerate(labels) if label == value)
+            if last:
+                edges.append((node_of[source], _clean(role), last))
+                edge_origin.append(i)
+            continue
+        constants.append((i, node_of[source], _clean(role), value))
+    # constant nodes come last, in the order the reference's set of
+    # triple indices yields them (ints: no hash seed involved)
+    by_index = {c[0]: c for c in constants}
+    for i in set(by_index):
+        _, holder, label, value = by_index[i]
+        edges.append((holder, label, len(labels)))
+        edge_origin.append(i)
+        labels.append(value)
+        origin.append(i)
+    if edge_to_node:
+        split: list[tuple[int, str, int]] = []
+        for (head, label, tail), i in zip(edges, edge_origin, strict=True):
+            middle = len(labels)
+            labels.append(label)
+            origin.append(i)
+            split.append((head, ":edge", middle))
+            split.append((middle, ":edge", tail))
+        edges = split
+    return WLGraph(labels, edges, origin)
+
+
+@dataclass(frozen=True, slots=True)
+class WLFeature:
+    """One WL feature of one graph and the nodes that carry it."""
+
+    iteration: int
+    text: str
+    nodes: tuple[TripleRef, ...]
+
+    def __str__(self) -> str:
+        return f"[{self.iteration}] {self.text}"
+
+
+# a node label: a string at iteration 0, a table id afterwards
+_Label = object
+
+
+class _Features:
+    """Per-iteration label ids and feature sets of one graph of a pair."""
+
+    def __init__(self, graph: WLGraph, direction: str) -> None:
+        self.graph = graph
+        n = len(graph.labels)
+        self.neighbours: list[list[tuple[str, int]]] = [[] for _ in range(n)]
+        hear_children = direction in ("undirected", "bottom-up", "two-way")
+        hear_parents = direction in ("undirected", "top-down", "two-way")
+        parent_mark = "-of" if direction == "two-way" else ""
+        for source, role, target in graph.edges:
+            if hear_children:
+                self.neighbours[source].append((role, target))
+            if hear_parents:
+                self.neighbours[target].append((role + parent_mark, source))
+        labels = graph.labels
+        self.node_labels: list[list[_Label]] = [list(labels)]
+        self.triples = {f"{labels[s]}_{role}_{labels[t]}" for s, role, t in graph.edges}
+
+    def iterate(self, table: dict[object, int], collapse: bool) -> None:
+        current = self.node_labels[-1]
+        signatures = [
+            (current[node], tuple(sorted((role, current[nb]) for role, nb in heard)))
+            for node, heard in enumerate(self.neighbours)
+        ]
+        if collapse:  # the reference: the last node with a label speaks for all
+            by_label = dict(zip(current, signatures, strict=True))
+            signatures = [by_label[label] for label in current]
+        self.node_labels.append(
+            [table.setdefault(sig, len(table)) for sig in signatures]
+        )
+
+    def sets(self) -> list[set[object]]:
+        """Feature sets: node labels, label triples, then one per iteration."""
+        out: list[set[object]] = [set(self.node_labels[0]), set(self.triples)]
+        out += [set(labels) for labels in self.node_labels[1:]]
+        return out
+
+
+@register("wlk")
+class WLK:
+    """WLK: cosine of weighted binary Weisfeiler-Leman feature vectors."""
+
+    name: ClassVar[str] = "wlk"
+
+    @dataclass(frozen=True, slots=True)
+    class Options:
+        """WLK settings (defaults: the reference's ``-k 2``, undirected)."""
+
+        iterations: int = 2
+        direction: Direction = "undirected"
+        edge_to_node: bool = False
+        collapse_same_label: bool = True
+
+    def __init__(
+        self,
+        iterations: int = 2,
+        direction: str = "undirected",
+        edge_to_node: bool = False,
+        collapse_same_label: bool = True,
+    ) -> None:
+        if direction not in DIRECTIONS:
+            raise ValueError(
+                f"direction must be one of {', '.join(DIRECTIONS)}, not {direction!r}"
+            )
+        iterations = int(iterations)
+        if iterations < 0:
+            raise ValueError("iterations must be 0 or more")
+        self.options = self.Options(
+            iterations,
+            direction,  # type: ignore[arg-type]  # checked against DIRECTIONS above
+            bool(edge_to_node),
+            bool(collapse_same_label),
+        )
+
+    @classmethod
+    def from_options(cls, options: WLK.Options) -> WLK:
+        return cls(**{f.name: getattr(options, f.name) for f in fields(options)})
+
+    def _features(
+        self, candidate: Graph, reference: Graph
+    ) -> tuple[_Features, _Features, dict[object, int]]:
+        opts = self.options
+        cand = _Features(wl_graph(candidate, opts.edge_to_node), opts.direction)
+        ref = _Features(wl_graph(reference, opts.edge_to_node), opts.direction)
+        table: dict[object, int] = {}
+        for _ in range(opts.iterations):
+            cand.iterate(table, opts.collapse_same_label)
+            ref.iterate(table, opts.collapse_same_label)
+        return cand, ref, table
+
+    def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
+        """Cosine similarity of the two graphs' WL feature vectors.
+
+        Example:
+            >>> from amrcheck.corpus import decode
+            >>> a = decode('(w / want-01 :ARG0 (b / boy))')
+            >>> round(WLK().score(a, a).f1, 12)
+            1.0
+        """
+        cand, ref, table = self._features(candidate, reference)
+        dot = norm_cand = norm_ref = 0.0
+        # weights 1/(1+i): node labels and label triples are both iteration 0
+        cand_sets, ref_sets = cand.sets(), ref.sets()
+        for k, (a, b) in enumerate(zip(cand_sets, ref_sets, strict=False)):
+            weight = 1.0 / (1 + max(0, k - 1)) ** 2  # squared: w² per feature
+            dot += weight * len(a & b)
+            norm_cand += weight * len(a)
+            norm_ref += weight * len(b)
+        similarity = dot / math.sqrt(norm_cand * norm_ref) if dot else 0.0
+        score = Score(f1=similarity, counts={"similarity": similarity, "pairs": 1.0})
+        if explain:
+            score.explanation = _explain(candidate, reference, cand, ref, table)
+        return score
+
+    def aggregate(self, pairs: Sequence[Score]) -> Score:
+        """The mean pair similarity (the reference has no corpus mode)."""
+        total = sum(p.counts.get("similarity", p.f1) for p in pairs)
+        n = sum(p.counts.get("pairs", 1.0) for p in pairs)
+        return Score(
+            f1=total / n if n else 0.0, counts={"similarity": total, "pairs": n}
+        )
+
+
+def _explain(
+    candidate: Graph,
+    reference: Graph,
+    cand: _Features,
+    ref: _Features,
+    table: dict[object, int],
+) -> Explanation:
+    """Shared and unshared features, each with the nodes that carry it."""
+    signature_of: dict[int, Any] = {v: k for k, v in table.items()}
+    texts: dict[int, str] = {}
+
+    def text(label: object) -> str:
+        if not isinstance(label, int):
+            return str(label)
+        if label not in texts:
+            own, heard = signature_of[label]
+            inner = ", ".join(f"{role} {text(nb)}" for role, nb in heard)
+            texts[label] = f"{text(own)} {{{inner}}}" if heard else text(own)
+        return texts[label]
+
+    def features(side: _Features, graph: Graph) -> dict[tuple[int, object], WLFeature]:
+        found: dict[tuple[int, object], list[int]] = {}
+        for k, labels in enumerate(side.node_labels):
+            for node, label in enumerate(labels):
+                found.setdefault((k, label), []).append(side.graph.origin[node])
+        out = {}
+        for (k, label), origins in found.items():
+            refs = tuple(written_ref(graph, i) for i in sorted(set(origins)))
+            out[(k, label)] = WLFeature(k, text(label), refs)
+        return out
+
+    a, b = features(cand, candidate), features(ref, reference)
+
+    def order(key: tuple[int, object]) -> tuple[int, str]:
+        return key[0], (a.get(key) or b[key]).text
+
+    return Explanation(
+        units={
+            "matched": [(a[k], b[k]) for k in sorted(a.keys() & b.keys(), key=order)],
+            "missing": [b[k] for k in sorted(b.keys() - a.keys(), key=order)],
+            "extra": [a[k] for k in sorted(a.keys() - b.keys(), key=order)],
+        },
+        details={
+            "unit": "WL feature",
+            "shared_label_triples": sorted(cand.triples & ref.triples),
+            "missing_label_triples": sorted(ref.triples - cand.triples),
+            "extra_label_triples": sorted(cand.triples - ref.triples),
+        },
+    )

@@ -1,0 +1,175 @@
+"""Bench (not a test): language server latency on the whole Little Prince corpus.
+
+Starts ``python -m amr_lsp`` as a subprocess and drives it with the
+pytest-lsp client (the machinery of the e2e tests). The document is all
+1,562 Little Prince graphs; its reference is a copy with a few edits, so
+the server validates, pairs, scores and diffs every graph. Measured:
+
+* **open**: ``didOpen`` -> first ``publishDiagnostics`` and the code
+  lenses of that version;
+* **edit**: a one-character edit (typing into a concept of a random
+  graph, alternately inserting and deleting) -> ``publishDiagnostics``
+  for the new version, then a ``codeLens`` request answered with the
+  refreshed lenses. Edits are spaced so that the debounce never merges two.
+
+    python bench/bench_lsp.py [--edits 40] [--debounce-ms 50] [FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from bisect import bisect_right
+from pathlib import Path
+
+from lsprotocol import types
+from pytest_lsp import client_capabilities, make_test_lsp_client
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_FILE = (
+    REPO.parent / "shared" / "data" / "little_prince" / "amr-bank-struct-v3.0.txt"
+)
+
+
+def reference_copy(text: str) -> str:
+    """The corpus with a few annotation edits (the "gold" to compare with)."""
+    edits = [
+        (":mod (m / magnificent)", ":mod (m / beautiful)"),
+        ("(p2 / primeval)", "(p2 / ancient)"),
+        ("(s2 / say-01\n", "(s2 / say-01 :polarity -\n"),
+    ]
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text
+
+
+async def wait_version(client, uri: str, version: int) -> None:
+    while True:
+        params = await client.wait_for_notification(
+            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
+        )
+        if params.uri == uri and params.version == version:
+            return
+
+
+async def lenses(client, uri: str) -> list[types.CodeLens]:
+    return await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+async def run(path: Path, edits: int, debounce_ms: int, seed: int) -> None:
+    text = path.read_text(encoding="utf-8")
+    folder = Path(tempfile.mkdtemp(prefix="bench_lsp_"))
+    document = folder / "lpp.amr"
+    document.write_text(text, encoding="utf-8")
+    (folder / "lpp.gold.amr").write_text(reference_copy(text), encoding="utf-8")
+    uri = document.as_uri()
+
+    client = make_test_lsp_client()
+    # the server runs as users run it: its own process, stdio
+    await client.start_io(sys.executable, "-m", "amr_lsp")
+    capabilities = client_capabilities("neovim")
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities,
+            root_uri=folder.as_uri(),
+            initialization_options={
+                "references": {"*.amr": "{name}.gold.amr"},
+                "debounceMs": debounce_ms,
+            },
+        )
+    )
+    try:
+        start = time.perf_counter()
+        client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri=uri, language_id="amr", version=1, text=text
+                )
+            )
+        )
+        await wait_version(client, uri, 1)
+        diagnosed = time.perf_counter() - start
+        found = await lenses(client, uri)
+        opened = time.perf_counter() - start
+        assert len(found) == text.count("# ::id "), len(found)
+        print(f"open: diagnostics {diagnosed:.3f} s, with lenses {opened:.3f} s "
+              f"({len(found)} lenses, {len(client.diagnostics[uri])} diagnostics)")
+
+        concepts = [m.end() for m in re.finditer(r"/ [a-z]", text)]
+        rng = random.Random(seed)
+        lines = text.split("\n")
+        starts = [0]
+        for line in lines:
+            starts.append(starts[-1] + len(line) + 1)
+        diag_times, total_times = [], []
+        version = 1
+        for n in range(edits):
+            offset = rng.choice(concepts)
+            line = bisect_right(starts, offset) - 1
+            column = offset - starts[line]
+            position = types.Position(line=line, character=column)
+            if n % 2 == 0:
+                change = types.TextDocumentContentChangePartial(
+                    range=types.Range(start=position, end=position), text="x"
+                )
+                inserted = position
+            else:  # undo the previous insertion: the text returns to the original
+                end = types.Position(line=inserted.line, character=inserted.character + 1)
+                change = types.TextDocumentContentChangePartial(
+                    range=types.Range(start=inserted, end=end), text=""
+                )
+            version += 1
+            start = time.perf_counter()
+            client.text_document_did_change(
+                types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(
+                        uri=uri, version=version
+                    ),
+                    content_changes=[change],
+                )
+            )
+            await wait_version(client, uri, version)
+            diag_times.append(time.perf_counter() - start)
+            await lenses(client, uri)
+            total_times.append(time.perf_counter() - start)
+            await asyncio.sleep(0.05)
+        ms = [t * 1000 for t in total_times]
+        dms = [t * 1000 for t in diag_times]
+        print(f"edit -> diagnostics: median {statistics.median(dms):.0f} ms, "
+              f"p95 {p95(dms):.0f} ms")
+        print(f"edit -> diagnostics + lenses: median {statistics.median(ms):.0f} ms, "
+              f"p95 {p95(ms):.0f} ms, max {max(ms):.0f} ms ({edits} edits, "
+              f"debounce {debounce_ms} ms)")
+    finally:
+        await client.shutdown_session()
+        await client.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("file", nargs="?", type=Path, default=DEFAULT_FILE)
+    parser.add_argument("--edits", type=int, default=40)
+    parser.add_argument("--debounce-ms", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    asyncio.run(run(args.file, args.edits, args.debounce_ms, args.seed))
+
+
+if __name__ == "__main__":
+    main()
