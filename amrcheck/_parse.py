@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
 
 from .findings import Finding, Severity
 from .graph import Graph, TripleKind
@@ -51,6 +52,17 @@ _TOKEN_RE = re.compile(
     """,
     re.VERBOSE,
 )
+# The fast path's tokens: the same lexical classes as _TOKEN_RE, as plain
+# strings (re.findall makes no match objects). Whitespace is skipped.
+_FAST_TOKEN_RE = re.compile(
+    r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+    r"|[()/]"
+    r'|:[^\s"()/:~]*'
+    r"|~(?:[a-zA-Z]\.?)?[0-9]+(?:,[0-9]+)*"
+    r'|[^\s"()/:~]+'
+    r"|\S"
+)
+_NOT_SYMBOL_START = frozenset('()/:"~')
 _BLOCK_RE = re.compile(r"(?:^[^\S\n]*\S[^\n]*(?:\n|\Z))+", re.MULTILINE)
 _METADATA_KEY_RE = re.compile(r"(?:^|\s)::(\S+)")
 _REST_OF_LINE_KEYS = frozenset({"snt", "tok", "lemmas", "alignments"})
@@ -148,39 +160,73 @@ class _EntryParser:
 
     # -- blocks -------------------------------------------------------------
 
-    def blocks(self) -> list[list[Token]]:
+    def parse(self) -> tuple[list[Entry], list[Finding]]:
         text = self.text
-        merged: list[list[Token]] = []
-        depth = 0
+        pending: list[Token] | None = None  # a block for the full parser
+        depth = 0  # parentheses left open by ``pending``
         for match in _BLOCK_RE.finditer(text):
-            tokens = tokenize(text, match.start(), match.end())
-            if not tokens:
-                continue
-            kind, first_start, _ = tokens[0]
-            continues = (
-                merged
-                and depth > 0
-                and kind != "COMMENT"
-                and not (kind == "LPAREN" and _at_line_start(text, first_start))
+            start, end = match.span()
+            first = start
+            while text[first] in " \t\r\f\v":
+                first += 1
+            char = text[first]
+            continues = char != "#" and not (
+                char == "(" and _at_line_start(text, first)
             )
-            if continues:
-                merged[-1].extend(tokens)
-            else:
-                merged.append(tokens)
-                depth = 0
-            for token_kind, _, _ in tokens:
-                if token_kind == "LPAREN":
-                    depth += 1
-                elif token_kind == "RPAREN":
-                    depth = max(0, depth - 1)
-        return merged
+            if pending is not None and depth > 0 and continues:
+                tokens = tokenize(text, start, end)
+                pending.extend(tokens)
+                depth = _depth(tokens, depth)
+                continue
+            if pending is not None:
+                self.parse_block(pending)
+                pending = None
+            if not continues and first == start and self.fast_block(start, end):
+                continue
+            tokens = tokenize(text, start, end)
+            if tokens:
+                pending = tokens
+                depth = _depth(tokens, 0)
+        if pending is not None:
+            self.parse_block(pending)
+        return self.entries, self.orphans
+
+    def fast_block(self, start: int, end: int) -> bool:
+        """Read a plain block (header lines, then exactly one clean graph).
+
+        Tokens are plain strings here (no match objects, no offsets), which
+        makes this path several times faster than the full parser; the
+        graph's offsets are found later, only if a span is asked for.
+        Returns False, having changed nothing, for anything else.
+        """
+        text = self.text
+        pos = start
+        header: list[Token] = []
+        while text.startswith("#", pos):
+            newline = text.find("\n", pos, end)
+            if newline == -1:
+                return False  # a header without a graph: the full parser says so
+            header.append(("COMMENT", pos, newline))
+            pos = newline + 1
+        if not text.startswith("(", pos):
+            return False
+        graph_end = end
+        while text[graph_end - 1] in " \t\r\n\f\v":
+            graph_end -= 1
+        if text.find("#", pos, graph_end) != -1 or text.find("\n(", pos, graph_end) != -1:
+            return False  # inner comments, or a "(" that may open the next graph
+        parsed = _fast_triples(_FAST_TOKEN_RE.findall(text, pos, graph_end))
+        if parsed is None:
+            return False
+        triples, alignments = parsed
+        entry = self.new_entry(header, pos)
+        entry.end = graph_end
+        entry.graph = _build_graph(
+            self.source, triples, None, alignments, pos, graph_end
+        )
+        return True
 
     # -- entries ------------------------------------------------------------
-
-    def parse(self) -> tuple[list[Entry], list[Finding]]:
-        for tokens in self.blocks():
-            self.parse_block(tokens)
-        return self.entries, self.orphans
 
     def parse_block(self, tokens: list[Token]) -> None:
         header: list[Token] = []
@@ -276,11 +322,6 @@ class _EntryParser:
 
     def parse_graph(self, entry: Entry, tokens: list[Token], i: int) -> int:
         """Parse the graph opening at ``tokens[i]``; return the next index."""
-        fast = _fast_graph(self.source, tokens, i)
-        if fast is not None:
-            entry.graph, next_index = fast
-            entry.end = tokens[next_index - 1][2]
-            return next_index
         graph_parse = _GraphParser(self, tokens, i)
         graph, next_index, error = graph_parse.run()
         entry.end = tokens[next_index - 1][2]
@@ -515,11 +556,12 @@ class _GraphParser:
 def _build_graph(
     source: SourceText,
     triples: list[Triple],
-    offsets: list[Offsets],
+    offsets: list[Offsets] | None,
     alignments: dict[tuple[int, str], str],
     start: int,
     end: int,
 ) -> Graph:
+    """A Graph; without ``offsets`` they are found on first use."""
     variables = {t[0] for t in triples if t[1] == INSTANCE}
     kinds = [
         TripleKind.INSTANCE
@@ -534,91 +576,119 @@ def _build_graph(
         top=triples[0][0],
         triples=triples,
         kinds=kinds,
-        offsets=offsets,
         start=start,
         end=end,
         alignments=alignments,
+        _offsets=offsets,
+        offsets_factory=None if offsets is not None else partial(
+            _graph_offsets, source, start, end
+        ),
     )
 
 
-def _fast_graph(
-    source: SourceText, tokens: list[Token], i: int
-) -> tuple[Graph, int] | None:
-    """The common case of :class:`_GraphParser` in one tight loop.
+def _graph_offsets(source: SourceText, start: int, end: int) -> list[Offsets]:
+    """Offsets of a graph the fast path read: the full parser, run on its text."""
+    parser = _GraphParser(_EntryParser(source), tokenize(source.text, start, end), 0)
+    graph, _, error = parser.run()
+    assert graph is not None and error is None, "fast path accepted a bad graph"
+    return parser.offsets
 
-    Handles graphs made only of nodes, roles, values and alignment markers;
-    returns None at anything else (a comment, an error, a ``(`` at the
-    start of a line inside the graph), and the full parser takes over. Its
-    result is identical to the full parser's (checked on every shared
-    corpus in ``tests/engine/test_parse_fast.py``).
+
+def _depth(tokens: list[Token], depth: int) -> int:
+    """Open parentheses after ``tokens``, starting from ``depth``."""
+    for kind, _, _ in tokens:
+        if kind == "LPAREN":
+            depth += 1
+        elif kind == "RPAREN":
+            depth = max(0, depth - 1)
+    return depth
+
+
+def _is_symbol(token: str) -> bool:
+    return token[0] not in _NOT_SYMBOL_START
+
+
+def _is_string(token: str) -> bool:
+    """A complete string token (a lone quote is an unterminated string)."""
+    return token[0] == '"' and len(token) > 1
+
+
+def _fast_triples(
+    tokens: list[str],
+) -> tuple[list[Triple], dict[tuple[int, str], str]] | None:
+    """Triples of one clean graph from string tokens, or None if unclean.
+
+    Mirrors :class:`_GraphParser` on the texts it accepts (checked on every
+    shared corpus by the tests); anything unusual (an error, a second
+    graph, a stray token) returns None and the full parser takes over.
     """
-    text = source.text
-    n = len(tokens)
     triples: list[Triple] = []
-    offsets: list[Offsets] = []
     alignments: dict[tuple[int, str], str] = {}
     stack: list[str] = []
     role: str | None = None
-    role_start = role_end = 0
     role_alignment = ""
-    j = i
+    n = len(tokens)
+    i = 0
     try:
-        while True:
-            kind, start, end = tokens[j]
-            if kind == "LPAREN":
-                if stack and (role is None or text[start - 1] == "\n" or start == 0):
+        while i < n:
+            token = tokens[i]
+            first = token[0]
+            if first == "(":
+                if (stack and role is None) or (not stack and i):
                     return None
-                var_kind, var_start, var_end = tokens[j + 1]
-                if var_kind != "SYMBOL" or tokens[j + 2][0] != "SLASH":
+                variable, slash, concept = tokens[i + 1], tokens[i + 2], tokens[i + 3]
+                if slash != "/" or not _is_symbol(variable) or not (
+                    _is_symbol(concept) or _is_string(concept)
+                ):
                     return None
-                concept_kind, concept_start, concept_end = tokens[j + 3]
-                if concept_kind != "SYMBOL" and concept_kind != "STRING":
-                    return None
-                variable = text[var_start:var_end]
                 if role is not None:
                     if role_alignment:
                         alignments[(len(triples), "role")] = role_alignment
                     triples.append((stack[-1], role, variable))
-                    offsets.append((role_start, role_end, var_start, var_end))
                     role = None
-                j += 4
-                if j < n and tokens[j][0] == "ALIGNMENT":
-                    marker = text[tokens[j][1]:tokens[j][2]]
-                    alignments[(len(triples), "target")] = marker
-                    j += 1
-                triples.append((variable, INSTANCE, text[concept_start:concept_end]))
-                offsets.append((var_start, var_end, concept_start, concept_end))
+                i += 4
+                if i < n and tokens[i][0] == "~":
+                    if len(tokens[i]) == 1:
+                        return None
+                    alignments[(len(triples), "target")] = tokens[i]
+                    i += 1
+                triples.append((variable, INSTANCE, concept))
                 stack.append(variable)
-            elif role is not None:
-                if kind != "SYMBOL" and kind != "STRING":
+            elif first == ")":
+                if role is not None or not stack:
                     return None
+                stack.pop()
+                i += 1
+                if not stack:
+                    return (triples, alignments) if i == n else None
+            elif first == ":":
+                if role is not None or not stack:
+                    return None
+                role = token
+                role_alignment = ""
+                i += 1
+                if i < n and tokens[i][0] == "~":
+                    if len(tokens[i]) == 1:
+                        return None
+                    role_alignment = tokens[i]
+                    i += 1
+            elif role is not None and (_is_symbol(token) or _is_string(token)):
                 index = len(triples)
-                triples.append((stack[-1], role, text[start:end]))
-                offsets.append((role_start, role_end, start, end))
+                triples.append((stack[-1], role, token))
                 if role_alignment:
                     alignments[(index, "role")] = role_alignment
                 role = None
-                j += 1
-                if j < n and tokens[j][0] == "ALIGNMENT":
-                    alignments[(index, "target")] = text[tokens[j][1]:tokens[j][2]]
-                    j += 1
-            elif kind == "ROLE" and stack:
-                role, role_start, role_end = text[start:end], start, end
-                role_alignment = ""
-                j += 1
-                if j < n and tokens[j][0] == "ALIGNMENT":
-                    role_alignment = text[tokens[j][1]:tokens[j][2]]
-                    j += 1
-            elif kind == "RPAREN" and stack:
-                j += 1
-                stack.pop()
-                if not stack:
-                    break
+                i += 1
+                if i < n and tokens[i][0] == "~":
+                    if len(tokens[i]) == 1:
+                        return None
+                    alignments[(index, "target")] = tokens[i]
+                    i += 1
             else:
                 return None
-    except IndexError:  # the block ended inside the graph: an error case
+    except IndexError:  # the text ended inside a node
         return None
-    return _build_graph(source, triples, offsets, alignments, tokens[i][1], end), j
+    return None  # the top node was never closed
 
 
 def parse_source(source: SourceText) -> tuple[list[Entry], list[Finding]]:

@@ -7,11 +7,17 @@ the offsets of its role token and its target token; for an instance triple
 the "role" token is the variable being defined and the target is the
 concept. Standardisation for scoring (inversion, case folding, root
 policies) is a separate step: :mod:`amrcheck.standardize`.
+
+Offsets may be computed lazily: the reader's fast path builds the triples
+without them and leaves a factory that finds them when a span is first
+asked for (scoring alone never asks, explanations and validation do).
+Text order questions ("is this variable defined before this use?") are
+answered from triple indices, which are in text order, not from offsets.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -33,11 +39,21 @@ class Graph:
     top: Variable
     triples: list[Triple]
     kinds: list[TripleKind]
-    offsets: list[Offsets]
     start: int
     end: int
     #: (triple index, "role" or "target") -> alignment text such as "~e.3"
     alignments: dict[tuple[int, str], str] = field(default_factory=dict)
+    _offsets: list[Offsets] | None = None
+    offsets_factory: Callable[[], list[Offsets]] | None = None
+
+    @property
+    def offsets(self) -> list[Offsets]:
+        """Per triple: (role start, role end, target start, target end)."""
+        if self._offsets is None:
+            assert self.offsets_factory is not None, "graph without offsets"
+            self._offsets = self.offsets_factory()
+            self.offsets_factory = None
+        return self._offsets
 
     @property
     def span(self) -> Span:
@@ -71,17 +87,33 @@ class Graph:
                 concepts[var] = concept
         return concepts
 
-    def definition_span(self, variable: Variable) -> Span | None:
-        """Where ``variable`` is defined (its first definition)."""
+    def definition_index(self, variable: Variable) -> int | None:
+        """Index of the instance triple that first defines ``variable``."""
         for i, (var, role, _) in enumerate(self.triples):
             if role == INSTANCE and var == variable:
-                return self.role_span(i)
+                return i
         return None
+
+    def definition_span(self, variable: Variable) -> Span | None:
+        """Where ``variable`` is defined (its first definition)."""
+        index = self.definition_index(variable)
+        return None if index is None else self.role_span(index)
+
+    def defines_target(self, index: int) -> bool:
+        """Whether relation ``index`` is the edge that opens its target's node.
+
+        The reader appends a node's instance triple right after the edge
+        that leads into it, so this is a look at the next triple.
+        """
+        following = index + 1
+        return (
+            following < len(self.triples)
+            and self.kinds[following] is TripleKind.INSTANCE
+            and self.triples[following][0] == self.triples[index][2]
+        )
 
     def reference_indices(self, variable: Variable) -> list[int]:
         """Triples whose target re-enters ``variable`` (not its definition)."""
-        definition = self.definition_span(variable)
-        start = definition.start if definition is not None else -1
         return [
             i
             for i, ((_, _, target), kind) in enumerate(
@@ -89,7 +121,7 @@ class Graph:
             )
             if kind is TripleKind.RELATION
             and target == variable
-            and self.offsets[i][2] != start
+            and not self.defines_target(i)
         ]
 
     def __repr__(self) -> str:

@@ -115,7 +115,7 @@ def read_smatch104(graph: Graph) -> SmatchView:
         >>> v.concepts, v.relations, v.attributes
         (['Apple', 'eat-01'], [('ARG0', 1, 0, 2)], [])
     """
-    triples, kinds, offsets = graph.triples, graph.kinds, graph.offsets
+    triples, kinds = graph.triples, graph.kinds
     index: dict[str, int] = {}
     defined_at: dict[str, int] = {}
     concepts: list[str] = []
@@ -125,7 +125,7 @@ def read_smatch104(graph: Graph) -> SmatchView:
             var = triples[i][0]
             if var not in index:
                 index[var] = len(concepts)
-                defined_at[var] = offsets[i][0]
+                defined_at[var] = i  # triple indices are in text order
                 concepts.append(concept_token(triples[i][2]))
                 definitions.append(i)
     # per node: links resolved while reading, and links resolved at the end
@@ -140,7 +140,9 @@ def read_smatch104(graph: Graph) -> SmatchView:
         source, role, target = triples[i]
         name, inverted = _stored(role)
         if kind is _RELATION:
-            slots = resolved if defined_at[target] <= offsets[i][2] else deferred
+            # read before this link: defined earlier, or by this very edge
+            # (whose node's instance triple comes right after it)
+            slots = resolved if defined_at[target] <= i + 1 else deferred
             if inverted:
                 slots.setdefault(index[target], []).append((name, index[source], i))
             else:

@@ -90,7 +90,7 @@ def graph_ngrams(graph: Graph, max_order: int, revert_of: bool = True) -> GraphN
         >>> sorted(g.counts[1]), g.length
         ([('want-01', ':ARG0', 'boy')], 3)
     """
-    triples, kinds, offsets = graph.triples, graph.kinds, graph.offsets
+    triples, kinds = graph.triples, graph.kinds
     node_of: dict[str, int] = {}
     concept: dict[str, str] = {}
     defined_at: dict[str, int] = {}
@@ -100,7 +100,7 @@ def graph_ngrams(graph: Graph, max_order: int, revert_of: bool = True) -> GraphN
             if source not in node_of:
                 node_of[source] = len(node_of)
                 concept[source] = target
-                defined_at[source] = offsets[i][0]
+                defined_at[source] = i  # triple indices are in text order
                 by_source[source] = []
         else:
             by_source.setdefault(source, []).append(i)
@@ -116,12 +116,9 @@ def graph_ngrams(graph: Graph, max_order: int, revert_of: bool = True) -> GraphN
             _, role, target = triples[i]
             tail = -1
             if kinds[i] is TripleKind.RELATION:
-                start = offsets[i][2]
-                if (
-                    start == defined_at[target]  # the edge that defines it
-                    or defined_at[target] < start
-                    or _looks_like_variable(target)
-                ):
+                # defined earlier, or by this very edge (whose node's
+                # instance triple comes right after it)
+                if defined_at[target] <= i + 1 or _looks_like_variable(target):
                     tail = node_of[target]
             if tail < 0:
                 value = _value_label(target)

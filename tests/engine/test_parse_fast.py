@@ -9,7 +9,7 @@ import pytest
 import amrcheck._parse as parse
 from amrcheck.corpus import read_corpus, read_string
 
-from ..conftest import SHARED_AMR_FILES
+from ..conftest import SHARED_AMR_FILES, shared_path
 
 
 def _snapshot(path: Path | None = None, text: str | None = None) -> list[object]:
@@ -18,7 +18,14 @@ def _snapshot(path: Path | None = None, text: str | None = None) -> list[object]
     for entry in corpus:
         g = entry.graph
         out.append(
-            (entry.start, entry.end, entry.metadata, [str(e) for e in entry.errors])
+            (
+                entry.start,
+                entry.end,
+                entry.metadata,
+                entry.metadata_offsets,
+                entry.comments,
+                [str(e) for e in entry.errors],
+            )
         )
         if g is not None:
             out.append(
@@ -42,7 +49,7 @@ def test_fast_path_equals_full_parser(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fast = _snapshot(path)
-    monkeypatch.setattr(parse, "_fast_graph", lambda *args: None)
+    monkeypatch.setattr(parse._EntryParser, "fast_block", lambda *args: False)
     assert _snapshot(path) == fast
 
 
@@ -56,9 +63,33 @@ def test_fast_path_equals_full_parser(
         "(a / b :ARG0 (c / d)) extra",
         "(a :ARG0 b)",
         '(a / b :ARG0 (c / "q"))',
+        "# ::id x ::date y\n# note\n(a / b :ARG0~e.1 c~e.2 :ARG1 a)",
+        "(a / b) (c / d)",  # two graphs on one line
+        "(a / b :ARG0 :ARG1 c)",
+        "(a / b :ARG0 c ~ )",
+        '(a / b :op1 "never closed)',
+        '(a / b :op1 "x\n(y" :op2 z)',
+        "(a / b :)",
+        "(a / b :ARG0 (c / d)",
+        "(a / b))",
+        "(a / b\r\n   :ARG0 (c / d))\r\n",
+        "   (a / b)",
+        "(a / b :ARG0 (/ d))",
+        "(a / b :ARG0 (c d))",
     ],
 )
 def test_fast_path_edge_cases(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     fast = _snapshot(text=text)
-    monkeypatch.setattr(parse, "_fast_graph", lambda *args: None)
+    monkeypatch.setattr(parse._EntryParser, "fast_block", lambda *args: False)
     assert _snapshot(text=text) == fast
+
+
+def test_fast_path_reads_plain_corpora_without_offsets() -> None:
+    corpus = read_corpus(shared_path("bamboo/sts/main/src.dev.amr"))
+    lazy = [e for e in corpus if e.graph is not None and e.graph._offsets is None]
+    # all but graphs with a "#" inside a string (two URLs) take the fast path
+    assert len(lazy) == len(corpus) - 2
+    graph = lazy[0].graph
+    assert graph is not None
+    assert graph.role_span(0).text == graph.top  # offsets appear on demand
+    assert graph._offsets is not None
