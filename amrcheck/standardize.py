@@ -230,6 +230,6 @@ def _dedupe(items: list[_T], origin: list[int]) -> tuple[list[_T], list[int]]:
     if len(set(items)) == len(items):
         return items, origin
     seen: dict[_T, int] = {}
-    for item, source in zip(items, origin):
+    for item, source in zip(items, origin, strict=True):
         seen.setdefault(item, source)
     return list(seen), list(seen.values())

@@ -103,7 +103,9 @@ def bootstrap_ci(
     estimate = _f1s(pairs, np.arange(count)[None, :], aggregate)[0]
     tail = (1 - confidence) / 2
     low, high = np.quantile(values, [tail, 1 - tail])
-    return Interval(float(estimate), float(low), float(high), confidence, resamples, seed)
+    return Interval(
+        float(estimate), float(low), float(high), confidence, resamples, seed
+    )
 
 
 def paired_test(

@@ -92,10 +92,16 @@ def _write_per_pair(path: Path, pairs: list[GraphPair], result: CorpusScore) -> 
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
         writer.writerow(["id", "precision", "recall", "f1", *keys])
-        for pair, score in zip(pairs, result.pairs):
+        for pair, score in zip(pairs, result.pairs, strict=True):
             counts = [score.counts.get(k, "") for k in keys]
             writer.writerow(
-                [pair.id, repr(score.precision), repr(score.recall), repr(score.f1), *counts]
+                [
+                    pair.id,
+                    repr(score.precision),
+                    repr(score.recall),
+                    repr(score.f1),
+                    *counts,
+                ]
             )
 
 
@@ -120,7 +126,12 @@ def _report(result: CorpusScore, aspects: dict[str, Score] | None) -> dict[str, 
     }
     if aspects is not None:
         report["aspects"] = {
-            name: {"precision": s.precision, "recall": s.recall, "f1": s.f1, "counts": s.counts}
+            name: {
+                "precision": s.precision,
+                "recall": s.recall,
+                "f1": s.f1,
+                "counts": s.counts,
+            }
             for name, s in aspects.items()
         }
     return report
@@ -142,8 +153,8 @@ def _render(report: dict[str, Any]) -> None:
     counts = micro["counts"]
     if "optimal" in counts:
         typer.echo(
-            f"optimal:   {int(counts['optimal'])}/{report['pairs']} pairs proven optimal"
-            f" (corpus F1 upper bound {_fmt(micro.get('f1_upper_bound'))})"
+            f"optimal:   {int(counts['optimal'])}/{report['pairs']} pairs proven"
+            f" optimal (corpus F1 upper bound {_fmt(micro.get('f1_upper_bound'))})"
         )
     for name, aspect in report.get("aspects", {}).items():
         typer.echo(
@@ -169,7 +180,9 @@ def score(
     ] = None,
     exact: Annotated[
         Optional[bool],  # noqa: UP007
-        typer.Option("--exact/--no-exact", help="Solve the alignment ILP where needed."),
+        typer.Option(
+            "--exact/--no-exact", help="Solve the alignment ILP where needed."
+        ),
     ] = None,
     seed: Annotated[Optional[int], typer.Option(help="Seed of the search.")] = None,  # noqa: UP007
     restarts: Annotated[
@@ -187,8 +200,12 @@ def score(
     aspects: Annotated[
         bool, typer.Option("--aspects", help="Also print fine-grained smatch scores.")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print the F1 only.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON report.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print the F1 only.")
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print a JSON report.")
+    ] = False,
 ) -> None:
     """Score CAND against REF, graph by graph in file order."""
     name = metric.value
@@ -203,7 +220,9 @@ def score(
         if aspects:
             from ..metrics.aspects import aggregate_aspects
 
-            aspect_totals = aggregate_aspects(parallel_map(_Aspects(scorer), pairs, jobs))
+            aspect_totals = aggregate_aspects(
+                parallel_map(_Aspects(scorer), pairs, jobs)
+            )
     except AmrError as exc:
         raise _fail(str(exc)) from None
     if per_pair is not None:

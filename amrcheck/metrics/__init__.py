@@ -79,7 +79,7 @@ def get_metric(name: str, **options: Any) -> Metric:
 
 
 def _convert(text: str, hint: Any) -> Any:
-    """``text`` as a value of type ``hint`` (bool, int, float, str, Literal, X | None)."""
+    """``text`` as a ``hint`` value (bool, int, float, str, Literal, X | None)."""
     args = typing.get_args(hint)
     if typing.get_origin(hint) is typing.Literal:
         if text not in args:
@@ -126,11 +126,15 @@ def metric_options(name: str, raw: dict[str, str]) -> dict[str, Any]:
     for key, text in raw.items():
         if key not in known:
             valid = ", ".join(sorted(known))
-            raise MetricError(f"metric {name!r} has no option {key!r}; options: {valid}")
+            raise MetricError(
+                f"metric {name!r} has no option {key!r}; options: {valid}"
+            )
         try:
             converted[key] = _convert(text, hints[key])
         except ValueError as exc:
-            raise MetricError(f"metric {name!r}, option {key}={text!r}: {exc}") from None
+            raise MetricError(
+                f"metric {name!r}, option {key}={text!r}: {exc}"
+            ) from None
     return converted
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 #: gains below this are noise (graded weights are floats)
 EPSILON = 1e-9
@@ -164,7 +165,11 @@ class _Climber:
                 return value
             value += gained
 
-    def _moves_and_swaps(self, value: float, stop_at: float) -> float:
+    def _moves_and_swaps(self, value: float, stop_at: float) -> float:  # noqa: C901
+        """Best-improvement moves and swaps until none gains (or ``stop_at``).
+
+        One flat loop on purpose: this is the search's hot path.
+        """
         n1, n2 = self.n1, self.n2
         m, inv, gain = self.m, self.inv, self.gain
         candidates, pairwise = self.candidates, self.pairwise
@@ -186,7 +191,10 @@ class _Climber:
                     else:  # swap: i -> j, k -> a
                         kb = k * n2
                         delta = (
-                            gain[base + j] + gain[kb + a] - own - gain[kb + j]
+                            gain[base + j]
+                            + gain[kb + a]
+                            - own
+                            - gain[kb + j]
                             + pairwise.get(base + j, empty).get(kb + a, 0.0)
                             + pairwise.get(base + a, empty).get(kb + j, 0.0)
                         )
@@ -206,17 +214,18 @@ class _Climber:
             value += best
         return value
 
-    def _edge_step(self) -> float:
+    def _edge_step(self) -> float:  # noqa: C901
         """Realise one relation match that single moves and swaps cannot.
 
         A relation earns only when both its ends align, so a mapping can
         be stuck where moving either end alone gains nothing. For each
-        pair of node pairs ``(i -> j, k -> l)`` with a relation gain and
-        neither end in place yet: align both, the nodes holding ``j`` and
-        ``l`` taking the targets ``i`` and ``k`` vacate when they can earn
-        there (else left unaligned). The first change that gains is made.
+        pair of node pairs ``(i -> j, k -> t)`` with a relation gain,
+        neither end in place yet, and a promising gain before counting
+        what displaced nodes lose: align both, the nodes holding ``j`` and
+        ``t`` taking the targets that ``i`` and ``k`` vacate (in the better
+        of the two orders). The first change that gains is made.
         """
-        n2, m, inv, gain = self.n2, self.m, self.inv, self.gain
+        n2, m, gain = self.n2, self.m, self.gain
         for p, row in self.pairwise.items():
             i, j = divmod(p, n2)
             a = m[i]
@@ -224,32 +233,14 @@ class _Climber:
                 continue
             own_i = gain[i * n2 + a] if a >= 0 else 0.0
             for q, w in row.items():
-                if q < p:
-                    continue
-                k, l = divmod(q, n2)
+                k, t = divmod(q, n2)
                 b = m[k]
-                if b == l:
+                if q < p or b == t:
                     continue
                 own_k = gain[k * n2 + b] if b >= 0 else 0.0
                 if gain[p] + gain[q] + w <= own_i + own_k + EPSILON:
-                    continue  # not even promising before the displaced nodes
-                hj, hl = inv[j], inv[l]
-                hj = -1 if hj == i or hj == k else hj
-                hl = -1 if hl == i or hl == k else hl
-                # the targets i and k vacate (unless they take each other's)
-                free_a = -1 if a == l else a
-                free_b = -1 if b == j else b
-                best, changes = EPSILON, []
-                for first, second in ((free_a, free_b), (free_b, free_a)):
-                    trial = [(i, a, j), (k, b, l)]
-                    for holder, target in ((hj, first), (hl, second)):
-                        if holder >= 0:  # weights are >= 0: re-seating never loses
-                            trial.append((holder, m[holder], target))
-                    delta = self._delta(trial)
-                    if delta > best:
-                        best, changes = delta, trial
-                    if free_a == free_b or (hj < 0 and hl < 0):
-                        break  # the other order is the same change
+                    continue
+                best, changes = self._best_edge_change(i, j, k, t)
                 if changes:
                     for x, old, _ in changes:
                         if old >= 0:
@@ -259,6 +250,33 @@ class _Climber:
                             self._assign(x, new)
                     return best
         return 0.0
+
+    def _best_edge_change(
+        self, i: int, j: int, k: int, t: int
+    ) -> tuple[float, list[tuple[int, int, int]]]:
+        """The better way to align ``i -> j`` and ``k -> t`` together, if it gains."""
+        m, inv = self.m, self.inv
+        a, b = m[i], m[k]
+        hj, ht = inv[j], inv[t]
+        hj = -1 if hj in (i, k) else hj
+        ht = -1 if ht in (i, k) else ht
+        # the targets i and k vacate (unless they take each other's)
+        free_a = -1 if a == t else a
+        free_b = -1 if b == j else b
+        best, changes = EPSILON, []
+        for first, second in ((free_a, free_b), (free_b, free_a)):
+            trial = [(i, a, j), (k, b, t)]
+            # weights are >= 0, so re-seating a displaced node never loses
+            if hj >= 0:
+                trial.append((hj, m[hj], first))
+            if ht >= 0:
+                trial.append((ht, m[ht], second))
+            delta = self._delta(trial)
+            if delta > best:
+                best, changes = delta, trial
+            if free_a == free_b or (hj < 0 and ht < 0):
+                break  # the other order is the same change
+        return best, changes
 
     def _delta(self, changes: list[tuple[int, int, int]]) -> float:
         """Value change of reassigning nodes ``(node, old, new)`` together.
@@ -272,7 +290,7 @@ class _Climber:
         olds = [x * n2 + old if old >= 0 else -1 for x, old, _ in changes]
         news = [x * n2 + new if new >= 0 else -1 for x, _, new in changes]
         delta = 0.0
-        for p_old, p_new in zip(olds, news):
+        for p_old, p_new in zip(olds, news, strict=True):
             if p_new >= 0:
                 delta += gain[p_new]
             if p_old >= 0:
@@ -322,29 +340,42 @@ def random_start(problem: AlignmentProblem, rng: random.Random) -> list[int]:
 
 
 def star_weights(problem: AlignmentProblem) -> dict[int, float]:
-    """Per node pair: unary weight + half its best gain toward each neighbour."""
+    """Per node pair: unary weight + half its best relation gain to the neighbours.
+
+    For ``i -> j``, each neighbour ``k`` of ``i`` can align to one node
+    only, so it adds at most its best gain; the same holds from the side of
+    the neighbours ``t`` of ``j``; the smaller of the two sums is kept.
+    """
     n2 = problem.n2
     stars = dict(problem.unary)
     for p, row in problem.pairwise.items():
-        best: dict[int, float] = {}
+        by_k: dict[int, float] = {}
+        by_t: dict[int, float] = {}
         for q, w in row.items():
-            k = q // n2
-            if w > best.get(k, 0.0):
-                best[k] = w
-        stars[p] = stars.get(p, 0.0) + sum(best.values()) / 2
+            k, t = divmod(q, n2)
+            if w > by_k.get(k, 0.0):
+                by_k[k] = w
+            if w > by_t.get(t, 0.0):
+                by_t[t] = w
+        best = min(sum(by_k.values()), sum(by_t.values()))
+        stars[p] = stars.get(p, 0.0) + best / 2
     return stars
 
 
-def upper_bound(problem: AlignmentProblem, known: float = math.inf) -> float:
-    """An upper bound on any mapping's value (at most ``known``).
+def upper_bound(
+    problem: AlignmentProblem,
+    known: float = math.inf,
+    stars: dict[int, float] | None = None,
+) -> float:
+    """A cheap upper bound on any mapping's value (at most ``known``).
 
-    Cheap row/column maxima of the star weights first; the optimal
-    assignment of star weights (scipy, imported on demand) only when that
-    is still above ``known``'s rounding.
+    The smaller of the sums of row and of column maxima of the star
+    weights; :func:`assignment_bound` is the tighter, costlier one.
     """
     if not problem.unary and not problem.pairwise:
         return 0.0
-    stars = star_weights(problem)
+    if stars is None:
+        stars = star_weights(problem)
     n2 = problem.n2
     rows: dict[int, float] = {}
     cols: dict[int, float] = {}
@@ -357,7 +388,9 @@ def upper_bound(problem: AlignmentProblem, known: float = math.inf) -> float:
     return bound
 
 
-def assignment_bound(problem: AlignmentProblem) -> tuple[float, list[int]]:
+def assignment_bound(
+    problem: AlignmentProblem, stars: dict[int, float] | None = None
+) -> tuple[float, list[int]]:
     """The tighter bound: best one-to-one assignment of star weights.
 
     Returns the bound and that assignment, which is also a good start.
@@ -368,12 +401,13 @@ def assignment_bound(problem: AlignmentProblem) -> tuple[float, list[int]]:
     mapping = [-1] * problem.n1
     if not problem.unary and not problem.pairwise:
         return 0.0, mapping
-    stars = star_weights(problem)
+    if stars is None:
+        stars = star_weights(problem)
     matrix = np.zeros((problem.n1, problem.n2))
     keys = np.fromiter(stars.keys(), dtype=np.int64, count=len(stars))
     matrix.flat[keys] = np.fromiter(stars.values(), dtype=float, count=len(stars))
     rows, cols = linear_sum_assignment(matrix, maximize=True)
-    for i, j in zip(rows.tolist(), cols.tolist()):
+    for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
         if matrix[i, j] > 0:
             mapping[i] = j
     return _round_down(problem, float(matrix[rows, cols].sum())), mapping
@@ -404,10 +438,11 @@ def hill_climb(
     best = Alignment(list(climber.m), value, stop)
     if best.optimal:
         return best
-    best.upper_bound = upper_bound(problem, stop)
+    stars = star_weights(problem)
+    best.upper_bound = upper_bound(problem, stop, stars)
     starts: list[list[int]] = []
     if not best.optimal:
-        tighter, assigned = assignment_bound(problem)
+        tighter, assigned = assignment_bound(problem, stars)
         best.upper_bound = min(best.upper_bound, tighter)
         starts.append(assigned)
     rng = random.Random(seed)
@@ -423,23 +458,10 @@ def hill_climb(
     return best
 
 
-def solve_exact(
-    problem: AlignmentProblem, incumbent: Alignment, time_limit: float
-) -> Alignment:
-    """Prove or improve ``incumbent`` with the ILP (HiGHS, ``time_limit`` s).
-
-    Variables: ``x_p`` (binary) per candidate node pair, ``y_pq`` per
-    pair of node pairs with a relation gain. Row and column sums of ``x``
-    are at most 1; for each ``p`` and each node ``k`` of the other graph,
-    the ``y_pq`` whose ``q`` uses ``k`` sum to at most ``x_p`` (tighter
-    than ``y <= x`` alone, and it keeps ``y`` integral without declaring
-    it so). The better of incumbent and ILP solution is returned, with the
-    solver's proven bound.
-    """
-    if incumbent.optimal:
-        return incumbent
+def _ilp_model(problem: AlignmentProblem) -> tuple[list[int], Any, Any, Any]:
+    """(node pair per x column, cost vector, constraint, integrality)."""
     import numpy as np
-    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.optimize import LinearConstraint
     from scipy.sparse import coo_matrix
 
     n2 = problem.n2
@@ -463,30 +485,49 @@ def solve_exact(
     row_of: dict[tuple[int, int], int] = {}
 
     def entry(key: tuple[int, int], col: int, value: float) -> None:
-        r = row_of.setdefault(key, len(row_of))
-        rows.append(r)
+        rows.append(row_of.setdefault(key, len(row_of)))
         cols.append(col)
         vals.append(value)
 
-    # one-to-one: key (0, i) for rows, (1, j) for columns of the mapping
+    # one-to-one: key (0, i) for rows, (1, -1 - j) for columns of the mapping
     for v, p in enumerate(pairs):
         i, j = divmod(p, n2)
         entry((0, i), v, 1.0)
         entry((1, -1 - j), v, 1.0)
-    # y_pq <= x_p summed over the q that use one node k (G1) or l (G2);
-    # keys (p + 2, k) and (p + 2, -1 - l) never clash with the above
+    # y_pq <= x_p summed over the q that use one node k (G1) or t (G2);
+    # keys (p + 2, k) and (p + 2, -1 - t) never clash with the above
     for e, (p, q, _) in enumerate(edges):
         for a, b in ((p, q), (q, p)):
-            k, l = divmod(b, n2)
-            for key in ((a + 2, k), (a + 2, -1 - l)):
+            k, t = divmod(b, n2)
+            for key in ((a + 2, k), (a + 2, -1 - t)):
                 if key not in row_of:
                     entry(key, x_index[a], -1.0)
                 entry(key, n_x + e, 1.0)
-    matrix = coo_matrix(
-        (vals, (rows, cols)), shape=(len(row_of), n_x + n_y)
-    ).tocsr()
+    matrix = coo_matrix((vals, (rows, cols)), shape=(len(row_of), n_x + n_y))
+    upper = [1.0 if key[0] < 2 else 0.0 for key in row_of]
+    constraint = LinearConstraint(matrix.tocsr(), -np.inf, upper)
     integrality = np.concatenate([np.ones(n_x), np.zeros(n_y)])
-    constraint = LinearConstraint(matrix, -np.inf, [1.0 if k[0] < 2 else 0.0 for k in row_of])
+    return pairs, cost, constraint, integrality
+
+
+def solve_exact(
+    problem: AlignmentProblem, incumbent: Alignment, time_limit: float
+) -> Alignment:
+    """Prove or improve ``incumbent`` with the ILP (HiGHS, ``time_limit`` s).
+
+    Variables: ``x_p`` (binary) per candidate node pair, ``y_pq`` per
+    pair of node pairs with a relation gain. Row and column sums of ``x``
+    are at most 1; for each ``p`` and each node ``k`` of the other graph,
+    the ``y_pq`` whose ``q`` uses ``k`` sum to at most ``x_p`` (tighter
+    than ``y <= x`` alone, and it keeps ``y`` integral without declaring
+    it so). The better of incumbent and ILP solution is returned, with the
+    solver's proven bound.
+    """
+    if incumbent.optimal:
+        return incumbent
+    from scipy.optimize import Bounds, milp
+
+    pairs, cost, constraint, integrality = _ilp_model(problem)
     result = milp(
         cost,
         constraints=[constraint],
@@ -500,13 +541,17 @@ def solve_exact(
         bound = min(bound, -float(result.fun))
     elif dual is not None and math.isfinite(dual):
         bound = min(bound, -float(dual))
-    bound = _round_down(problem, bound + EPSILON)
-    best = Alignment(incumbent.mapping, incumbent.value, bound, incumbent.method)
+    best = Alignment(
+        incumbent.mapping,
+        incumbent.value,
+        _round_down(problem, bound + EPSILON),
+        incumbent.method,
+    )
     if result.x is not None:
         mapping = [-1] * problem.n1
         for v, p in enumerate(pairs):
             if result.x[v] > 0.5:
-                i, j = divmod(p, n2)
+                i, j = divmod(p, problem.n2)
                 mapping[i] = j
         value = problem.value(mapping)
         if value > best.value + EPSILON:

@@ -20,8 +20,9 @@ When both graphs have nothing of an aspect, its score is 1.0.
 Example:
     >>> from amrcheck.corpus import decode
     >>> from amrcheck.metrics.smatch import Smatch
-    >>> scores = aspect_scores(Smatch(), decode('(w / want-01 :ARG0 (b / boy) :polarity -)'),
-    ...                        decode('(w / want-02 :ARG1 (b / boy))'))
+    >>> candidate = decode('(w / want-01 :ARG0 (b / boy) :polarity -)')
+    >>> reference = decode('(w / want-02 :ARG1 (b / boy))')
+    >>> scores = aspect_scores(Smatch(), candidate, reference)
     >>> {k: round(scores[k].f1, 2) for k in ("smatch", "unlabeled", "no_wsd", "srl")}
     {'smatch': 0.44, 'unlabeled': 0.67, 'no_wsd': 0.67, 'srl': 0.0}
     >>> scores["negation"].counts, scores["wikification"].f1
@@ -68,11 +69,17 @@ def _score(matched: int, candidate: int, reference: int) -> Score:
     else:
         precision, recall = matched / candidate, matched / reference
         f1 = 2 * precision * recall / (precision + recall)
-    counts = {"matched": matched, "candidate": candidate, "reference": reference}
+    counts: dict[str, float] = {
+        "matched": matched,
+        "candidate": candidate,
+        "reference": reference,
+    }
     return Score(f1=f1, precision=precision, recall=recall, counts=counts)
 
 
-def _overlap(ours: Iterable[Hashable], theirs: Iterable[Hashable], multiset: bool) -> Score:
+def _overlap(
+    ours: Iterable[Hashable], theirs: Iterable[Hashable], multiset: bool
+) -> Score:
     a, b = Counter(ours), Counter(theirs)
     if not multiset:
         a, b = Counter(set(a)), Counter(set(b))
@@ -102,7 +109,8 @@ def _relabelled(graph: StandardGraph) -> StandardGraph:
     return replace(
         graph,
         attributes=[
-            (n, r if r == TOP_ROLE else UNLABELED_ROLE, v) for n, r, v in graph.attributes
+            (n, r if r == TOP_ROLE else UNLABELED_ROLE, v)
+            for n, r, v in graph.attributes
         ],
         relations=[(a, UNLABELED_ROLE, b) for a, _, b in graph.relations],
     )
@@ -113,7 +121,8 @@ def _sense_free(graph: StandardGraph) -> StandardGraph:
         graph,
         instances=[(n, _SENSE.sub("", c)) for n, c in graph.instances],
         attributes=[
-            (n, r, _SENSE.sub("", v) if r == TOP_ROLE else v) for n, r, v in graph.attributes
+            (n, r, _SENSE.sub("", v) if r == TOP_ROLE else v)
+            for n, r, v in graph.attributes
         ],
     )
 
@@ -122,7 +131,9 @@ def _without_variables(graph: StandardGraph) -> list[tuple[str, ...]]:
     concepts = _concepts(graph)
     items: list[tuple[str, ...]] = [(c,) for _, c in graph.instances]
     items += [(concepts.get(n, ""), r, v) for n, r, v in graph.attributes]
-    items += [(concepts.get(a, ""), r, concepts.get(b, "")) for a, r, b in graph.relations]
+    items += [
+        (concepts.get(a, ""), r, concepts.get(b, "")) for a, r, b in graph.relations
+    ]
     return items
 
 
@@ -150,13 +161,17 @@ def _aligned(
     multiset: bool,
 ) -> Score:
     mapped = [
-        (mapping[a], r, mapping[b]) if mapping[a] >= 0 and mapping[b] >= 0 else (-1 - i, r, -1)
+        (mapping[a], r, mapping[b])
+        if mapping[a] >= 0 and mapping[b] >= 0
+        else (-1 - i, r, -1)
         for i, (a, r, b) in enumerate(ours)
     ]
     return _overlap(mapped, theirs, multiset)
 
 
-def aspect_scores(metric: Smatch, candidate: Graph, reference: Graph) -> dict[str, Score]:
+def aspect_scores(
+    metric: Smatch, candidate: Graph, reference: Graph
+) -> dict[str, Score]:
     """Every aspect of :data:`ASPECTS` for one pair, under ``metric``'s settings."""
     cand, ref = metric.standardize(candidate), metric.standardize(reference)
     multiset = cand.options.multiset

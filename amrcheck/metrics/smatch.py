@@ -41,8 +41,8 @@ from ..standardize import (
     ROOT_POLICIES,
     Compat,
     RootPolicy,
-    Standardization,
     StandardGraph,
+    Standardization,
     standardize,
 )
 from . import register
@@ -91,21 +91,50 @@ def alignment_problem(
         Counter((n, (r, v)) for n, r, v in reference.attributes),
     )
     by_role: dict[str, list[tuple[int, int, int]]] = {}
-    for (j, role, l), count in Counter(reference.relations).items():
-        by_role.setdefault(role, []).append((j, l, count))
+    for (j, role, t), count in Counter(reference.relations).items():
+        by_role.setdefault(role, []).append((j, t, count))
     for (i, role, k), count in Counter(candidate.relations).items():
-        for j, l, other in by_role.get(role, ()):
+        for j, t, other in by_role.get(role, ()):
             w = combine(count, other)
-            if i == k and j == l:  # self-loop: earned by one node pair
+            if i == k and j == t:  # self-loop: earned by one node pair
                 p = i * n2 + j
                 unary[p] = unary.get(p, 0) + w
-            elif i != k and j != l:  # else the two ends can never both align
-                p, q = i * n2 + j, k * n2 + l
+            elif i != k and j != t:  # else the two ends can never both align
+                p, q = i * n2 + j, k * n2 + t
                 row = pairwise.setdefault(p, {})
                 row[q] = row.get(q, 0) + w
                 row = pairwise.setdefault(q, {})
                 row[p] = row.get(p, 0) + w
     return AlignmentProblem(len(candidate.variables), n2, unary, pairwise)
+
+
+def label_bound(candidate: StandardGraph, reference: StandardGraph) -> float | None:
+    """Matches possible if only labels had to agree (None: not a bound here).
+
+    Per concept, per (role, value) and per relation role, the smaller of
+    the two counts. Under smatch 1.0.4's product counting this bounds the
+    score only when neither graph has a duplicate triple.
+    """
+    if candidate.options.counting == "product" and any(
+        len(set(items)) < len(items)
+        for graph in (candidate, reference)
+        for items in (graph.instances, graph.attributes, graph.relations)
+    ):
+        return None
+    total = 0
+    for ours, theirs in (
+        ([c for _, c in candidate.instances], [c for _, c in reference.instances]),
+        (
+            [(r, v) for _, r, v in candidate.attributes],
+            [(r, v) for _, r, v in reference.attributes],
+        ),
+        (
+            [r for _, r, _ in candidate.relations],
+            [r for _, r, _ in reference.relations],
+        ),
+    ):
+        total += sum((Counter(ours) & Counter(theirs)).values())
+    return float(total)
 
 
 @register("smatch")
@@ -138,9 +167,13 @@ class Smatch:
 
         def __post_init__(self) -> None:
             if self.root not in ROOT_POLICIES:
-                raise ValueError(f"root must be one of {ROOT_POLICIES}, not {self.root!r}")
+                raise ValueError(
+                    f"root must be one of {ROOT_POLICIES}, not {self.root!r}"
+                )
             if self.compat is not None and self.compat not in COMPAT_MODES:
-                raise ValueError(f"compat must be one of {COMPAT_MODES}, not {self.compat!r}")
+                raise ValueError(
+                    f"compat must be one of {COMPAT_MODES}, not {self.compat!r}"
+                )
             if self.restarts < 0:
                 raise ValueError("restarts must be >= 0")
             if self.time_limit <= 0:
@@ -158,7 +191,9 @@ class Smatch:
 
     def settings(self) -> dict[str, Any]:
         """What a report must state: every option and the standardisation."""
-        described = {f.name: getattr(self.options, f.name) for f in fields(self.options)}
+        described = {
+            f.name: getattr(self.options, f.name) for f in fields(self.options)
+        }
         described["standardization"] = self.standardization.describe()
         return described
 
@@ -168,9 +203,7 @@ class Smatch:
     def align(self, candidate: StandardGraph, reference: StandardGraph) -> Alignment:
         """The best mapping found (proven optimal when ``Alignment.optimal``)."""
         problem = alignment_problem(candidate, reference)
-        known = None
-        if candidate.options.counting == "min":
-            known = float(min(candidate.size, reference.size))
+        known = label_bound(candidate, reference)
         found = hill_climb(
             problem, restarts=self.options.restarts, seed=self.options.seed, bound=known
         )
@@ -179,7 +212,7 @@ class Smatch:
         return found
 
     def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
-        """Score ``candidate`` against ``reference`` (P to candidate, R to reference)."""
+        """Score ``candidate`` against ``reference`` (P: candidate, R: reference)."""
         return self.score_standard(
             self.standardize(candidate), self.standardize(reference), explain
         )
@@ -230,15 +263,15 @@ def standard_triples(graph: StandardGraph) -> list[TripleRef]:
     names = graph.variables
     refs = [
         TripleRef((names[n], INSTANCE_ROLE, c), o, graph.graph)
-        for (n, c), o in zip(graph.instances, graph.instance_origin)
+        for (n, c), o in zip(graph.instances, graph.instance_origin, strict=True)
     ]
     refs += [
         TripleRef((names[n], r, v), o, graph.graph)
-        for (n, r, v), o in zip(graph.attributes, graph.attribute_origin)
+        for (n, r, v), o in zip(graph.attributes, graph.attribute_origin, strict=True)
     ]
     refs += [
         TripleRef((names[a], r, names[b]), o, graph.graph)
-        for (a, r, b), o in zip(graph.relations, graph.relation_origin)
+        for (a, r, b), o in zip(graph.relations, graph.relation_origin, strict=True)
     ]
     return refs
 
@@ -255,7 +288,9 @@ def _keys(graph: StandardGraph, mapping: list[int] | None) -> list[tuple[Any, ..
             return n
         return mapping[n] if mapping[n] >= 0 else ("unaligned", n)
 
-    keys: list[tuple[Any, ...]] = [(node(n), INSTANCE_ROLE, c) for n, c in graph.instances]
+    keys: list[tuple[Any, ...]] = [
+        (node(n), INSTANCE_ROLE, c) for n, c in graph.instances
+    ]
     keys += [(node(n), r, v) for n, r, v in graph.attributes]
     keys += [(node(a), r, node(b), "rel") for a, r, b in graph.relations]
     return keys
@@ -289,4 +324,6 @@ def explain_alignment(
         name: (reference.variables[mapping[n]] if mapping[n] >= 0 else None)
         for n, name in enumerate(candidate.variables)
     }
-    return Explanation(alignment=alignment, matched=matched, missing=missing, extra=extra)
+    return Explanation(
+        alignment=alignment, matched=matched, missing=missing, extra=extra
+    )

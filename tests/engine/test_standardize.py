@@ -12,8 +12,8 @@ from amrcheck.metrics.smatch import Smatch
 from amrcheck.standardize import (
     SMATCH_104,
     STRICT,
-    Standardization,
     StandardGraph,
+    Standardization,
     standardize,
 )
 
@@ -115,8 +115,14 @@ def test_origins_point_at_the_written_triples() -> None:
 
 def _canonical(graph: StandardGraph) -> tuple[Counter, Counter, Counter]:  # type: ignore[type-arg]
     """Triples as sets, with compat's ``:domain`` spelling turned into ``:mod``."""
-    relations = {(b, "mod", a) if r == "domain" else (a, r, b) for a, r, b in graph.relations}
-    return Counter(set(graph.instances)), Counter(set(graph.attributes)), Counter(relations)
+    relations = {
+        (b, "mod", a) if r == "domain" else (a, r, b) for a, r, b in graph.relations
+    }
+    return (
+        Counter(set(graph.instances)),
+        Counter(set(graph.attributes)),
+        Counter(relations),
+    )
 
 
 def _involved(graph: Graph) -> set[str]:
@@ -130,16 +136,16 @@ def _involved(graph: Graph) -> set[str]:
         reasons.add("duplicate")
     if compat.size < strict.size and "duplicate" not in reasons:
         reasons.add("dropped")
-    if any(
-        len(value.split()) > 1 for _, _, value in strict.attributes
-    ):
+    if any(len(value.split()) > 1 for _, _, value in strict.attributes):
         reasons.add("multi-word value")
     if not reasons:
         assert _canonical(strict) == _canonical(compat), graph.text
     return reasons
 
 
-def test_strict_differs_from_compat_only_where_duplicates_or_dropped_triples_are() -> None:
+def test_strict_differs_from_compat_only_where_duplicates_or_dropped_triples_are() -> (
+    None
+):
     """Issue 3: count the pairs where the strict default and compat differ.
 
     Every graph that has no duplicate, no dropped triple and no multi-word

@@ -40,13 +40,17 @@ def test_worked_example_of_both_root_policies() -> None:
 def test_precision_is_relative_to_the_candidate() -> None:
     score = Smatch().score(decode("(a / b)"), decode("(a / b :ARG0 (c / d))"))
     assert score.counts == {
-        "matched": 2, "candidate": 2, "reference": 4, "upper_bound": 2, "optimal": 1
+        "matched": 2,
+        "candidate": 2,
+        "reference": 4,
+        "upper_bound": 2,
+        "optimal": 1,
     }
     assert (score.precision, score.recall) == (1.0, 0.5)
 
 
 def test_duplicates_count_once_by_default_and_multiply_in_compat() -> None:
-    """sick.main pair 415: smatch 1.0.4 scores 1.05; the strict default never exceeds 1."""
+    """sick.main pair 415: smatch 1.0.4 scores 1.05; strict never exceeds 1."""
     tgt, src, _ = subtask("sick.main")
     cand, ref = tgt[415].graph, src[415].graph
     assert cand is not None and ref is not None
@@ -97,7 +101,7 @@ def test_explanation_aligns_variables_and_points_at_source() -> None:
         pair for pair in explanation.matched if pair[0].triple[1] == "TOP"
     )
     assert top_cand.index == -1 and top_cand.span.text == "w"
-    assert ref.text[top_ref.span.start - ref.start:].startswith("x")
+    assert ref.text[top_ref.span.start - ref.start :].startswith("x")
     relation = next(c for c, r in explanation.matched if c.triple == ("g", "arg0", "b"))
     assert relation.span.text == ":ARG0 b"
 
@@ -122,7 +126,9 @@ def test_exact_mode_time_limit_keeps_a_valid_bound() -> None:
         assert cand is not None and ref is not None
         score = metric.score(cand, ref)
         assert score.counts["matched"] <= score.counts["upper_bound"]
-        assert score.info["optimal"] == (score.counts["matched"] == score.counts["upper_bound"])
+        assert score.info["optimal"] == (
+            score.counts["matched"] == score.counts["upper_bound"]
+        )
 
 
 def _scores(subtask_id: str, jobs: int = 1, **options: object) -> list[float]:
@@ -139,7 +145,8 @@ def test_same_seed_same_scores_in_another_process_and_hash_seed() -> None:
         "from amrcheck.corpus import read_corpus\n"
         "from amrcheck.metrics.smatch import Smatch\n"
         "from amrcheck.pairing import pair_corpora, score_pairs\n"
-        f"pairs = pair_corpora(read_corpus({str(src_path)!r}), read_corpus({str(tgt_path)!r}))\n"
+        f"ref, cand = read_corpus({str(src_path)!r}), read_corpus({str(tgt_path)!r})\n"
+        "pairs = pair_corpora(ref, cand)\n"
         "r = score_pairs(Smatch(compat='smatch-1.0.4', seed=7, restarts=2), pairs)\n"
         "print(json.dumps([s.f1 for s in r.pairs]))\n"
     )
@@ -147,7 +154,9 @@ def test_same_seed_same_scores_in_another_process_and_hash_seed() -> None:
         json.loads(
             subprocess.run(
                 [sys.executable, "-c", code],
-                capture_output=True, text=True, check=True,
+                capture_output=True,
+                text=True,
+                check=True,
                 env={**os.environ, "PYTHONHASHSEED": seed},
             ).stdout
         )
@@ -158,12 +167,15 @@ def test_same_seed_same_scores_in_another_process_and_hash_seed() -> None:
 
 
 def test_jobs_give_identical_scores() -> None:
-    assert _scores("sick.role_confusion", jobs=2) == _scores("sick.role_confusion", jobs=1)
+    assert _scores("sick.role_confusion", jobs=2) == _scores(
+        "sick.role_confusion", jobs=1
+    )
 
 
 def test_options_are_typed_and_validated() -> None:
     assert metric_options("smatch", {"root": "concept", "time_limit": "2.5"}) == {
-        "root": "concept", "time_limit": 2.5
+        "root": "concept",
+        "time_limit": 2.5,
     }
     with pytest.raises(MetricError, match="options: compat, exact"):
         metric_options("smatch", {"restart": "3"})
