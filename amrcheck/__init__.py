@@ -23,7 +23,7 @@ from .metrics import (
     metric_names,
 )
 from .span import SourceText, Span
-from .standardize import Standardization, StandardGraph, standardize
+from .standardize import StandardGraph, Standardization, standardize
 from .validate import validate
 
 __all__ = [

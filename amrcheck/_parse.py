@@ -213,8 +213,11 @@ class _EntryParser:
         graph_end = end
         while text[graph_end - 1] in " \t\r\n\f\v":
             graph_end -= 1
-        if text.find("#", pos, graph_end) != -1 or text.find("\n(", pos, graph_end) != -1:
-            return False  # inner comments, or a "(" that may open the next graph
+        if (
+            text.find("#", pos, graph_end) != -1  # comments inside the graph
+            or text.find("\n(", pos, graph_end) != -1  # may open the next graph
+        ):
+            return False
         parsed = _fast_triples(_FAST_TOKEN_RE.findall(text, pos, graph_end))
         if parsed is None:
             return False
@@ -359,7 +362,9 @@ class _GraphParser:
     def fail(self, code: str, message: str, start: int, end: int) -> Finding:
         return self.owner.error(code, message, start, end)
 
-    def run(self) -> tuple[Graph | None, int, Finding | None]:
+    def run(  # noqa: C901 -- one flat dispatch loop over the token kinds
+        self,
+    ) -> tuple[Graph | None, int, Finding | None]:
         open_parens: list[int] = []  # offsets of unclosed "("
         stack: list[str] = []  # variables of the open nodes
         graph_start = self.tokens[self.i][1]
@@ -613,7 +618,7 @@ def _is_string(token: str) -> bool:
     return token[0] == '"' and len(token) > 1
 
 
-def _fast_triples(
+def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
     tokens: list[str],
 ) -> tuple[list[Triple], dict[tuple[int, str], str]] | None:
     """Triples of one clean graph from string tokens, or None if unclean.

@@ -82,7 +82,7 @@ class Graph:
     def variables(self) -> dict[Variable, str]:
         """Each variable's concept (the first definition wins)."""
         concepts: dict[Variable, str] = {}
-        for (var, _, concept), kind in zip(self.triples, self.kinds):
+        for (var, _, concept), kind in zip(self.triples, self.kinds, strict=True):
             if kind is TripleKind.INSTANCE and var not in concepts:
                 concepts[var] = concept
         return concepts
@@ -117,7 +117,7 @@ class Graph:
         return [
             i
             for i, ((_, _, target), kind) in enumerate(
-                zip(self.triples, self.kinds)
+                zip(self.triples, self.kinds, strict=True)
             )
             if kind is TripleKind.RELATION
             and target == variable

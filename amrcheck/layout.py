@@ -42,7 +42,8 @@ def format_graph(text: str, indent: int = -1) -> str:
     previous = logger.disabled
     logger.disabled = True
     try:
-        return penman.format(penman.parse(text), indent=indent)
+        formatted: str = penman.format(penman.parse(text), indent=indent)
+        return formatted
     finally:
         logger.disabled = previous
 

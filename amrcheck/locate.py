@@ -79,11 +79,13 @@ def token_at(corpus: Corpus, offset: int) -> TokenAt | None:
         graph.offsets[i][0] for i in range(len(graph.triples))
         if graph.kinds[i] is TripleKind.INSTANCE
     }
-    for i, (role_start, role_end, target_start, target_end) in enumerate(graph.offsets):
+    for i, offsets in enumerate(graph.offsets):
+        role_start, role_end, target_start, target_end = offsets
         kind = graph.kinds[i]
         if role_start <= offset <= role_end:
             part = TokenRole.VARIABLE if kind is TripleKind.INSTANCE else TokenRole.ROLE
-            return TokenAt(entry, graph, i, part, Span(graph.source, role_start, role_end))
+            span = Span(graph.source, role_start, role_end)
+            return TokenAt(entry, graph, i, part, span)
         if target_start <= offset <= target_end:
             if kind is TripleKind.INSTANCE:
                 part = TokenRole.CONCEPT

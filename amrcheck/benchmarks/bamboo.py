@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scipy.stats import pearsonr  # type: ignore[import-untyped]
+from scipy.stats import pearsonr
 
 from ..corpus import read_corpus
 from ..errors import InputError

@@ -99,7 +99,9 @@ class CorpusScore:
         return len(self.pairs)
 
 
-def prf(matched: float, candidate: float, reference: float) -> tuple[float, float, float]:
+def prf(
+    matched: float, candidate: float, reference: float
+) -> tuple[float, float, float]:
     """Precision, recall, F1 with smatch's convention: 0 if either side is empty."""
     if candidate <= 0 or reference <= 0:
         return 0.0, 0.0, 0.0

@@ -131,7 +131,7 @@ class Rematch:
         """
         return set(self._motifs(graph, None))
 
-    def _motifs(
+    def _motifs(  # noqa: C901 -- mirrors the reference's single pass
         self, graph: Graph, origins: dict[Motif, set[int]] | None
     ) -> list[Motif]:
         """All motifs (with repeats); record their source triples in ``origins``."""

@@ -44,7 +44,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import ClassVar
 
-from penman.models.amr import model as amr_model  # type: ignore[import-untyped]
+from penman.models.amr import model as amr_model
 
 from ..graph import Graph, TripleKind
 from . import register
@@ -77,7 +77,9 @@ class GraphNgrams:
     length: int
 
 
-def graph_ngrams(graph: Graph, max_order: int, revert_of: bool = True) -> GraphNgrams:
+def graph_ngrams(  # noqa: C901 -- mirrors the reference's single pass
+    graph: Graph, max_order: int, revert_of: bool = True
+) -> GraphNgrams:
     """The n-grams of ``graph`` up to ``max_order`` nodes, as SemBleu counts them.
 
     ``revert_of`` turns ``:X-of`` edges into ``:X`` edges the other way

@@ -72,7 +72,7 @@ class WLGraph:
     origin: list[int]
 
 
-def wl_graph(graph: Graph, edge_to_node: bool = False) -> WLGraph:
+def wl_graph(graph: Graph, edge_to_node: bool = False) -> WLGraph:  # noqa: C901 -- mirrors the reference's single pass
     """``graph`` as the WLK reference builds it.
 
     Example:
