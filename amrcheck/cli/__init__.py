@@ -37,7 +37,7 @@ def _root(
 
 
 #: command modules; each registers its commands on `app` when imported
-COMMAND_MODULES: tuple[str, ...] = ("check", "lsp", "score")
+COMMAND_MODULES: tuple[str, ...] = ("baseline", "check", "lsp", "score")
 
 
 def _register_commands() -> None:

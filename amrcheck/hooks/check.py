@@ -1,0 +1,74 @@
+"""``amr-check``: validate AMR files; fail on errors."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..config import load_config
+from ..errors import ConfigError
+from ..filecheck import check_file, summary
+from ..findings import Finding
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="amr-check",
+        description="Validate AMR (PENMAN) files: syntax, variables, roles, "
+        "PropBank frames, metadata. Prints path:line:col: CODE message for "
+        "every finding. Exit status: 0 no errors, 1 an error (or a warning "
+        "with --fail-on warning) or an unreadable file, 2 a configuration "
+        "error.",
+        epilog="Defaults come from [tool.amrcheck.check] in pyproject.toml or "
+        ".amrcheck.toml; options given here replace them. Rule codes: "
+        "docs/rules.md; configuration: docs/hooks.md.",
+    )
+    parser.add_argument("filenames", nargs="*", metavar="FILE", help="AMR files")
+    parser.add_argument(
+        "--select",
+        action="append",
+        metavar="CODES",
+        help="report only these codes or prefixes (E, W4, E101); repeatable or "
+        "comma-separated",
+    )
+    parser.add_argument(
+        "--ignore",
+        action="append",
+        metavar="CODES",
+        help="do not report these codes or prefixes",
+    )
+    parser.add_argument(
+        "--fail-on",
+        choices=("error", "warning"),
+        help="fail on errors only (default) or on warnings too",
+    )
+    parser.add_argument("--config", metavar="PATH", help="configuration file to use")
+    args = parser.parse_args(argv)
+    try:
+        settings = load_config(args.config).check.override(
+            args.select, args.ignore, args.fail_on
+        )
+    except ConfigError as exc:
+        print(f"amr-check: error: {exc}", file=sys.stderr)
+        return 2
+    results = [
+        check_file(Path(name), list(settings.select), list(settings.ignore))
+        for name in args.filenames
+    ]
+    for result in results:
+        if result.problem is not None:
+            print(f"amr-check: cannot read {result.problem}")
+    for finding in sorted(
+        (f for r in results for f in r.findings), key=Finding.sort_key
+    ):
+        print(finding)
+    failed = any(result.fails(settings.fail_on) for result in results)
+    if failed or any(result.findings for result in results):
+        print(summary(results))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,247 @@
+"""``amr-regress``: scores against the gold file, the baseline and HEAD."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from amrcheck.hooks.regress import main
+from tests.hooks.conftest import CONFIG, git, put
+
+
+@pytest.mark.parametrize(
+    ("fixture", "expected_retval"),
+    [
+        ("parse_good.amr", 0),  # as recorded in the baseline
+        ("gold.amr", 0),  # better than the baseline
+        ("parse_regressed.amr", 1),
+        ("broken.amr", 1),
+    ],
+)
+def test_parser_output_against_gold(
+    annotation_repo: Path, fixture: str, expected_retval: int
+) -> None:
+    put(annotation_repo, "parser/ch1.amr", fixture)
+    assert main(["parser/ch1.amr"]) == expected_retval
+
+
+def test_regression_names_thresholds_graphs_and_triples(
+    annotation_repo: Path, capsys
+) -> None:
+    put(annotation_repo, "parser/ch1.amr", "parse_regressed.amr")
+    assert main(["parser/ch1.amr"]) == 1
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == (
+        "parser/ch1.amr: min-f1: smatch F1 0.9221 is below 0.95 "
+        "(5 graphs against gold/ch1.amr)"
+    )
+    # the graphs that got worse than their baseline score, worst first
+    graphs = [line for line in lines if ": graph " in line]
+    assert graphs == [
+        "parser/ch1.amr:46:1: graph lpp_1943.5: smatch F1 0.8500 (baseline 1.0000)",
+        "parser/ch1.amr:26:1: graph lpp_1943.3: smatch F1 0.9167 (baseline 1.0000)",
+        "parser/ch1.amr:36:1: graph lpp_1943.4: smatch F1 0.9167 (baseline 1.0000)",
+    ]
+    # each with the triples that got worse, where they are written
+    assert "  gold/ch1.amr:31:12: missing from parser/ch1.amr: (b2 :ARG0-of s)" in lines
+    assert "  parser/ch1.amr:30:12: not in gold/ch1.amr: (b2 :ARG1-of s)" in lines
+    assert "  parser/ch1.amr:41:14: not in gold/ch1.amr: (h / there)" in lines
+    assert (
+        "parser/ch1.amr: max-drop: smatch F1 0.9221 is 0.0649 below the baseline "
+        "0.9870 (.amrcheck-baseline.json); at most 0.01 allowed "
+        "(5 graphs against gold/ch1.amr)"
+    ) in lines
+    assert "(3 graphs listed above)" in lines  # not listed twice
+
+
+def test_show_limits_the_graphs_listed(annotation_repo: Path, capsys) -> None:
+    put(annotation_repo, "parser/ch1.amr", "parse_regressed.amr")
+    assert main(["--show", "1", "parser/ch1.amr"]) == 1
+    out = capsys.readouterr().out
+    # one per failure: min-f1 lists the worst, max-drop the next one
+    assert out.count(": graph ") == 2
+    assert "... and 2 more graphs (--show 0 lists all)" in out
+
+
+def test_syntax_error_is_reported_with_its_place(annotation_repo: Path, capsys) -> None:
+    put(annotation_repo, "parser/ch1.amr", "broken.amr")
+    assert main(["parser/ch1.amr"]) == 1
+    out = capsys.readouterr().out
+    assert "parser/ch1.amr: syntax: 1 graph cannot be scored" in out
+    assert (
+        "  parser/ch1.amr:26:1: E001 unbalanced parentheses: 1 '(' not closed "
+        "(graph lpp_1943.3)"
+    ) in out
+
+
+def test_min_graph_f1(annotation_repo: Path, capsys) -> None:
+    (annotation_repo / ".amrcheck.toml").write_text(
+        CONFIG.replace("max-drop = 0.01", "max-drop = 0.01\nmin-graph-f1 = 0.99")
+    )
+    assert main(["parser/ch1.amr"]) == 1
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        "parser/ch1.amr: min-graph-f1: 1 of 5 graphs have smatch F1 below 0.99 "
+        "against gold/ch1.amr",
+        "parser/ch1.amr:10:1: graph lpp_1943.2: smatch F1 0.9667 (baseline 0.9667)",
+    ]
+
+
+def test_max_drop_needs_a_recorded_score(annotation_repo: Path, capsys) -> None:
+    (annotation_repo / "parser/ch2.amr").write_text(
+        (annotation_repo / "parser/ch1.amr").read_text()
+    )
+    (annotation_repo / "gold/ch2.amr").write_text(
+        (annotation_repo / "gold/ch1.amr").read_text()
+    )
+    assert main(["parser/ch2.amr"]) == 1
+    assert capsys.readouterr().out == (
+        "parser/ch2.amr: max-drop: .amrcheck-baseline.json has no score for this "
+        "file; run `amrcheck baseline parser/ch2.amr` and commit "
+        ".amrcheck-baseline.json\n"
+    )
+
+
+def test_baseline_of_other_metric_settings_is_not_compared(
+    annotation_repo: Path, capsys
+) -> None:
+    (annotation_repo / ".amrcheck.toml").write_text(
+        'metric-options = { root = "concept" }\n' + CONFIG
+    )
+    assert main(["parser/ch1.amr"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(
+        "parser/ch1.amr: max-drop: .amrcheck-baseline.json was recorded"
+    )
+    assert "'root': 'variable'" in out and "'root': 'concept'" in out
+    assert "run `amrcheck baseline` (all files)" in out
+
+
+def test_missing_reference(annotation_repo: Path, capsys) -> None:
+    (annotation_repo / "gold/ch1.amr").unlink()
+    assert main(["parser/ch1.amr"]) == 1
+    assert capsys.readouterr().out.startswith(
+        "parser/ch1.amr: reference: cannot read its reference gold/ch1.amr "
+        "(.amrcheck.toml: regress.reference[1]): gold/ch1.amr: No such file"
+    )
+
+
+def test_unpaired_graphs_fail(annotation_repo: Path, capsys) -> None:
+    text = (annotation_repo / "parser/ch1.amr").read_text()
+    (annotation_repo / "parser/ch1.amr").write_text(
+        text.split("\n\n# ::id lpp_1943.5")[0]
+    )
+    assert main(["parser/ch1.amr"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "parser/ch1.amr: pairing: 1 graph without a counterpart in the other file"
+        in out
+    )
+    assert (
+        "  gold/ch1.amr:47:1: graph lpp_1943.5 has no counterpart in parser/ch1.amr"
+        in out
+    )
+
+
+def test_files_without_a_rule_are_skipped(annotation_repo: Path) -> None:
+    assert main(["annotator1/toy.amr", "elsewhere.amr"]) == 0
+
+
+# --- against HEAD -------------------------------------------------------------
+
+
+def test_unchanged_and_small_edits_pass(annotation_repo: Path) -> None:
+    assert main(["gold/ch1.amr"]) == 0
+    gold = annotation_repo / "gold/ch1.amr"
+    gold.write_text(gold.read_text().replace("(h / here)", "(h / there)"))
+    assert main(["gold/ch1.amr"]) == 0  # one changed graph, F1 0.99 vs HEAD
+
+
+def test_mass_edit_is_blocked(annotation_repo: Path, capsys) -> None:
+    gold = annotation_repo / "gold/ch1.amr"
+    gold.write_text(gold.read_text().replace(":ARG1 ", ":ARG2 "))
+    assert main(["gold/ch1.amr"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        "gold/ch1.amr: max-changed-graphs: 4 graphs changed since HEAD; "
+        "at most 1 allowed"
+    )
+    assert "  HEAD:gold/ch1.amr:40:19: removed since HEAD: (c :ARG1 p)" in lines
+    assert "  gold/ch1.amr:40:19: added since HEAD: (c :ARG2 p)" in lines
+    assert (
+        "gold/ch1.amr: min-f1-vs-head: smatch F1 0.8974 against HEAD is below 0.97 "
+        "(5 graphs compared)"
+    ) in lines
+
+
+def test_removed_graphs_count_added_ones_do_not(annotation_repo: Path, capsys) -> None:
+    gold = annotation_repo / "gold/ch1.amr"
+    blocks = gold.read_text().strip().split("\n\n")
+    new = blocks[0].replace("lpp_1943.1 ", "lpp_1943.99 ")
+    gold.write_text("\n\n".join([*blocks[2:], new, new.replace(".99", ".98")]) + "\n")
+    assert main(["gold/ch1.amr"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        "gold/ch1.amr: max-changed-graphs: 2 graphs changed since HEAD "
+        "(2 of them removed); 2 new graphs not counted; at most 1 allowed"
+    )
+    assert "HEAD:gold/ch1.amr:4:1: graph lpp_1943.1: removed since HEAD" in lines
+
+
+def test_new_file_has_nothing_to_compare_with(annotation_repo: Path) -> None:
+    (annotation_repo / "gold/ch2.amr").write_text("(c / chapter :mod 2)\n")
+    assert main(["gold/ch2.amr"]) == 0
+
+
+def test_head_from_a_subdirectory(annotation_repo: Path, monkeypatch) -> None:
+    gold = annotation_repo / "gold/ch1.amr"
+    gold.write_text(gold.read_text().replace(":ARG1 ", ":ARG2 "))
+    monkeypatch.chdir(annotation_repo / "gold")
+    assert main(["ch1.amr"]) == 1
+
+
+def test_first_commit_passes(tmp_path: Path, monkeypatch) -> None:
+    git(tmp_path, "init", "-q")
+    (tmp_path / "gold").mkdir()
+    (tmp_path / "gold/a.amr").write_text("(c / chapter)\n")
+    (tmp_path / ".amrcheck.toml").write_text(
+        '[[regress.head]]\nfiles = "gold/*.amr"\nmax-changed-graphs = 0\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["gold/a.amr"]) == 0
+
+
+# --- configuration ------------------------------------------------------------
+
+
+def test_no_rules_is_a_configuration_error(tmp_path: Path, monkeypatch, capsys) -> None:
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert main(["a.amr"]) == 2
+    assert capsys.readouterr().err == (
+        "amr-regress: error: (no configuration file) sets up no "
+        "[[tool.amrcheck.regress.reference]] or [[tool.amrcheck.regress.head]] rule "
+        "(see docs/hooks.md)\n"
+    )
+
+
+def test_broken_baseline_is_a_configuration_error(
+    annotation_repo: Path, capsys
+) -> None:
+    (annotation_repo / ".amrcheck-baseline.json").write_text(json.dumps({"version": 1}))
+    assert main(["parser/ch1.amr"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "amr-regress: error: .amrcheck-baseline.json: not a valid baseline file"
+    )
+
+
+def test_hook_never_writes(annotation_repo: Path) -> None:
+    put(annotation_repo, "parser/ch1.amr", "parse_regressed.amr")
+    gold = annotation_repo / "gold/ch1.amr"
+    gold.write_text(gold.read_text().replace(":ARG1 ", ":ARG2 "))
+    before = git(annotation_repo, "status", "--porcelain")
+    main(["parser/ch1.amr", "gold/ch1.amr"])
+    assert git(annotation_repo, "status", "--porcelain") == before
