@@ -149,22 +149,27 @@ def _at_line_start(text: str, offset: int) -> bool:
 class _EntryParser:
     """Cuts one source into entries; see the module docstring."""
 
-    def __init__(self, source: SourceText) -> None:
+    def __init__(self, source: SourceText, first_index: int = 0) -> None:
         self.source = source
         self.text = source.text
         self.entries: list[Entry] = []
         self.orphans: list[Finding] = []
+        self.first_index = first_index  # Entry.index of the first entry
 
     def error(self, code: str, message: str, start: int, end: int) -> Finding:
         return Finding(code, message, Severity.ERROR, Span(self.source, start, end))
 
     # -- blocks -------------------------------------------------------------
 
-    def parse(self) -> tuple[list[Entry], list[Finding]]:
+    def parse(
+        self, start: int = 0, end: int | None = None
+    ) -> tuple[list[Entry], list[Finding]]:
+        """Entries of ``text[start:end]``; ``start`` must be a line start."""
         text = self.text
         pending: list[Token] | None = None  # a block for the full parser
         depth = 0  # parentheses left open by ``pending``
-        for match in _BLOCK_RE.finditer(text):
+        stop = len(text) if end is None else end
+        for match in _BLOCK_RE.finditer(text, start, stop):
             start, end = match.span()
             first = start
             while text[first] in " \t\r\f\v":
@@ -293,7 +298,9 @@ class _EntryParser:
 
     def new_entry(self, header: list[Token], graph_start: int) -> Entry:
         start = header[0][1] if header else graph_start
-        entry = Entry(self.source, len(self.entries), start, graph_start)
+        entry = Entry(
+            self.source, self.first_index + len(self.entries), start, graph_start
+        )
         for token in header:
             entry.comments.append((token[1], token[2]))
             if self.is_metadata(token):
@@ -696,6 +703,12 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
     return None  # the top node was never closed
 
 
-def parse_source(source: SourceText) -> tuple[list[Entry], list[Finding]]:
-    """All entries of ``source``, and the errors that belong to no entry."""
-    return _EntryParser(source).parse()
+def parse_source(
+    source: SourceText, start: int = 0, end: int | None = None, first_index: int = 0
+) -> tuple[list[Entry], list[Finding]]:
+    """The entries of ``source`` (or of a region of it, which must start at
+    the start of a line), and the errors that belong to no entry.
+
+    ``first_index`` is the :attr:`Entry.index` the first entry gets.
+    """
+    return _EntryParser(source, first_index).parse(start, end)
