@@ -47,7 +47,8 @@ def reparse(previous: Corpus, text: str) -> Corpus:
     old_text = previous.source.text
     source = SourceText(text, previous.path)
     prefix = _common_prefix(old_text, text)
-    suffix = _common_suffix(old_text, text, limit=min(len(old_text), len(text)) - prefix)
+    room = min(len(old_text), len(text)) - prefix  # the suffix may not overlap it
+    suffix = _common_suffix(old_text, text, room)
     old_end = len(old_text) - suffix  # the edit is old_text[prefix:old_end]
     delta = len(text) - len(old_text)
     start = _fresh_start_before(old_text, prefix)
@@ -82,10 +83,12 @@ def _common_prefix(a: str, b: str) -> int:
 
 
 def _common_suffix(a: str, b: str, limit: int) -> int:
-    """Length of the common suffix, at most ``limit`` (so it never overlaps the prefix)."""
+    """Length of the common suffix, at most ``limit``."""
     n = 0
     la, lb = len(a), len(b)
-    while n + _CHUNK <= limit and a[la - n - _CHUNK:la - n] == b[lb - n - _CHUNK:lb - n]:
+    while n + _CHUNK <= limit and (
+        a[la - n - _CHUNK:la - n] == b[lb - n - _CHUNK:lb - n]
+    ):
         n += _CHUNK
     while n < limit and a[la - n - 1] == b[lb - n - 1]:
         n += 1
