@@ -129,7 +129,9 @@ async def run(path: Path, edits: int, debounce_ms: int, seed: int) -> None:
                 )
                 inserted = position
             else:  # undo the previous insertion: the text returns to the original
-                end = types.Position(line=inserted.line, character=inserted.character + 1)
+                end = types.Position(
+                    line=inserted.line, character=inserted.character + 1
+                )
                 change = types.TextDocumentContentChangePartial(
                     range=types.Range(start=inserted, end=end), text=""
                 )

@@ -31,6 +31,9 @@ from scipy.stats import pearsonr
 from ..corpus import read_corpus
 from ..errors import InputError
 from ..graph import Graph
+from ..metrics import Metric
+from ..pairing import GraphPair, pair_corpora, pair_scorer
+from ..progress import Progress, run_map
 
 TASKS: tuple[str, ...] = ("sts", "sick", "para")
 SUBTASKS: tuple[str, ...] = ("main", "reify", "syno", "role_confusion")
@@ -85,8 +88,8 @@ class BambooResult:
         return sum(self.values.values()) / len(self.values)
 
     def row(self) -> list[float]:
-        """The 12 values in table order, then AMEAN."""
-        return [self.values[i] for i in SUBTASK_IDS] + [self.amean]
+        """The values in table order (the subtasks evaluated), then AMEAN."""
+        return [self.values[i] for i in SUBTASK_IDS if i in self.values] + [self.amean]
 
 
 def _count_pairs(path: Path) -> int:
@@ -174,3 +177,37 @@ def score_bamboo(
             values.append(score(cand.graph, ref.graph))
         predictions[task.id] = values
     return predictions
+
+
+def subtask_pairs(task: BambooSubtask) -> list[GraphPair]:
+    """The (tgt, src) graph pairs of a subtask, by position, as BAMBOO pairs them.
+
+    Raises:
+        PairingError: the files differ in length or a graph does not parse
+            (every problem listed with its place).
+    """
+    return pair_corpora(
+        read_corpus(task.reference_path), read_corpus(task.candidate_path)
+    )
+
+
+def run_bamboo(
+    subtasks: Sequence[BambooSubtask],
+    metric: Metric,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> tuple[dict[str, list[float]], BambooResult]:
+    """Score every pair of ``subtasks`` with ``metric`` (in ``jobs`` processes).
+
+    Returns:
+        The per-pair F1s of each subtask (dummies included) and the
+        table row (Pearson × 100 / pairwise accuracy × 100, AMEAN over
+        the given subtasks).
+    """
+    scorer = pair_scorer(metric)
+    predictions = {}
+    for task in subtasks:
+        pairs = subtask_pairs(task)
+        scores = run_map(scorer, pairs, jobs=jobs, progress=progress)
+        predictions[task.id] = [score.f1 for score in scores]
+    return predictions, evaluate_bamboo(subtasks, predictions)

@@ -37,7 +37,16 @@ def _root(
 
 
 #: command modules; each registers its commands on `app` when imported
-COMMAND_MODULES: tuple[str, ...] = ("baseline", "check", "lsp", "score")
+COMMAND_MODULES: tuple[str, ...] = (
+    "baseline",
+    "bench",
+    "check",
+    "diff",
+    "iaa",
+    "lsp",
+    "score",
+    "train",
+)
 
 
 def _register_commands() -> None:

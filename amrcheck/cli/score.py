@@ -1,10 +1,13 @@
-"""``amrcheck score REF CAND``: corpus P/R/F1 of any registered metric.
+"""``amrcheck score REF CAND [CAND2 ...]``: corpus scores of any registered metrics.
 
-Thin: read both files, pair them (:mod:`amrcheck.pairing`), build the
-metric from its typed options, score, render. Exit status 0 on success,
-2 on bad input (unreadable files, graphs that cannot be paired, unknown
-metric or option). Note the order: REF first, as on the command line of
-smatch; the metric API takes ``score(candidate, reference)``.
+Thin: read the files, :func:`amrcheck.evaluate.evaluate`, render (a
+table, ``--quiet`` F1s, or ``--json``; schema in ``docs/cli.md``). Graphs
+are paired by ``::id`` (else by position); a graph without a counterpart
+is an error listing every such graph, pairs with a syntax error are left
+out with a warning (``--strict``: an error). Exit status 0 on success, 2
+on bad input (unreadable files, unpairable graphs, unknown metric or
+option), 130 on Ctrl-C. Note the order: REF first, as on the command
+line of smatch; the metric API takes ``score(candidate, reference)``.
 """
 
 from __future__ import annotations
@@ -16,17 +19,27 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
+from rich.console import Console
 
 from ..corpus import read_corpus
-from ..errors import AmrError
-from ..metrics import CorpusScore, Score, get_metric, metric_names, metric_options
-from ..pairing import GraphPair, pair_corpora, score_pairs
-from ..parallel import parallel_map
+from ..evaluate import Evaluation, MetricResult, evaluate
+from ..metrics import Score, metric_names
 from . import app
-
-MetricName = Enum(  # type: ignore[misc]
-    "MetricName", {name: name for name in metric_names()}, type=str
+from ._common import (
+    PairByChoice,
+    build_metrics,
+    console,
+    describe_settings,
+    fail,
+    guarded,
+    progress_bar,
+    report_input_errors,
+    split_metrics,
+    table,
 )
+
+#: bumped only when the JSON output changes incompatibly
+JSON_SCHEMA_VERSION = 1
 
 
 class RootPolicyChoice(str, Enum):
@@ -39,139 +52,209 @@ class CompatChoice(str, Enum):
     RAW = "raw"
 
 
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"amrcheck score: error: {message}", err=True)
-    return typer.Exit(code=2)
-
-
-def _collect_options(
-    root: RootPolicyChoice | None,
-    compat: CompatChoice | None,
-    exact: bool | None,
-    seed: int | None,
-    restarts: int | None,
-    option: list[str] | None,
-) -> dict[str, str]:
-    raw: dict[str, str] = {}
-    for item in option or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise _fail(f"--option expects key=value, got {item!r}")
-        raw[key.strip().replace("-", "_")] = value.strip()
-    shortcuts = {
-        "root": root.value if root else None,
-        "compat": compat.value if compat else None,
-        "exact": None if exact is None else str(exact),
-        "seed": None if seed is None else str(seed),
-        "restarts": None if restarts is None else str(restarts),
-    }
-    raw.update({k: v for k, v in shortcuts.items() if v is not None})
-    return raw
-
-
-class _Aspects:
-    """Picklable per-pair aspect scorer for --jobs."""
-
-    def __init__(self, metric: Any) -> None:
-        self.metric = metric
-
-    def __call__(self, pair: GraphPair) -> dict[str, Score]:
-        from ..metrics.aspects import aspect_scores
-
-        return aspect_scores(self.metric, pair.candidate, pair.reference)
-
-
 def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.4f}"
 
 
-def _write_per_pair(path: Path, pairs: list[GraphPair], result: CorpusScore) -> None:
-    keys: list[str] = []
-    for score in result.pairs:
-        keys += [k for k in score.counts if k not in keys]
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
-        writer.writerow(["id", "precision", "recall", "f1", *keys])
-        for pair, score in zip(pairs, result.pairs, strict=True):
-            counts = [score.counts.get(k, "") for k in keys]
-            writer.writerow(
-                [
-                    pair.id,
-                    repr(score.precision),
-                    repr(score.recall),
-                    repr(score.f1),
-                    *counts,
-                ]
-            )
+def _score_dict(score: Score) -> dict[str, Any]:
+    return {
+        "precision": score.precision,
+        "recall": score.recall,
+        "f1": score.f1,
+        "counts": score.counts,
+    }
 
 
-def _report(result: CorpusScore, aspects: dict[str, Score] | None) -> dict[str, Any]:
-    micro = result.micro
+def _result_dict(result: MetricResult) -> dict[str, Any]:
+    corpus = result.corpus
     report: dict[str, Any] = {
+        "candidate": result.candidate,
         "metric": result.metric,
-        "settings": result.settings,
-        "pairs": result.n_pairs,
-        "micro": {
-            "precision": micro.precision,
-            "recall": micro.recall,
-            "f1": micro.f1,
-            "counts": micro.counts,
-            **micro.info,
-        },
+        "settings": corpus.settings,
+        "pairs": corpus.n_pairs,
+        "micro": {**_score_dict(corpus.micro), **corpus.micro.info},
         "macro": {
-            "precision": result.macro_precision,
-            "recall": result.macro_recall,
-            "f1": result.macro_f1,
+            "precision": corpus.macro_precision,
+            "recall": corpus.macro_recall,
+            "f1": corpus.macro_f1,
         },
     }
-    if aspects is not None:
-        report["aspects"] = {
-            name: {
-                "precision": s.precision,
-                "recall": s.recall,
-                "f1": s.f1,
-                "counts": s.counts,
-            }
-            for name, s in aspects.items()
+    if result.ci is not None:
+        ci = result.ci
+        report["ci"] = {
+            "low": ci.low,
+            "high": ci.high,
+            "confidence": ci.confidence,
+            "resamples": ci.resamples,
+            "seed": ci.seed,
         }
+    if result.aspects is not None:
+        report["aspects"] = {k: _score_dict(s) for k, s in result.aspects.items()}
     return report
 
 
-def _render(report: dict[str, Any]) -> None:
-    settings = ", ".join(f"{k}={v}" for k, v in report["settings"].items())
-    micro, macro = report["micro"], report["macro"]
-    typer.echo(f"metric:    {report['metric']} ({settings})")
-    typer.echo(f"pairs:     {report['pairs']}")
-    typer.echo(
-        f"micro:     P {_fmt(micro['precision'])}  R {_fmt(micro['recall'])}"
-        f"  F1 {_fmt(micro['f1'])}"
+def json_report(evaluation: Evaluation) -> dict[str, Any]:
+    pairings = list(evaluation.pairings.values())
+    return {
+        "version": JSON_SCHEMA_VERSION,
+        "reference": evaluation.reference,
+        "candidates": list(evaluation.pairings),
+        "paired_by": pairings[0].matching.by,
+        "note": pairings[0].matching.note,
+        "results": [_result_dict(r) for r in evaluation.results],
+        "comparisons": [
+            {
+                "metric": c.metric,
+                "a": c.a,
+                "b": c.b,
+                "pairs": c.pairs,
+                "f1_a": c.test.f1_a,
+                "f1_b": c.test.f1_b,
+                "delta": c.test.delta,
+                "low": c.test.low,
+                "high": c.test.high,
+                "p_value": c.test.p_value,
+                "confidence": c.test.confidence,
+                "resamples": c.test.resamples,
+            }
+            for c in evaluation.comparisons
+        ],
+        "skipped": evaluation.skipped,
+        "errors": evaluation.errors,
+    }
+
+
+def write_per_pair(path: Path, evaluation: Evaluation) -> None:
+    """One row per (candidate file, metric, pair): TSV, or JSON lines for ``.jsonl``.
+
+    ``file`` is the candidate file (``candidate`` is a count of smatch).
+    """
+    keys: list[str] = []
+    for result in evaluation.results:
+        for score in result.corpus.pairs:
+            keys += [k for k in score.counts if k not in keys]
+    rows = (
+        {
+            "file": result.candidate,
+            "metric": result.metric,
+            "id": pair_id,
+            "precision": score.precision,
+            "recall": score.recall,
+            "f1": score.f1,
+            **{k: score.counts.get(k) for k in keys},
+        }
+        for result in evaluation.results
+        for pair_id, score in zip(result.ids, result.corpus.pairs, strict=True)
     )
-    typer.echo(
-        f"macro:     P {_fmt(macro['precision'])}  R {_fmt(macro['recall'])}"
-        f"  F1 {_fmt(macro['f1'])}"
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        if path.suffix == ".jsonl":
+            for row in rows:
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+            return
+        writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
+        writer.writerow(["file", "metric", "id", "precision", "recall", "f1", *keys])
+        for row in rows:
+            writer.writerow(
+                "" if v is None else repr(v) if isinstance(v, float) else v
+                for v in row.values()
+            )
+
+
+def _scores(out: Console, evaluation: Evaluation) -> None:
+    results = evaluation.results
+    first_ci = results[0].ci if results else None
+    several = len(evaluation.pairings) > 1
+    columns = ["candidate"] if several else []
+    columns += ["metric", "pairs", "P", "R", "F1", "macro F1"]
+    columns += [f"{first_ci.confidence:.0%} CI"] if first_ci else []
+    grid = table(out, *columns, title=f"reference: {evaluation.reference}")
+    for r in results:
+        micro = r.corpus.micro
+        cells = [r.candidate] if several else []
+        cells += [
+            r.metric,
+            str(r.corpus.n_pairs),
+            _fmt(micro.precision),
+            _fmt(micro.recall),
+            _fmt(micro.f1),
+            _fmt(r.corpus.macro_f1),
+        ]
+        if first_ci:
+            cells.append("-" if r.ci is None else f"{r.ci.low:.4f}–{r.ci.high:.4f}")
+        grid.add_row(*cells)
+    out.print(grid)
+    described = dict.fromkeys(
+        (r.metric, describe_settings(r.corpus.settings)) for r in results
     )
-    counts = micro["counts"]
-    if "optimal" in counts:
-        typer.echo(
-            f"optimal:   {int(counts['optimal'])}/{report['pairs']} pairs proven"
-            f" optimal (corpus F1 upper bound {_fmt(micro.get('f1_upper_bound'))})"
+    for name, settings in described:
+        out.print(f"{name}: {settings}" if settings else name)
+    for r in results:
+        counts = r.corpus.micro.counts
+        if "optimal" in counts:
+            out.print(
+                f"{r.candidate if several else r.metric}: {int(counts['optimal'])}/"
+                f"{r.corpus.n_pairs} pairs proven optimal (corpus F1 upper bound "
+                f"{_fmt(r.corpus.micro.info.get('f1_upper_bound'))})"
+            )
+
+
+def _comparisons(out: Console, evaluation: Evaluation) -> None:
+    first = evaluation.comparisons[0]
+    grid = table(
+        out,
+        "metric",
+        "pairs",
+        "F1 A",
+        "F1 B",
+        "A − B",
+        f"{first.test.confidence:.0%} CI",
+        "p",
+        title=f"A = {first.a}, B = {first.b} (paired bootstrap, "
+        "approximate randomisation)",
+    )
+    for c in evaluation.comparisons:
+        t = c.test
+        grid.add_row(
+            c.metric,
+            str(c.pairs),
+            _fmt(t.f1_a),
+            _fmt(t.f1_b),
+            f"{t.delta:+.4f}",
+            f"{t.low:+.4f}–{t.high:+.4f}",
+            f"{t.p_value:.4f}",
         )
-    for name, aspect in report.get("aspects", {}).items():
-        typer.echo(
-            f"  {name:<15} P {_fmt(aspect['precision'])}  R {_fmt(aspect['recall'])}"
-            f"  F1 {_fmt(aspect['f1'])}"
-        )
+    out.print(grid)
+
+
+def render(out: Console, evaluation: Evaluation) -> None:
+    _scores(out, evaluation)
+    for r in evaluation.results:
+        if r.aspects is not None:
+            grid = table(out, "aspect", "P", "R", "F1", title=f"aspects: {r.candidate}")
+            for name, s in r.aspects.items():
+                grid.add_row(name, _fmt(s.precision), _fmt(s.recall), _fmt(s.f1))
+            out.print(grid)
+    if evaluation.comparisons:
+        _comparisons(out, evaluation)
 
 
 @app.command()
 def score(
     reference: Annotated[Path, typer.Argument(help="Reference (gold) AMR file.")],
-    candidate: Annotated[Path, typer.Argument(help="Candidate (system) AMR file.")],
+    candidates: Annotated[
+        list[Path],
+        typer.Argument(metavar="CAND...", help="Candidate (system) AMR files."),
+    ],
     metric: Annotated[
-        MetricName, typer.Option("--metric", "-m", help="Metric to score with.")
-    ] = MetricName["smatch"],  # noqa: B008
+        Optional[list[str]],  # noqa: UP007 (typer needs Optional here)
+        typer.Option(
+            "--metric",
+            "-m",
+            help=f"Metrics, comma-separated or repeated: {', '.join(metric_names())}.",
+        ),
+    ] = None,
     root: Annotated[
-        Optional[RootPolicyChoice],  # noqa: UP007 (typer needs Optional here)
+        Optional[RootPolicyChoice],  # noqa: UP007
         typer.Option(help="TOP triple: smatch 1.0.4's (variable) or the root concept."),
     ] = None,
     compat: Annotated[
@@ -188,52 +271,91 @@ def score(
     restarts: Annotated[
         Optional[int], typer.Option(help="Random restarts after the smart start.")  # noqa: UP007
     ] = None,
+    vectors: Annotated[
+        Optional[Path],  # noqa: UP007
+        typer.Option(help="Word vectors (GloVe/word2vec text) for graded metrics."),
+    ] = None,
     option: Annotated[
         Optional[list[str]],  # noqa: UP007
-        typer.Option("--option", "-o", help="Metric option key=value (repeatable)."),
+        typer.Option(
+            "--option", "-o", help="Metric option [metric.]key=value (repeatable)."
+        ),
     ] = None,
-    jobs: Annotated[int, typer.Option(help="Processes to use (0 = one per CPU).")] = 1,
     per_pair: Annotated[
         Optional[Path],  # noqa: UP007
-        typer.Option("--per-pair", help="Write one TSV row per pair to this file."),
+        typer.Option(
+            "--per-pair", help="Write one row per pair: .tsv, or .jsonl for JSON lines."
+        ),
     ] = None,
+    ci: Annotated[
+        bool, typer.Option("--ci", help="Bootstrap confidence intervals.")
+    ] = False,
+    resamples: Annotated[
+        int, typer.Option(help="Bootstrap resamples (--ci, --compare).")
+    ] = 1000,
+    confidence: Annotated[float, typer.Option(help="Interval confidence.")] = 0.95,
+    compare: Annotated[
+        bool,
+        typer.Option("--compare", help="Paired significance test of two candidates."),
+    ] = False,
     aspects: Annotated[
-        bool, typer.Option("--aspects", help="Also print fine-grained smatch scores.")
+        bool, typer.Option("--aspects", help="Fine-grained smatch scores.")
+    ] = False,
+    by: Annotated[
+        PairByChoice, typer.Option("--by", help="Pair graphs by ::id or position.")
+    ] = PairByChoice.AUTO,
+    jobs: Annotated[int, typer.Option(help="Processes (0 = one per CPU).")] = 1,
+    strict: Annotated[
+        bool, typer.Option(help="Stop on syntax errors instead of skipping pairs.")
     ] = False,
     quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Print the F1 only.")
+        bool, typer.Option("--quiet", "-q", help="Print the F1s only, no progress.")
     ] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print a JSON report.")
     ] = False,
 ) -> None:
-    """Score CAND against REF, graph by graph in file order."""
-    name = metric.value
-    raw = _collect_options(root, compat, exact, seed, restarts, option)
-    try:
-        scorer = get_metric(name, **metric_options(name, raw))
-        if aspects and name != "smatch":
-            raise _fail("--aspects needs --metric smatch")
-        pairs = pair_corpora(read_corpus(reference), read_corpus(candidate))
-        result = score_pairs(scorer, pairs, jobs=jobs)
-        aspect_totals = None
-        if aspects:
-            from ..metrics.aspects import aggregate_aspects
-
-            aspect_totals = aggregate_aspects(
-                parallel_map(_Aspects(scorer), pairs, jobs)
+    """Score each CAND against REF, graph by graph (paired by ::id or position)."""
+    with guarded("score"):
+        names = split_metrics(metric)
+        shortcuts = {
+            "root": root,
+            "compat": compat,
+            "exact": exact,
+            "seed": seed,
+            "restarts": restarts,
+            "vectors": vectors,
+        }
+        metrics = build_metrics(names, option, shortcuts)
+        if aspects and "smatch" not in names:
+            raise fail("score", "--aspects needs smatch among the metrics")
+        ref = read_corpus(reference)
+        cands = [read_corpus(path) for path in candidates]
+        total = sum(len(c) for c in cands) * (len(metrics) + aspects)
+        with progress_bar("score", total, quiet) as done:
+            evaluation = evaluate(
+                ref,
+                cands,
+                metrics,
+                by=by.value,
+                strict=strict,
+                ci=ci,
+                compare=compare,
+                aspects=aspects,
+                resamples=resamples,
+                confidence=confidence,
+                jobs=jobs,
+                progress=done,
             )
-    except AmrError as exc:
-        raise _fail(str(exc)) from None
-    if per_pair is not None:
-        try:
-            _write_per_pair(per_pair, pairs, result)
-        except OSError as exc:
-            raise _fail(f"cannot write {per_pair}: {exc.strerror}") from None
-    report = _report(result, aspect_totals)
+        report_input_errors("score", evaluation.errors, strict=False)
+        if per_pair is not None:
+            write_per_pair(per_pair, evaluation)
     if as_json:
-        typer.echo(json.dumps(report, indent=2, default=str))
+        typer.echo(json.dumps(json_report(evaluation), indent=2, default=str))
     elif quiet:
-        typer.echo(_fmt(result.micro.f1))
+        for r in evaluation.results:
+            several = len(evaluation.results) > 1
+            label = f"{r.candidate}\t{r.metric}\t" if several else ""
+            typer.echo(f"{label}{_fmt(r.corpus.micro.f1)}")
     else:
-        _render(report)
+        render(console(), evaluation)

@@ -42,10 +42,12 @@ def register(name: str) -> Callable[[Callable[..., Metric]], Callable[..., Metri
 #: built-in metric modules, imported for their @register side effect
 BUILTIN_METRIC_MODULES: tuple[str, ...] = (
     "smatch",
+    "s2match",
     "rematch",
     "sembleu",
     "sema",
     "wlk",
+    "wwlk",
 )
 
 

@@ -1,4 +1,4 @@
-"""``amrcheck score REF CAND``: output, options, per-pair TSV, exit codes."""
+"""``amrcheck score REF CAND...``: tables, metrics, statistics, per-pair, errors."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
-import amrcheck.cli.score  # noqa: F401  (registers the command on `app`)
+import amrcheck.cli.score as score_command
 from amrcheck.cli import app
 from tests.conftest import shared_path
 
@@ -19,47 +20,41 @@ from ..bamboo import subtask
 runner = CliRunner()
 SICK = "bamboo/sick/role_confusion"
 REF, CAND = shared_path(f"{SICK}/src.dev.amr"), shared_path(f"{SICK}/tgt.dev.amr")
+TOY = "multi_annotator_toy"
 
 
 def run(*args: str | Path):
     return runner.invoke(app, ["score", *map(str, args)])
 
 
-def test_prints_micro_macro_and_settings() -> None:
+def test_prints_a_plain_table_with_settings() -> None:
     result = run(REF, CAND)
     assert result.exit_code == 0, result.output
-    lines = result.stdout.splitlines()
-    assert lines[0].startswith(
-        "metric:    smatch (root=variable, compat=None, restarts=4, seed=0"
-    )
-    assert lines[1] == "pairs:     50"
-    assert lines[2].startswith("micro:     P 0.")
-    assert lines[3].startswith("macro:     P 0.")
-    assert "pairs proven optimal" in lines[4]
+    lines = [line.rstrip() for line in result.stdout.splitlines()]
+    assert lines[0] == f"reference: {REF}"
+    assert lines[1].split() == ["metric", "pairs", "P", "R", "F1", "macro", "F1"]
+    assert lines[2].split()[:2] == ["smatch", "50"]
+    assert lines[3].startswith("smatch: root=variable, compat=None, restarts=4, seed=0")
+    assert lines[4].startswith("smatch: ") and "pairs proven optimal" in lines[4]
+    assert "\x1b[" not in result.stdout
 
 
 def test_json_report_matches_the_engine() -> None:
     result = run(REF, CAND, "--json", "--root", "concept", "--seed", "5")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert report["settings"]["root"] == "concept" and report["settings"]["seed"] == 5
-    assert report["pairs"] == 50
-    micro = report["micro"]
-    assert (
-        micro["f1"]
-        == 2
-        * micro["counts"]["matched"]
-        / (micro["counts"]["candidate"] + micro["counts"]["reference"])
-        or abs(
-            micro["f1"]
-            - 2
-            * micro["precision"]
-            * micro["recall"]
-            / (micro["precision"] + micro["recall"])
-        )
-        < 1e-12
+    assert report["version"] == 1 and report["reference"] == str(REF)
+    assert report["candidates"] == [str(CAND)] and report["paired_by"] == "id"
+    (entry,) = report["results"]
+    assert entry["settings"]["root"] == "concept" and entry["settings"]["seed"] == 5
+    assert entry["pairs"] == 50 and entry["candidate"] == str(CAND)
+    micro = entry["micro"]
+    counts = micro["counts"]
+    assert micro["f1"] == pytest.approx(
+        2 * counts["matched"] / (counts["candidate"] + counts["reference"])
     )
-    assert 0 < report["macro"]["f1"] < 1
+    assert 0 < entry["macro"]["f1"] < 1
+    assert report["comparisons"] == [] and report["skipped"] == {}
 
 
 def test_compat_exact_per_pair_tsv_equals_the_reference_optimum(tmp_path: Path) -> None:
@@ -71,7 +66,7 @@ def test_compat_exact_per_pair_tsv_equals_the_reference_optimum(tmp_path: Path) 
     assert result.stdout.strip().startswith("0.")
     with out.open() as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
-    assert list(rows[0])[:4] == ["id", "precision", "recall", "f1"]
+    assert list(rows[0])[:6] == ["file", "metric", "id", "precision", "recall", "f1"]
     _, _, reference = subtask("sick.role_confusion")
     assert [r["id"] for r in rows] == [r["pair"] for r in reference]
     for row, ref in zip(rows, reference, strict=True):
@@ -79,20 +74,77 @@ def test_compat_exact_per_pair_tsv_equals_the_reference_optimum(tmp_path: Path) 
         assert row["optimal"] == "1"
 
 
-def test_generic_options_and_jobs() -> None:
-    one = run(REF, CAND, "--json", "-o", "restarts=2", "--option", "compat=raw")
-    two = run(REF, CAND, "--json", "--restarts", "2", "--compat", "raw", "--jobs", "2")
-    assert one.exit_code == two.exit_code == 0, one.output + two.output
-    assert json.loads(one.stdout) == json.loads(two.stdout)
-    assert json.loads(one.stdout)["settings"]["compat"] == "raw"
+def test_several_metrics_jsonl_and_options_per_metric(tmp_path: Path) -> None:
+    out = tmp_path / "pairs.jsonl"
+    result = run(
+        REF, CAND, "-m", "smatch,rematch", "-m", "sembleu", "-o", "sembleu.ngram=2",
+        "--per-pair", out, "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert [r["metric"] for r in report["results"]] == ["smatch", "rematch", "sembleu"]
+    assert report["results"][2]["settings"]["ngram"] == 2
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 150
+    assert {r["metric"] for r in rows} == {"smatch", "rematch", "sembleu"}
+    rematch = [r["f1"] for r in rows if r["metric"] == "rematch"]
+    _, _, reference = subtask("sick.role_confusion")
+    assert rematch == [float(r["rematch"]) for r in reference]
+
+
+def test_ci_and_compare_two_candidates() -> None:
+    result = run(REF, CAND, REF, "--ci", "--compare", "--resamples", "200", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    first, second = report["results"]
+    assert first["ci"]["low"] <= first["micro"]["f1"] <= first["ci"]["high"]
+    assert first["ci"]["resamples"] == 200 and first["ci"]["confidence"] == 0.95
+    assert second["micro"]["f1"] == 1.0
+    (comparison,) = report["comparisons"]
+    assert comparison["a"] == str(CAND) and comparison["b"] == str(REF)
+    assert comparison["delta"] == pytest.approx(first["micro"]["f1"] - 1.0)
+    assert comparison["high"] < 0 and comparison["p_value"] < 0.01
+    text = run(REF, CAND, REF, "--ci", "--compare", "--resamples", "200")
+    assert "(paired bootstrap, approximate randomisation)" in text.stdout
+    assert "95% CI" in text.stdout
+
+
+def test_compare_needs_two_candidates() -> None:
+    result = run(REF, CAND, "--compare")
+    assert result.exit_code == 2
+    assert "--compare needs two candidate files, not 1" in result.stderr
 
 
 def test_aspects_table() -> None:
     result = run(REF, CAND, "--aspects", "--json")
     assert result.exit_code == 0, result.output
-    aspects = json.loads(result.stdout)["aspects"]
+    entry = json.loads(result.stdout)["results"][0]
+    aspects = entry["aspects"]
     assert list(aspects)[:3] == ["smatch", "unlabeled", "no_wsd"]
-    assert aspects["smatch"]["f1"] == json.loads(result.stdout)["micro"]["f1"]
+    assert aspects["smatch"]["f1"] == entry["micro"]["f1"]
+    assert run(REF, CAND, "--aspects", "-m", "rematch").exit_code == 2
+
+
+def test_pairs_by_id_across_orders_and_files(tmp_path: Path) -> None:
+    gold = shared_path(f"{TOY}/comptest_gold.txt")
+    system = shared_path(f"{TOY}/comptest_sys.txt")
+    shuffled = tmp_path / "shuffled.txt"
+    blocks = system.read_text().strip().split("\n\n")
+    shuffled.write_text("\n\n".join(reversed(blocks)) + "\n")
+    one, two = run(gold, system, "-q"), run(gold, shuffled, "-q")
+    assert one.exit_code == two.exit_code == 0
+    assert one.stdout == two.stdout
+
+
+def test_mismatched_ids_are_listed_never_truncated() -> None:
+    gold = shared_path(f"{TOY}/comptest_gold.txt")
+    annot2 = shared_path(f"{TOY}/comptest_annot2.txt")
+    annot1 = shared_path(f"{TOY}/comptest_annot1.txt")
+    result = run(gold, annot2)
+    assert result.exit_code == 2
+    assert f"{annot2}:51:1: ::id 'sentence 6' is not in {gold}" in result.stderr
+    result = run(gold, annot1)
+    assert f"{gold}:39:1: ::id 'sentence 5' is not in {annot1}" in result.stderr
 
 
 def test_different_lengths_are_an_error_with_a_place(tmp_path: Path) -> None:
@@ -105,27 +157,54 @@ def test_different_lengths_are_an_error_with_a_place(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
 
 
-def test_syntax_errors_are_listed_with_line_and_column(tmp_path: Path) -> None:
+def test_syntax_errors_skip_the_pair_unless_strict(tmp_path: Path) -> None:
     ref = tmp_path / "ref.amr"
     cand = tmp_path / "cand.amr"
     ref.write_text("(a / b)\n\n(c / d)\n")
     cand.write_text("(a / b)\n\n(c / d :ARG0 (e / f)\n")
-    result = run(ref, cand)
-    assert result.exit_code == 2
+    result = run(ref, cand, "--json")
+    assert result.exit_code == 0
     assert f"{cand}:3:1: E001" in result.stderr
+    assert "1 input error(s); the graphs concerned are left out" in result.stderr
+    report = json.loads(result.stdout)
+    assert report["results"][0]["pairs"] == 1
+    assert report["skipped"] == {str(cand): ["#2"]}
+    assert report["errors"][0].startswith(f"{cand}:3:1: E001")
+    strict = run(ref, cand, "--strict")
+    assert strict.exit_code == 2 and f"{cand}:3:1: E001" in strict.stderr
 
 
 def test_bad_metric_option_and_missing_file_exit_2(tmp_path: Path) -> None:
-    for args in (
-        (REF, CAND, "-o", "nonsense=1"),
-        (REF, CAND, "-o", "restarts=many"),
-        (REF, CAND, "-o", "novalue"),
-        (REF, tmp_path / "missing.amr"),
-        (REF, CAND, "--metric", "nosuchmetric"),
+    for args, message in (
+        ((REF, CAND, "-o", "nonsense=1"), "belongs to none of the chosen metrics"),
+        ((REF, CAND, "-o", "restarts=many"), "restarts='many'"),
+        ((REF, CAND, "-o", "novalue"), "expects key=value"),
+        ((REF, CAND, "-o", "wlk.k=1"), "'wlk' is not a chosen metric"),
+        ((REF, tmp_path / "missing.amr"), "missing.amr"),
+        ((REF, CAND, "--metric", "nosuchmetric"), "choose one of: rematch"),
+        ((REF, CAND, "-m", "rematch", "--exact"), "'exact' belongs to none"),
     ):
         result = run(*args)
         assert result.exit_code == 2, args
+        assert message in result.stderr, (args, result.stderr)
         assert "Traceback" not in result.output
+
+
+def test_generic_options_and_jobs() -> None:
+    one = run(REF, CAND, "--json", "-o", "restarts=2", "--option", "compat=raw")
+    two = run(REF, CAND, "--json", "--restarts", "2", "--compat", "raw", "--jobs", "2")
+    assert one.exit_code == two.exit_code == 0, one.output + two.output
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+    assert json.loads(one.stdout)["results"][0]["settings"]["compat"] == "raw"
+
+
+def test_ctrl_c_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(score_command, "evaluate", interrupted)
+    result = run(REF, CAND)
+    assert result.exit_code == 130 and "Traceback" not in result.output
 
 
 def test_console_script_runs() -> None:

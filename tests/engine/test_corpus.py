@@ -87,7 +87,7 @@ def test_graphs_equal_penman_decoding(path: Path) -> None:
         trees = list(penman.iterparse(path.read_text(encoding="utf-8-sig")))
         assert not corpus.errors
     assert len(ours) == len(trees)
-    for entry, tree in zip(ours, trees):
+    for entry, tree in zip(ours, trees, strict=True):
         assert entry.graph is not None
         assert entry.graph.triples == penman_triples(tree), entry.label
 

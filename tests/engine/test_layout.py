@@ -36,7 +36,7 @@ def test_formatting_a_gold_corpus_changes_no_triple() -> None:
     result = apply_edits(corpus.source.text, format_corpus(corpus))
     again = read_string(result)
     assert len(again) == len(corpus)
-    for before, after in zip(corpus, again):
+    for before, after in zip(corpus, again, strict=True):
         assert before.metadata == after.metadata
         assert before.graph is not None and after.graph is not None
         assert before.graph.triples == after.graph.triples

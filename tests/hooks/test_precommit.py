@@ -18,7 +18,6 @@ import pytest
 from tests.conftest import REPO
 from tests.hooks.conftest import isolated_env, make_repo, put
 
-pytest.importorskip("pre_commit")
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 #: a version-like tag (pre-commit warns about revs that look like branches)

@@ -1,0 +1,282 @@
+"""RARE (Kachwala et al. 2024): how well a metric tracks graded structural damage.
+
+Layer: engine (benchmarks). The generator rewires the edges of each graph
+of a corpus step by step while keeping every node's in- and out-degree
+(SPEC §5):
+
+* an **attribute swap** exchanges the *sources* of two attributes
+  ``(a :r1 v1), (b :r2 v2) → (a :r2 v2), (b :r1 v1)``;
+* a **relation swap** exchanges the *targets* of two relations
+  ``(a :r1 x), (b :r2 y) → (a :r1 y), (b :r2 x)``, and is kept only if
+  the graph stays connected and gains no cycle and no multi-edge (a
+  second relation between the same two nodes);
+* a swap never recreates a triple of the original graph or duplicates
+  one of the current graph.
+
+Relations are read as penman reads them (``:ARG0-of`` edges
+de-inverted). The edges are visited once in a seeded random order; each
+still-original edge is swapped with the first partner (also in seeded
+random order) that satisfies the constraints, and after every swap the
+rewired graph is written as one pair with its ground truth
+``(|E| − |E′|) / |E|`` (``E``: attributes and relations of the original,
+``E′``: original edges moved so far). Each graph also contributes one
+self pair (ground truth 1) when it could be rewired at all. A metric is
+scored by Spearman's ρ × 100 between its scores (rewired against
+original) and the ground truth.
+
+Differences from the reference generator (Rematch-RARE ``fbd1a55``,
+``randomize_amr_rewire.py``), whose constraints this follows: cycles
+are checked exactly (a relation swap must keep the relation graph
+acyclic; graphs that already have a cycle get attribute swaps only)
+instead of through node heights, and every graph draws from its own
+seeded generator, so the output does not depend on corpus order.
+
+Example:
+    >>> from amrcheck.corpus import read_string
+    >>> corpus = read_string(
+    ...     "# ::id g\\n(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b)"
+    ...     " :polarity - :time (n / now))\\n")
+    >>> pairs = make_rare(corpus, seed=1)
+    >>> [(p.id, p.swapped, p.edges, round(p.similarity, 2)) for p in pairs]
+    [('g.1', 2, 5, 0.6), ('g.4', 3, 5, 0.4), ('g.self', 0, 5, 1.0)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import networkx as nx  # type: ignore[import-untyped]
+import numpy as np
+import penman
+from scipy.stats import spearmanr
+
+from ..corpus import Corpus, read_corpus
+from ..errors import InputError
+from ..metrics import Metric
+from ..pairing import pair_corpora, pair_scorer
+from ..progress import Progress, run_map
+
+Triple = tuple[str, str, str]
+
+#: file names inside a RARE folder
+ORIGINAL, REWIRED, TRUTH = "original.amr", "rewired.amr", "similarity.tsv"
+
+
+@dataclass(frozen=True, slots=True)
+class RarePair:
+    """One rewired graph, the original it came from, and the ground truth."""
+
+    id: str
+    source_id: str
+    original: str
+    rewired: str
+    swapped: int
+    edges: int
+
+    @property
+    def similarity(self) -> float:
+        return (self.edges - self.swapped) / self.edges
+
+
+def _connected(nodes: Sequence[str], relations: Sequence[Triple]) -> bool:
+    graph = nx.Graph()
+    graph.add_nodes_from(nodes)
+    graph.add_edges_from((s, t) for s, _, t in relations)
+    return bool(nx.is_connected(graph))
+
+
+def _acyclic(relations: Sequence[Triple]) -> bool:
+    graph = nx.DiGraph()
+    graph.add_edges_from((s, t) for s, _, t in relations)
+    return bool(nx.is_directed_acyclic_graph(graph))
+
+
+def _new_multi_edge(kept: Sequence[Triple], new: Sequence[Triple]) -> bool:
+    """Whether a new relation joins two nodes that another relation already joins."""
+    ends = [(s, t) for s, _, t in new]
+    return len(set(ends)) < len(ends) or bool(set(ends) & {(s, t) for s, _, t in kept})
+
+
+class _Rewiring:
+    """The state of one graph being rewired."""
+
+    def __init__(self, graph: penman.Graph, rng: np.random.Generator) -> None:
+        self.graph = graph
+        self.rng = rng
+        self.instances = graph.instances()
+        self.nodes = [i.source for i in self.instances]
+        self.attributes: list[Triple] = [tuple(a) for a in graph.attributes()]
+        self.relations: list[Triple] = [tuple(e) for e in graph.edges()]
+        self.original = set(self.attributes) | set(self.relations)
+        self.edges = len(self.attributes) + len(self.relations)
+        self.moved: set[Triple] = set()  # current triples that are results of swaps
+        self.swapped = 0
+        self.may_rewire_relations = _acyclic(self.relations)
+
+    def _count(self, old: tuple[Triple, Triple], new: tuple[Triple, Triple]) -> None:
+        # an original edge counts once, when it is first moved
+        for triple in old:
+            if triple in self.moved:
+                self.moved.discard(triple)
+            else:
+                self.swapped += 1
+        self.moved.update(new)
+
+    def _shuffled(self, triples: list[Triple]) -> list[Triple]:
+        order = self.rng.permutation(len(triples))
+        return [triples[i] for i in order]
+
+    def swap_attribute(self, first: Triple) -> bool:
+        source1, role1, value1 = first
+        for second in self._shuffled(self.attributes):
+            source2, role2, value2 = second
+            new = ((source1, role2, value2), (source2, role1, value1))
+            current = set(self.attributes)
+            if source1 == source2 or any(
+                t in self.original or t in current for t in new
+            ):
+                continue
+            self.attributes = [t for t in self.attributes if t not in (first, second)]
+            self.attributes += new
+            self._count((first, second), new)
+            return True
+        return False
+
+    def swap_relation(self, first: Triple) -> bool:
+        if not self.may_rewire_relations:
+            return False
+        source1, role1, target1 = first
+        for second in self._shuffled(self.relations):
+            source2, role2, target2 = second
+            new = ((source1, role1, target2), (source2, role2, target1))
+            current = set(self.relations)
+            if target1 == target2 or any(
+                t in self.original or t in current for t in new
+            ):
+                continue
+            kept = [t for t in self.relations if t not in (first, second)]
+            updated = kept + list(new)
+            if (
+                not _new_multi_edge(kept, new)
+                and _acyclic(updated)
+                and _connected(self.nodes, updated)
+            ):
+                self.relations = updated
+                self._count((first, second), new)
+                return True
+        return False
+
+    def encode(self) -> str:
+        triples = list(self.instances) + self.attributes + self.relations
+        return str(penman.encode(penman.Graph(triples, top=self.graph.top)))
+
+
+def rewire(text: str, key: str, seed: int, index: int) -> list[RarePair]:
+    """The rewired versions of one graph (PENMAN ``text``), then its self pair."""
+    graph = penman.decode(text)
+    state = _Rewiring(graph, np.random.default_rng([seed, index]))
+    if state.edges == 0:
+        return []
+    original = penman.encode(graph)
+    pairs = []
+    visit = state._shuffled(state.attributes + state.relations)
+    for step, triple in enumerate(visit):
+        before = state.swapped
+        if triple in state.attributes:
+            state.swap_attribute(triple)
+        elif triple in state.relations:
+            state.swap_relation(triple)
+        if state.swapped > before:
+            pairs.append(
+                RarePair(
+                    f"{key}.{step + 1}",
+                    key,
+                    original,
+                    state.encode(),
+                    state.swapped,
+                    state.edges,
+                )
+            )
+    if pairs:
+        pairs.append(RarePair(f"{key}.self", key, original, original, 0, state.edges))
+    return pairs
+
+
+def make_rare(corpus: Corpus, seed: int = 0) -> list[RarePair]:
+    """Rewired pairs for every graph of ``corpus`` that parses and has edges."""
+    pairs: list[RarePair] = []
+    for entry in corpus:
+        if entry.graph is not None:
+            pairs += rewire(entry.graph.text, entry.label, seed, entry.index)
+    return pairs
+
+
+def write_rare(pairs: Sequence[RarePair], folder: str | Path) -> None:
+    """Write ``original.amr``, ``rewired.amr`` and ``similarity.tsv`` to ``folder``."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    with (
+        (folder / ORIGINAL).open("w", encoding="utf-8") as original,
+        (folder / REWIRED).open("w", encoding="utf-8") as rewired,
+        (folder / TRUTH).open("w", encoding="utf-8") as truth,
+    ):
+        truth.write("id\tsource\tsimilarity\tswapped\tedges\n")
+        for pair in pairs:
+            original.write(f"# ::id {pair.id}\n# ::source {pair.source_id}\n")
+            original.write(pair.original + "\n\n")
+            rewired.write(
+                f"# ::id {pair.id}\n# ::rare-similarity {pair.similarity!r}\n"
+            )
+            rewired.write(pair.rewired + "\n\n")
+            truth.write(
+                f"{pair.id}\t{pair.source_id}\t{pair.similarity!r}\t"
+                f"{pair.swapped}\t{pair.edges}\n"
+            )
+
+
+@dataclass(slots=True)
+class RareResult:
+    """A metric on a RARE folder: Spearman ρ × 100 and the per-pair scores."""
+
+    spearman: float
+    pairs: int
+    truth: list[float]
+    scores: list[float]
+
+
+def read_truth(folder: str | Path) -> dict[str, float]:
+    path = Path(folder) / TRUTH
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()[1:]
+    except OSError as exc:
+        raise InputError(exc.strerror or str(exc), str(path)) from None
+    return {row[0]: float(row[2]) for row in (line.split("\t") for line in lines)}
+
+
+def score_rare(
+    folder: str | Path,
+    metric: Metric,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> RareResult:
+    """Score every rewired graph against its original; Spearman × 100 with the truth.
+
+    Raises:
+        InputError: a file of the folder is missing or the files disagree.
+    """
+    folder = Path(folder)
+    truth = read_truth(folder)
+    pairs = pair_corpora(read_corpus(folder / ORIGINAL), read_corpus(folder / REWIRED))
+    missing = [p.id for p in pairs if p.id not in truth]
+    if missing or len(pairs) != len(truth):
+        raise InputError(
+            f"{len(pairs)} pairs but {len(truth)} rows"
+            + (f"; no row for {missing[0]}" if missing else ""),
+            str(folder / TRUTH),
+        )
+    scores = [s.f1 for s in run_map(pair_scorer(metric), pairs, jobs, progress)]
+    expected = [truth[p.id] for p in pairs]
+    rho = float(spearmanr(scores, expected)[0])
+    return RareResult(rho * 100, len(pairs), expected, scores)

@@ -1,0 +1,233 @@
+"""What the long-running commands share: consoles, progress, errors, metric options.
+
+* output goes through rich consoles: colour and a progress bar on a
+  terminal, plain text (no colour, no wrapping, no bar) otherwise;
+* a progress bar with ETA on stderr, unless ``--quiet`` or not a TTY;
+* Ctrl-C ends a command with exit status 130 and one line, no traceback;
+* usage and input errors end it with exit status 2;
+* metric names come from the registry; ``-o key=value`` options are
+  typed by the metric's ``Options`` (``-o smatch.restarts=9`` targets one
+  metric when several are chosen).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from ..diff import Change
+from ..errors import AmrError, MetricError
+from ..metrics import REGISTRY, Metric, get_metric, metric_names, metric_options
+
+#: metric names of the registry, as a typer choice
+MetricName = Enum(  # type: ignore[misc]
+    "MetricName", {name: name for name in metric_names()}, type=str
+)
+
+
+class PairByChoice(str, Enum):
+    """How graphs of two files are paired (:func:`amrcheck.pairing.match_entries`)."""
+
+    AUTO = "auto"
+    ID = "id"
+    POSITION = "position"
+
+
+def console(stderr: bool = False) -> Console:
+    """A console on stdout (or stderr): styled on a terminal, plain otherwise."""
+    probe = Console(stderr=stderr)
+    if probe.is_terminal:
+        return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    # plain text for pipes and files: no colour codes, no wrapping at 80
+    return Console(
+        stderr=stderr,
+        highlight=False,
+        soft_wrap=True,
+        no_color=True,
+        width=10_000,
+        emoji=False,
+    )
+
+
+def table(out: Console, *columns: str, title: str | None = None) -> Table:
+    """A table that is a boxed grid on a terminal and space-aligned text otherwise."""
+    grid = Table(
+        *columns,
+        title=title,
+        box=box.SIMPLE_HEAD if out.is_terminal else None,
+        pad_edge=False,
+        show_edge=False,
+        title_justify="left",
+        header_style="bold" if out.is_terminal else "",
+    )
+    return grid
+
+
+@contextmanager
+def progress_bar(
+    description: str, total: int, quiet: bool = False
+) -> Iterator[Callable[[int], None] | None]:
+    """Yield a ``done(n)`` callback drawing a bar on stderr, or None when silent."""
+    err = Console(stderr=True)
+    if quiet or not err.is_terminal or total <= 1:
+        yield None
+        return
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda done: bar.advance(task, done)
+
+
+CHANGE_STYLES = {"removed": "red", "added": "green", "relabel": "yellow"}
+
+
+def change_line(change: Change) -> Text:
+    """A diff line: ``- l:c  triple``, ``+ l:c  triple`` or ``~ l:c -> l:c  a -> b``."""
+    line = Text("  ")
+    style = CHANGE_STYLES[change.kind]
+    if change.kind == "relabel":
+        assert change.old is not None and change.new is not None
+        line.append(
+            f"~ {change.old.line}:{change.old.column} -> "
+            f"{change.new.line}:{change.new.column}  ",
+            style=style,
+        )
+        line.append(change.old.text, style="red")
+        line.append(" -> ")
+        line.append(change.new.text, style="green")
+        return line
+    place = change.old or change.new
+    assert place is not None
+    line.append(f"{change.sign} {place.line}:{place.column}  {place.text}", style=style)
+    return line
+
+
+def graphs_in(path: Path) -> int:
+    """About how many graphs a file has (lines opening with ``(``): progress bars."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return 0  # reading it properly will report the problem
+    return text.count("\n(") + text.startswith("(")
+
+
+def fail(command: str, message: str) -> typer.Exit:
+    """Print ``amrcheck COMMAND: error: message`` on stderr; the exit to raise."""
+    typer.echo(f"amrcheck {command}: error: {message}", err=True)
+    return typer.Exit(code=2)
+
+
+@contextmanager
+def guarded(command: str) -> Iterator[None]:
+    """Turn engine errors into exit 2 and Ctrl-C into exit 130, without tracebacks."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        typer.echo(f"amrcheck {command}: interrupted", err=True)
+        raise typer.Exit(code=130) from None
+    except AmrError as exc:
+        raise fail(command, str(exc)) from None
+    except OSError as exc:
+        name = f"{exc.filename}: " if exc.filename else ""
+        raise fail(command, f"{name}{exc.strerror or exc}") from None
+
+
+def report_input_errors(command: str, problems: Sequence[str], strict: bool) -> None:
+    """Warn about errors in input files (``file:line:col: ...``); exit 2 if strict."""
+    for problem in problems:
+        typer.echo(problem, err=True)
+    if problems and strict:
+        raise fail(command, f"{len(problems)} input error(s) and --strict")
+    if problems:
+        typer.echo(
+            f"amrcheck {command}: warning: {len(problems)} input error(s); "
+            "the graphs concerned are left out (--strict: stop instead)",
+            err=True,
+        )
+
+
+def split_metrics(values: Sequence[str] | None, default: str = "smatch") -> list[str]:
+    """Metric names from repeatable, comma-separated ``--metric`` values."""
+    names = [n.strip() for v in values or [default] for n in v.split(",") if n.strip()]
+    known = metric_names()
+    for name in names:
+        if name not in known:
+            raise MetricError(
+                f"unknown metric {name!r}; choose one of: {', '.join(known)}"
+            )
+    return list(dict.fromkeys(names))
+
+
+def build_metrics(
+    names: Sequence[str],
+    option: Sequence[str] | None = None,
+    shortcuts: dict[str, Any] | None = None,
+) -> list[Metric]:
+    """Build ``names`` with ``-o [metric.]key=value`` options and flag shortcuts.
+
+    A shortcut (``--root``, ``--exact`` ...) goes to every chosen metric
+    that has the option; it is an error if none has it. So is a plain
+    ``key=value`` that no chosen metric has.
+    """
+    per_metric: dict[str, dict[str, str]] = {name: {} for name in names}
+    wanted: dict[str, str] = {}
+    for item in option or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise MetricError(f"-o/--option expects key=value, got {item!r}")
+        target, dot, field = key.strip().rpartition(".")
+        field = field.replace("-", "_")
+        if dot:
+            if target not in per_metric:
+                raise MetricError(f"-o {item}: {target!r} is not a chosen metric")
+            per_metric[target][field] = value.strip()
+        else:
+            wanted[field] = value.strip()
+    for key, value in (shortcuts or {}).items():
+        if value is not None:
+            wanted[key] = str(value.value if isinstance(value, Enum) else value)
+    for key, value in wanted.items():
+        takers = [name for name in names if _has_option(name, key)]
+        if not takers:
+            raise MetricError(
+                f"option {key!r} belongs to none of the chosen metrics "
+                f"({', '.join(names)})"
+            )
+        for name in takers:
+            per_metric[name].setdefault(key, value)
+    return [get_metric(n, **metric_options(n, per_metric[n])) for n in names]
+
+
+def _has_option(name: str, key: str) -> bool:
+    options = getattr(REGISTRY[name], "Options", None)
+    return options is not None and key in {f.name for f in dataclasses.fields(options)}
+
+
+def describe_settings(settings: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in settings.items())

@@ -1,0 +1,456 @@
+"""``amrcheck bench ...``: the benchmarks that judge metrics.
+
+One typer sub-app: ``bamboo`` (SPEC §5 table), ``rare make`` / ``rare
+[score]`` (the RARE generator and its Spearman score), ``principles``
+(SPEC §4 I–IV) and ``speed`` (runtime against graph size). Each command
+is thin: read → :mod:`amrcheck.benchmarks` → render (table or ``--json``,
+schemas in ``docs/cli.md``; ``--plot`` charts need the ``plot`` extra).
+Exit status 0, 1 when ``principles`` finds a principle that does not
+hold, 2 on errors, 130 on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from pathlib import Path
+from statistics import median
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.text import Text
+from typer.core import TyperGroup
+
+from ..benchmarks.bamboo import SUBTASK_IDS, load_bamboo, run_bamboo
+from ..benchmarks.principles import check_principles, time_pairs
+from ..benchmarks.rare import make_rare, score_rare, write_rare
+from ..corpus import read_corpus
+from ..metrics import Metric, metric_names
+from ..pairing import metric_settings
+from . import app
+from ._common import (
+    build_metrics,
+    console,
+    describe_settings,
+    fail,
+    graphs_in,
+    guarded,
+    progress_bar,
+    split_metrics,
+    table,
+)
+
+#: bumped only when the JSON output changes incompatibly
+JSON_SCHEMA_VERSION = 1
+
+bench = typer.Typer(
+    help="Benchmarks that judge metrics: BAMBOO, RARE, principles, speed.",
+    no_args_is_help=True,
+)
+app.add_typer(bench, name="bench")
+
+METRICS_HELP = f"Metrics, comma-separated or repeated: {', '.join(metric_names())}."
+#: column titles of the BAMBOO table, as in the published one
+COLUMN = {"main": "", "reify": "(reify)", "syno": "(syno)", "role_confusion": "(role)"}
+
+
+class Split(str, Enum):
+    DEV = "dev"
+    TEST = "test"
+
+
+class RootPolicyChoice(str, Enum):
+    VARIABLE = "variable"
+    CONCEPT = "concept"
+
+
+class CompatChoice(str, Enum):
+    SMATCH_104 = "smatch-1.0.4"
+    RAW = "raw"
+
+
+MetricOption = Annotated[
+    Optional[list[str]],  # noqa: UP007 (typer needs Optional)
+    typer.Option("--metric", "-m", help=METRICS_HELP),
+]
+OptionOption = Annotated[
+    Optional[list[str]],  # noqa: UP007
+    typer.Option("--option", "-o", help="Metric option [metric.]key=value."),
+]
+RootOption = Annotated[
+    Optional[RootPolicyChoice],  # noqa: UP007
+    typer.Option(help="smatch TOP triple: variable (smatch 1.0.4) or concept."),
+]
+CompatOption = Annotated[
+    Optional[CompatChoice],  # noqa: UP007
+    typer.Option(help="smatch triples and counting of another tool."),
+]
+ExactOption = Annotated[
+    Optional[bool],  # noqa: UP007
+    typer.Option("--exact/--no-exact", help="smatch: solve the ILP where needed."),
+]
+JobsOption = Annotated[int, typer.Option(help="Processes (0 = one per CPU).")]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+PlotOption = Annotated[
+    Optional[Path],  # noqa: UP007
+    typer.Option(help="Write a chart (PNG) here; needs the 'plot' extra."),
+]
+
+
+def _metrics(
+    metric: list[str] | None,
+    option: list[str] | None,
+    root: RootPolicyChoice | None = None,
+    compat: CompatChoice | None = None,
+    exact: bool | None = None,
+    default: str = "smatch",
+) -> list[Metric]:
+    shortcuts = {"root": root, "compat": compat, "exact": exact}
+    return build_metrics(split_metrics(metric, default), option, shortcuts)
+
+
+def _print_json(report: dict[str, Any]) -> None:
+    typer.echo(json.dumps({"version": JSON_SCHEMA_VERSION, **report}, indent=2))
+
+
+# --- BAMBOO -------------------------------------------------------------------
+
+
+def _task_ids(values: list[str] | None) -> list[str]:
+    chosen = [t.strip() for v in values or [] for t in v.split(",") if t.strip()]
+    for task in chosen:
+        if task not in SUBTASK_IDS:
+            raise typer.BadParameter(
+                f"{task!r}; choose from {', '.join(SUBTASK_IDS)}", param_hint="--task"
+            )
+    return [t for t in SUBTASK_IDS if t in chosen] if chosen else list(SUBTASK_IDS)
+
+
+def _title(task_id: str) -> str:
+    task, subtask = task_id.split(".")
+    return f"{task.upper()}{COLUMN[subtask]}"
+
+
+@bench.command()
+def bamboo(
+    data: Annotated[
+        Path, typer.Option("--data", help="BAMBOO folder (<task>/<subtask>/*.amr).")
+    ],
+    split: Annotated[Split, typer.Option(help="Which split's files.")] = Split.DEV,
+    metric: MetricOption = None,
+    option: OptionOption = None,
+    root: RootOption = None,
+    compat: CompatOption = None,
+    exact: ExactOption = None,
+    task: Annotated[
+        Optional[list[str]],  # noqa: UP007
+        typer.Option(help="Only these subtasks (e.g. sick.main); AMEAN over them."),
+    ] = None,
+    plot: PlotOption = None,
+    jobs: JobsOption = 1,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """BAMBOO: Pearson × 100 per similarity subtask, role-confusion accuracy, AMEAN."""
+    with guarded("bench bamboo"):
+        metrics = _metrics(metric, option, root, compat, exact)
+        chosen = _task_ids(task)
+        subtasks = [t for t in load_bamboo(data, split.value) if t.id in chosen]
+        rows = []
+        total = sum(graphs_in(t.candidate_path) for t in subtasks) * len(metrics)
+        with progress_bar("bamboo", total, quiet) as done:
+            for scorer in metrics:
+                predictions, result = run_bamboo(subtasks, scorer, jobs, done)
+                rows.append((scorer, predictions, result))
+        if plot is not None:
+            from ..plots import bamboo_scatter
+
+            scorer, predictions, result = rows[0]
+            similarity = [t for t in subtasks if not t.is_role_confusion]
+            bamboo_scatter(
+                plot,
+                scorer.name,
+                {t.id: t.human for t in similarity},
+                {t.id: [predictions[t.id][i] for i in t.scored] for t in similarity},
+                result.values,
+            )
+    if as_json:
+        _print_json(
+            {
+                "benchmark": "bamboo",
+                "split": split.value,
+                "data": str(data),
+                "results": [
+                    {
+                        "metric": scorer.name,
+                        "settings": metric_settings(scorer),
+                        "tasks": result.values,
+                        "amean": result.amean,
+                    }
+                    for scorer, _, result in rows
+                ],
+            }
+        )
+        return
+    out = console()
+    grid = table(
+        out,
+        "metric",
+        *map(_title, chosen),
+        "AMEAN",
+        title=f"BAMBOO {split.value} ({data})",
+    )
+    for scorer, _, result in rows:
+        grid.add_row(scorer.name, *(f"{v:.2f}" for v in result.row()))
+    out.print(grid)
+    _settings_lines(out, [scorer for scorer, _, _ in rows])
+    if len(chosen) < len(SUBTASK_IDS):
+        out.print(f"AMEAN over {len(chosen)} of {len(SUBTASK_IDS)} subtasks")
+    if plot is not None:
+        out.print(f"chart: {plot}")
+
+
+def _settings_lines(out: Console, metrics: list[Metric]) -> None:
+    for scorer in metrics:
+        settings = describe_settings(metric_settings(scorer))
+        out.print(Text(f"{scorer.name}: {settings}", style="dim"))
+
+
+# --- RARE -----------------------------------------------------------------------
+
+
+class _DefaultsToScore(TyperGroup):
+    """``bench rare DIR`` means ``bench rare score DIR``."""
+
+    # ctx is typer's own (vendored) click Context
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            args = ["score", *args]
+        return super().parse_args(ctx, args)
+
+
+rare = typer.Typer(
+    cls=_DefaultsToScore,
+    help="RARE: rewire graphs (make), then rank metrics by Spearman × 100 (score).",
+    no_args_is_help=True,
+)
+bench.add_typer(rare, name="rare")
+
+
+@rare.command()
+def make(
+    corpus: Annotated[Path, typer.Argument(help="AMR file whose graphs to rewire.")],
+    out: Annotated[Path, typer.Option("--out", help="Folder to write.")],
+    seed: Annotated[int, typer.Option(help="Seed of the rewiring.")] = 0,
+    limit: Annotated[
+        Optional[int],  # noqa: UP007
+        typer.Option(help="Only the first N graphs."),
+    ] = None,
+) -> None:
+    """Write original.amr, rewired.amr and similarity.tsv (ground truth) to --out."""
+    with guarded("bench rare make"):
+        source = read_corpus(corpus)
+        if limit is not None:
+            source.entries = source.entries[:limit]
+        pairs = make_rare(source, seed)
+        write_rare(pairs, out)
+    graphs = len({p.source_id for p in pairs})
+    typer.echo(
+        f"{len(pairs)} pairs from {graphs} graphs written to {out} (seed {seed})"
+    )
+
+
+@rare.command("score")
+def rare_score(
+    folder: Annotated[Path, typer.Argument(help="A folder made by 'rare make'.")],
+    metric: MetricOption = None,
+    option: OptionOption = None,
+    root: RootOption = None,
+    compat: CompatOption = None,
+    exact: ExactOption = None,
+    jobs: JobsOption = 1,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Spearman × 100 between metric scores and the rewiring ground truth."""
+    with guarded("bench rare"):
+        metrics = _metrics(metric, option, root, compat, exact)
+        total = graphs_in(folder / "rewired.amr") * len(metrics)
+        with progress_bar("rare", total, quiet) as done:
+            results = [(m, score_rare(folder, m, jobs, done)) for m in metrics]
+    if as_json:
+        _print_json(
+            {
+                "benchmark": "rare",
+                "data": str(folder),
+                "results": [
+                    {
+                        "metric": m.name,
+                        "settings": metric_settings(m),
+                        "pairs": r.pairs,
+                        "spearman": r.spearman,
+                    }
+                    for m, r in results
+                ],
+            }
+        )
+        return
+    out = console()
+    grid = table(out, "metric", "pairs", "Spearman ×100", title=f"RARE ({folder})")
+    for m, r in results:
+        grid.add_row(m.name, str(r.pairs), f"{r.spearman:.2f}")
+    out.print(grid)
+    _settings_lines(out, [m for m, _ in results])
+
+
+# --- principles and speed --------------------------------------------------------
+
+
+@bench.command()
+def principles(
+    corpus: Annotated[Path, typer.Argument(help="AMR file whose graphs to use.")],
+    metric: MetricOption = None,
+    option: OptionOption = None,
+    neighbours: Annotated[
+        int, typer.Option(help="Graph pairs (i, i+1) checked both ways.")
+    ] = 200,
+    jobs: Annotated[int, typer.Option(help="Worker processes for IV.")] = 2,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Check principles I-IV (range, self-score 1, symmetry, determinism)."""
+    with guarded("bench principles"):
+        metrics = _metrics(metric, option)
+        source = read_corpus(corpus)
+        if len(source) < 2:
+            raise fail("bench principles", f"{corpus} needs at least two graphs")
+        checks = []
+        with progress_bar("principles", len(source) * len(metrics), quiet) as done:
+            for m in metrics:
+                options = {
+                    k: v
+                    for k, v in metric_settings(m).items()
+                    if k != "standardization"
+                }
+                checks.append(
+                    (
+                        m,
+                        check_principles(
+                            source, m.name, options, neighbours, jobs, progress=done
+                        ),
+                    )
+                )
+    failed = any(not c.holds for _, found in checks for c in found)
+    if as_json:
+        _print_json(
+            {
+                "benchmark": "principles",
+                "corpus": str(corpus),
+                "results": [
+                    {
+                        "metric": m.name,
+                        "settings": metric_settings(m),
+                        "principles": [
+                            {
+                                "code": c.code,
+                                "name": c.name,
+                                "holds": c.holds,
+                                "checked": c.checked,
+                                "violations": c.violations,
+                                "note": c.note,
+                            }
+                            for c in found
+                        ],
+                    }
+                    for m, found in checks
+                ],
+            }
+        )
+    else:
+        out = console()
+        for m, found in checks:
+            out.print(
+                Text(
+                    f"{m.name} ({describe_settings(metric_settings(m))})", style="bold"
+                )
+            )
+            for c in found:
+                line = Text(f"  {c.code:<4}{c.name:<16}")
+                line.append(
+                    "holds" if c.holds else "does not hold",
+                    style="green" if c.holds else "bold red",
+                )
+                line.append(
+                    f"  ({c.checked} pairs)" + (f"; {c.note}" if c.note else "")
+                )
+                out.print(line)
+                for violation in c.violations:
+                    out.print(Text(f"      {violation}", style="red"))
+    raise typer.Exit(code=1 if failed else 0)
+
+
+@bench.command()
+def speed(
+    corpus: Annotated[
+        Path, typer.Argument(help="AMR file; graph i is scored against i+1.")
+    ],
+    metric: MetricOption = None,
+    option: OptionOption = None,
+    plot: PlotOption = None,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Seconds per pair against graph size, in this process (--plot: a chart)."""
+    with guarded("bench speed"):
+        chosen = _metrics(metric, option)
+        if len(chosen) != 1:
+            raise fail("bench speed", "time one metric at a time")
+        (m,) = chosen
+        source = read_corpus(corpus)
+        options = {
+            k: v for k, v in metric_settings(m).items() if k != "standardization"
+        }
+        with progress_bar("speed", len(source), quiet) as done:
+            timings = time_pairs(source, m.name, options, done)
+        if not timings:
+            raise fail("bench speed", f"{corpus} needs at least two graphs")
+        if plot is not None:
+            from ..plots import runtime_chart
+
+            runtime_chart(
+                plot, m.name, [t.size for t in timings], [t.seconds for t in timings]
+            )
+    seconds = [t.seconds for t in timings]
+    slowest = max(timings, key=lambda t: t.seconds)
+    report = {
+        "benchmark": "speed",
+        "corpus": str(corpus),
+        "metric": m.name,
+        "settings": metric_settings(m),
+        "pairs": len(timings),
+        "seconds": sum(seconds),
+        "pairs_per_second": len(timings) / sum(seconds) if sum(seconds) else None,
+        "median_ms": median(seconds) * 1000,
+        "slowest": {
+            "pair": slowest.label,
+            "size": slowest.size,
+            "ms": slowest.seconds * 1000,
+        },
+        "timings": [
+            {"pair": t.label, "size": t.size, "seconds": t.seconds} for t in timings
+        ],
+    }
+    if as_json:
+        _print_json(report)
+        return
+    out = console()
+    out.print(
+        f"{m.name}: {len(timings)} pairs in {sum(seconds):.2f} s "
+        f"({report['pairs_per_second']:,.0f} pairs/s, median "
+        f"{report['median_ms']:.2f} ms; slowest {slowest.label}, "
+        f"{slowest.size} triples, {slowest.seconds * 1000:.1f} ms)"
+    )
+    if plot is not None:
+        out.print(f"chart: {plot}")

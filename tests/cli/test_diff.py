@@ -1,0 +1,164 @@
+"""``amrcheck diff OLD NEW``: text, --stat, --json, --motifs, exit codes, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import amrcheck.cli.diff as diff_command
+from amrcheck.cli import app
+from tests.conftest import REPO
+
+runner = CliRunner()
+V1 = REPO / "examples" / "annotations_v1.amr"
+V2 = REPO / "examples" / "annotations_v2.amr"
+
+
+def run(*args: str | Path):
+    return runner.invoke(app, ["diff", *map(str, args)])
+
+
+def test_text_output_is_plain_and_exit_1_when_graphs_changed() -> None:
+    result = run(V1, V2)
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert lines[:5] == [
+        f"--- {V1}",
+        f"+++ {V2}",
+        "changed   ex.1  smatch 0.9231  (+1)",
+        "  + 7:17  (a :polarity -)",
+        "changed   ex.2  smatch 0.9231  (-2 +1)",
+    ]
+    assert "  ~ 27:11 -> 30:11  (r / researcher) -> (p / person)" in lines
+    assert "  - 44:4  (p :ARG0 r)" in lines and "  + 48:4  (p :ARG1 r)" in lines
+    assert f"added     ex.6  {V2}:54  (11 triples)" in lines
+    assert "  ex.4: comments, layout" in lines
+    assert lines[-1].startswith(
+        "6 graphs: 4 changed, 1 added, 0 removed, 1 unchanged "
+        "(1 with header changes only); smatch 0.8889 over 5 pairs (root=variable, set)"
+    )
+    assert "\x1b[" not in result.stdout  # no colour codes when not a terminal
+
+
+def test_same_file_exits_0() -> None:
+    result = run(V1, V1, "--quiet")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [f"--- {V1}", f"+++ {V1}"]
+
+
+def test_stat_one_line_per_graph() -> None:
+    result = run(V2, V1, "--stat", "-q")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "ex.1  changed    smatch 0.9231  -1  comments",
+        "ex.2  changed    smatch 0.9231  -1 +2  comments",
+        "ex.3  changed    smatch 0.7273  -2 ~2  comments",
+        "ex.4  unchanged  smatch 1.0000  comments  layout",
+        "ex.5  changed    smatch 0.8333  -1 +1  comments",
+        "ex.6  removed    -11",
+    ]
+
+
+def test_json_schema() -> None:
+    result = run(V1, V2, "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["version"] == 1 and report["paired_by"] == "id"
+    assert report["note"] is None and report["metric"] == "smatch"
+    assert report["settings"]["root"] == "variable"
+    assert report["summary"]["changed"] == 4 and report["summary"]["added"] == 1
+    ex1 = report["graphs"][0]
+    assert set(ex1) == {
+        "id", "status", "old", "new", "score", "counts", "changes",
+        "layout_changed", "metadata", "comments_changed", "errors",
+    }  # fmt: skip
+    assert ex1["old"] == {"line": 6, "column": 1}
+    assert ex1["changes"] == [
+        {
+            "change": "added",
+            "old": None,
+            "new": {
+                "text": "(a :polarity -)",
+                "triple": ["a", ":polarity", "-"],
+                "line": 7,
+                "column": 17,
+            },
+        }
+    ]
+    relabel = report["graphs"][2]["changes"][0]
+    assert relabel["change"] == "relabel"
+    assert relabel["old"]["text"] == "(r / researcher)"
+    assert relabel["new"]["text"] == "(p / person)"
+    assert report["graphs"][5]["status"] == "added"
+    assert report["graphs"][5]["score"] is None
+
+
+def test_metric_options_and_motifs() -> None:
+    result = run(V1, V2, "--metric", "rematch", "--motifs", "--json")
+    report = json.loads(result.stdout)
+    assert report["metric"] == "rematch"
+    ex1 = report["graphs"][0]
+    assert "attribute (polarity -)" in [
+        m["new"]["text"] for m in ex1["motifs"] if m["new"]
+    ]
+    text = run(V1, V2, "--motifs", "-q").stdout
+    assert "  + 7:17  attribute (polarity -)" in text
+    concept = run(V1, V2, "--json", "-o", "root=concept")
+    assert json.loads(concept.stdout)["settings"]["root"] == "concept"
+
+
+def test_position_fallback_is_announced(tmp_path: Path) -> None:
+    old, new = tmp_path / "old.amr", tmp_path / "new.amr"
+    old.write_text("(a / one)\n\n(b / two)\n")
+    new.write_text("(a / one)\n\n(b / three)\n")
+    result = run(old, new, "-q")
+    assert result.exit_code == 1
+    assert f"graphs paired by position: 2 graphs have no ::id in {old}" in result.stderr
+    assert "  ~ 3:2 -> 3:2  (b / two) -> (b / three)" in result.stdout
+
+
+def test_syntax_errors_warn_and_go_on_unless_strict(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.amr"
+    broken.write_text(
+        V2.read_text().replace("(g3 / grandmother)))", "(g3 / grandmother))")
+    )
+    result = run(V1, broken, "--json")
+    assert result.exit_code == 1
+    assert f"{broken}:14:1: E001" in result.stderr
+    report = json.loads(result.stdout)
+    assert [g["status"] for g in report["graphs"]][:3] == ["changed"] * 3
+    assert report["graphs"][1]["errors"][0].startswith(f"{broken}:14:1: E001")
+    strict = run(V1, broken, "--strict")
+    assert strict.exit_code == 2 and strict.stdout == ""
+    assert "--strict" in strict.stderr and "Traceback" not in strict.output
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    for args in (
+        (V1, tmp_path / "missing.amr"),
+        (V1, V2, "--metric", "nosuch"),
+        (V1, V2, "-o", "nosuch=1"),
+    ):
+        result = run(*args)
+        assert result.exit_code == 2, args
+        assert "Traceback" not in result.output
+    assert "missing.amr" in run(V1, tmp_path / "missing.amr").stderr
+
+
+def test_ctrl_c_exits_130_without_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(diff_command, "run_diff", interrupted)
+    result = run(V1, V2)
+    assert result.exit_code == 130
+    assert result.stderr == "amrcheck diff: interrupted\n"
+
+
+def test_jobs_same_json() -> None:
+    one = run(V1, V2, "--json")
+    two = run(V1, V2, "--json", "--jobs", "2")
+    assert json.loads(one.stdout) == json.loads(two.stdout)

@@ -1,0 +1,89 @@
+"""``amrcheck iaa A B [C ...]``: text, --json, --csv, errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import amrcheck.cli.iaa  # noqa: F401  (registers the command on `app`)
+from amrcheck.cli import app
+from tests.conftest import shared_path
+
+runner = CliRunner()
+FILES = [shared_path(f"multi_annotator_toy/comptest_annot{i}.txt") for i in range(1, 5)]
+
+
+def run(*args: str | Path):
+    return runner.invoke(app, ["iaa", *map(str, args)])
+
+
+def test_text_report() -> None:
+    result = run(*FILES, "--resamples", "200", "--top", "1")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith(
+        "annotators: annot1 (4 graphs), annot2 (6 graphs), annot3 (4 graphs), "
+        "annot4 (4 graphs)\n"
+    )
+    assert "pairwise agreement (smatch F1, micro; 95% CI)" in out
+    assert "mean pairwise agreement: 0.7120 (95% CI " in out
+    assert "agreement per aspect" in out and "negation" in out
+    queue = out[out.index("adjudication queue") :].splitlines()
+    assert queue[1] == "sentence 3  mean 0.4730  please do not touch!"
+    assert queue[2] == "  annot1 vs annot4  F1 0.2222  (- annot1 only, + annot4 only)"
+    assert "    - 28:8  (t :polarity -)" in queue
+    assert "sentence 4" not in out  # --top 1
+
+
+def test_json_schema() -> None:
+    result = run(*FILES, "--json", "--resamples", "200")
+    assert result.exit_code == 0
+    report = json.loads(result.stdout)
+    assert report["version"] == 1 and report["metric"] == "smatch"
+    assert [a["name"] for a in report["annotators"]] == [
+        "annot1", "annot2", "annot3", "annot4",
+    ]  # fmt: skip
+    assert len(report["matrix"]) == 4 and report["matrix"][0][0] == 1.0
+    pair = report["pairs"][0]
+    assert set(pair) == {
+        "a",
+        "b",
+        "sentences",
+        "f1",
+        "precision",
+        "recall",
+        "ci",
+        "aspects",
+    }
+    assert pair["ci"]["low"] <= pair["f1"] <= pair["ci"]["high"]
+    assert set(report["mean"]) == {"f1", "low", "high", "confidence", "resamples"}
+    assert "named_entities" in report["aspects"]
+    first = report["sentences"][0]
+    assert first["id"] == "sentence 3" and first["min_f1"] < first["mean_f1"]
+    assert first["pairs"][0]["changes"][0]["change"] in {"removed", "added", "relabel"}
+    assert report["sentences"][-1]["missing"] == ["annot1", "annot3", "annot4"]
+
+
+def test_csv_queue() -> None:
+    result = run(*FILES, "--csv", "--resamples", "50")
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [r["id"] for r in rows] == [f"sentence {i}" for i in (3, 4, 1, 2, 5, 6)]
+    assert float(rows[0]["annot1~annot4"]) == float(rows[0]["min_f1"])
+    assert rows[-1]["annot1~annot2"] == "" and rows[-1]["annotators"] == "1"
+
+
+def test_errors(tmp_path: Path) -> None:
+    assert run(FILES[0]).exit_code == 2
+    broken = tmp_path / "broken.txt"
+    broken.write_text(FILES[1].read_text().replace(':op1 "Wales"))', ':op1 "Wales")'))
+    result = run(FILES[0], broken, FILES[2], "--json", "--resamples", "50")
+    assert result.exit_code == 0
+    assert f"{broken}:" in result.stderr and "E001" in result.stderr
+    report = json.loads(result.stdout)
+    first = next(s for s in report["sentences"] if s["id"] == "sentence 1")
+    assert first["missing"] == ["broken"]
+    assert run(FILES[0], broken, "--strict").exit_code == 2

