@@ -26,7 +26,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scipy.stats import pearsonr
 
 from ..corpus import read_corpus
 from ..errors import InputError
@@ -74,6 +73,9 @@ class BambooSubtask:
             )
             return correct / pairs * 100
         predicted = [predictions[i] for i in self.scored]
+        # imported here: scipy.stats takes most of a second to import
+        from scipy.stats import pearsonr
+
         return float(pearsonr(predicted, self.human)[0]) * 100
 
 

@@ -47,10 +47,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import networkx as nx  # type: ignore[import-untyped]
 import numpy as np
 import penman
-from scipy.stats import spearmanr
 
 from ..corpus import Corpus, read_corpus
 from ..errors import InputError
@@ -81,16 +79,40 @@ class RarePair:
 
 
 def _connected(nodes: Sequence[str], relations: Sequence[Triple]) -> bool:
-    graph = nx.Graph()
-    graph.add_nodes_from(nodes)
-    graph.add_edges_from((s, t) for s, _, t in relations)
-    return bool(nx.is_connected(graph))
+    """Whether every node is reachable from the first, ignoring direction."""
+    if not nodes:
+        return False
+    neighbours: dict[str, set[str]] = {node: set() for node in nodes}
+    for source, _, target in relations:
+        neighbours.setdefault(source, set()).add(target)
+        neighbours.setdefault(target, set()).add(source)
+    seen = {nodes[0]}
+    todo = [nodes[0]]
+    while todo:
+        for other in neighbours[todo.pop()] - seen:
+            seen.add(other)
+            todo.append(other)
+    return len(seen) == len(neighbours)
 
 
 def _acyclic(relations: Sequence[Triple]) -> bool:
-    graph = nx.DiGraph()
-    graph.add_edges_from((s, t) for s, _, t in relations)
-    return bool(nx.is_directed_acyclic_graph(graph))
+    """Whether the directed relations have no cycle (Kahn's algorithm)."""
+    children: dict[str, list[str]] = {}
+    indegree: dict[str, int] = {}
+    for source, _, target in relations:
+        children.setdefault(source, []).append(target)
+        indegree.setdefault(source, 0)
+        indegree[target] = indegree.get(target, 0) + 1
+    ready = [node for node, degree in indegree.items() if degree == 0]
+    removed = 0
+    while ready:
+        node = ready.pop()
+        removed += 1
+        for child in children.get(node, ()):
+            indegree[child] -= 1
+            if indegree[child] == 0:
+                ready.append(child)
+    return removed == len(indegree)
 
 
 def _new_multi_edge(kept: Sequence[Triple], new: Sequence[Triple]) -> bool:
@@ -278,5 +300,7 @@ def score_rare(
         )
     scores = [s.f1 for s in run_map(pair_scorer(metric), pairs, jobs, progress)]
     expected = [truth[p.id] for p in pairs]
+    from scipy.stats import spearmanr  # slow to import: only when scoring
+
     rho = float(spearmanr(scores, expected)[0])
     return RareResult(rho * 100, len(pairs), expected, scores)
