@@ -26,7 +26,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-
 from ..corpus import read_corpus
 from ..errors import InputError
 from ..graph import Graph
