@@ -1,4 +1,4 @@
-"""Start the AMR language server: ``python -m amr_lsp [--tcp|--ws] [--host H] [--port P]``.
+"""Start the AMR language server: ``python -m amr_lsp [--tcp|--ws] [--port P]``.
 
 stdio by default. Logs go to stderr (stdout carries the protocol).
 """
@@ -13,10 +13,11 @@ from pygls.cli import start_server
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    logging.basicConfig(
-        level=os.environ.get("AMR_LSP_LOG", "WARNING").upper(),
-        format="amr_lsp %(levelname)s %(name)s: %(message)s",
-    )
+    logging.basicConfig(format="%(levelname)s %(name)s: %(message)s")
+    # AMR_LSP_LOG=DEBUG logs each analysis with its timings (pygls stays quiet:
+    # at DEBUG it logs every message it sends)
+    level = os.environ.get("AMR_LSP_LOG", "WARNING").upper()
+    logging.getLogger("amr_lsp").setLevel(level)
     from .server import SERVER  # after logging: importing builds the server
 
     start_server(SERVER, list(argv) if argv is not None else None)

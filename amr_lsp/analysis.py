@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from amrcheck import Corpus, Entry, Finding, Graph, Score, validate
 from lsprotocol import types
+
+from amrcheck import Corpus, Entry, Finding, Graph, Score, validate
 
 from .compare import Comparer, GraphComparison, TripleId
 from .config import Settings
@@ -172,7 +173,8 @@ def _compare_all(
     comparer: Comparer,
 ) -> None:
     assert reference.corpus is not None
-    for report, partner in zip(graphs, pair_entries(corpus, reference.corpus)):
+    partners = pair_entries(corpus, reference.corpus)
+    for report, partner in zip(graphs, partners, strict=True):
         entry = report.entry
         if partner is None:
             report.note = f"no reference graph for {entry.label}"
@@ -221,7 +223,7 @@ def _reference_problem(
     )
 
 
-# -- diff diagnostics --------------------------------------------------------------
+# -- diff diagnostics ---------------------------------------------------------
 
 
 def written(graph: Graph, index: int) -> str:
@@ -238,7 +240,9 @@ def triple_span_of(graph: Graph, triple: TripleId) -> tuple[int, int]:
     """Offsets to mark for a triple: concept, role..target, or the root variable."""
     if triple.index < 0:
         span = graph.definition_span(graph.top)
-        return (span.start, span.end) if span is not None else (graph.start, graph.start)
+        if span is None:
+            return graph.start, graph.start
+        return span.start, span.end
     if graph.triples[triple.index][1] == ":instance":
         target = graph.target_span(triple.index)
         return target.start, target.end
@@ -312,7 +316,9 @@ def diff_diagnostics(
     if comparison.missing:
         listed = [written(ref_graph, m.index) for m in comparison.missing]
         more = len(listed) - MESSAGE_TRIPLES
-        shown = ", ".join(listed[:MESSAGE_TRIPLES]) + (f", … (+{more})" if more > 0 else "")
+        shown = ", ".join(listed[:MESSAGE_TRIPLES])
+        if more > 0:
+            shown += f", … (+{more})"
         count = len(listed)
         found.append(
             types.Diagnostic(
@@ -326,14 +332,14 @@ def diff_diagnostics(
                     types.DiagnosticRelatedInformation(
                         location=ref_location(missing), message=f"missing {text}"
                     )
-                    for missing, text in zip(comparison.missing, listed)
+                    for missing, text in zip(comparison.missing, listed, strict=True)
                 ],
             )
         )
     return found
 
 
-# -- lenses -------------------------------------------------------------------------
+# -- lenses -------------------------------------------------------------------
 
 
 def lens_title(analysis: Analysis, report: GraphReport) -> str:

@@ -39,10 +39,6 @@ class TripleId:
     def of(cls, ref: TripleRef) -> TripleId:
         return cls(ref.triple, ref.index)
 
-    def __str__(self) -> str:
-        source, role, target = self.triple
-        return f"({source} :{role} {target})"
-
 
 @dataclass(frozen=True, slots=True, eq=False)
 class GraphComparison:

@@ -11,12 +11,14 @@ penman's AMR role model.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
+
+from lsprotocol import types
+from penman.models.amr import model as _amr_model
 
 from amrcheck import Entry
 from amrcheck.propbank import FrameInventory
-from lsprotocol import types
-from penman.models.amr import model as _amr_model
 
 from .convert import LineIndex
 
@@ -151,8 +153,6 @@ def _role_items(context: Context, frames: FrameInventory) -> list[types.Completi
 def _concept_items(
     prefix: str, frames: FrameInventory, frame_names: list[str]
 ) -> tuple[list[types.CompletionItem], bool]:
-    from bisect import bisect_left
-
     at = bisect_left(frame_names, prefix)
     names: list[str] = []
     while at < len(frame_names) and frame_names[at].startswith(prefix):

@@ -29,9 +29,10 @@ from bisect import bisect_right
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from lsprotocol import types
+
 from amrcheck import Finding, Severity, Span
 from amrcheck.layout import TextEdit
-from lsprotocol import types
 
 #: LSP position encodings the server can speak (pygls negotiates one)
 ENCODINGS = ("utf-16", "utf-8", "utf-32")
@@ -62,10 +63,6 @@ class LineIndex:
                 pos = find("\n", pos + 1)
         self._starts = starts
         self._ascii = text.isascii()
-
-    @property
-    def line_count(self) -> int:
-        return len(self._starts)
 
     def _line_bounds(self, line: int) -> tuple[int, int]:
         """Buffer offsets of a line's first character and of its line end."""
@@ -123,7 +120,7 @@ class LineIndex:
         return types.Range(start=position, end=self.position(end - self.shift))
 
 
-# -- URIs -----------------------------------------------------------------------
+# -- URIs ---------------------------------------------------------------------
 
 
 def uri_to_path(uri: str) -> Path | None:
@@ -138,7 +135,7 @@ def path_to_uri(path: str | Path) -> str:
     return Path(path).absolute().as_uri()
 
 
-# -- engine values -> LSP values -----------------------------------------------------
+# -- engine values -> LSP values ----------------------------------------------
 
 _SEVERITIES = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -176,7 +173,9 @@ def lsp_diagnostic(finding: Finding, lines: LineIndex) -> types.Diagnostic:
 
 
 def lsp_text_edit(edit: TextEdit, lines: LineIndex) -> types.TextEdit:
-    return types.TextEdit(range=lines.range(edit.start, edit.end), new_text=edit.new_text)
+    return types.TextEdit(
+        range=lines.range(edit.start, edit.end), new_text=edit.new_text
+    )
 
 
 def lsp_markdown(text: str) -> types.MarkupContent:

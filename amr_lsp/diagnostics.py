@@ -24,10 +24,10 @@ class DiagnosticStore:
     def set(self, source: str, uri: str, diagnostics: list[types.Diagnostic]) -> None:
         self._by_key[(source, uri)] = diagnostics
 
-    def clear(self, uri: str, source: str | None = None) -> None:
+    def clear(self, uri: str) -> None:
+        """Forget every source's diagnostics of ``uri`` (publish with :meth:`sync`)."""
         for key in [k for k in self._by_key if k[1] == uri]:
-            if source is None or key[0] == source:
-                del self._by_key[key]
+            del self._by_key[key]
 
     def get(self, uri: str) -> list[types.Diagnostic]:
         return [d for (_, u), found in self._by_key.items() if u == uri for d in found]

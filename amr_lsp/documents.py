@@ -2,10 +2,10 @@
 
 Everything else in the server asks this module for a document's
 :class:`ParsedDocument` (its engine :class:`~amrcheck.Corpus` and the
-:class:`~amr_lsp.convert.LineIndex` of the same text). For now each new
-version is a full re-parse; the engine's incremental reader
-(``amrcheck/incremental.py``, planned) will plug in here, in
-:meth:`DocumentStore.parse`, without touching the rest of the server.
+:class:`~amr_lsp.convert.LineIndex` of the same text). A new version is
+read with the engine's incremental reader (:func:`amrcheck.incremental.reparse`:
+only the blocks around the edit are parsed again); the first version of
+a document is read whole.
 """
 
 from __future__ import annotations
@@ -13,9 +13,11 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from amrcheck import Corpus, Entry, Span, read_string
-from amrcheck.locate import TokenAt, entry_at, token_at
 from lsprotocol import types
+
+from amrcheck import Corpus, Entry, Span, read_string
+from amrcheck.incremental import reparse
+from amrcheck.locate import TokenAt, entry_at, token_at
 
 from .convert import LineIndex
 
@@ -48,7 +50,11 @@ class ParsedDocument:
 
 
 class DocumentStore:
-    """The latest parsed version of each open document (thread-safe)."""
+    """The latest parsed version of each open document.
+
+    Parsing runs in the server's engine thread; the lock guards only the
+    table, so the event loop never waits for a parse to look something up.
+    """
 
     def __init__(self) -> None:
         self._parsed: dict[str, ParsedDocument] = {}
@@ -60,17 +66,25 @@ class DocumentStore:
         """The parsed document for ``version``, parsing only if not yet done."""
         with self._lock:
             known = self._parsed.get(uri)
-            if known is not None and known.version == version and version is not None:
-                return known
-            path = uri  # spans print as the document's URI
-            parsed = ParsedDocument(
-                uri,
-                version,
-                read_string(text, path),
-                LineIndex(text, encoding, bom=text.startswith("\ufeff")),
-            )
+        if (
+            known is not None
+            and known.version == version
+            and known.lines.text == text  # a reopened document restarts at 1
+        ):
+            return known
+        corpus = (
+            reparse(known.corpus, text) if known is not None
+            else read_string(text, uri)  # spans print as the document's URI
+        )
+        parsed = ParsedDocument(
+            uri,
+            version,
+            corpus,
+            LineIndex(text, encoding, bom=text.startswith("\ufeff")),
+        )
+        with self._lock:
             self._parsed[uri] = parsed
-            return parsed
+        return parsed
 
     def get(self, uri: str) -> ParsedDocument | None:
         with self._lock:

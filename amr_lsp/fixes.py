@@ -76,7 +76,7 @@ def _close_parentheses(corpus: Corpus, finding: Finding) -> Fix | None:
     end = entry.end
     while end > finding.span.start and text[end - 1].isspace():
         end -= 1
-    missing = unclosed_parentheses(text[finding.span.start:end])
+    missing = unclosed_parentheses(text[entry.start:end])
     if missing == 0:
         return None
     closing = ")" * missing

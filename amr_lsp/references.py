@@ -93,23 +93,31 @@ class LoadedReference:
 
 
 class ReferenceStore:
-    """Reference files by path, re-read when they change on disk (thread-safe)."""
+    """Reference files by path, re-read when they change on disk.
 
-    def __init__(self) -> None:
+    Reading runs in the server's engine thread; the lock guards only the
+    table (the event loop calls :meth:`forget`).
+    """
+
+    def __init__(self, encoding: str = "utf-16") -> None:
+        #: the client's position encoding (positions into reference files)
+        self.encoding = encoding
         self._loaded: dict[Path, tuple[tuple[int, int] | None, LoadedReference]] = {}
         self._generation = 0
         self._lock = threading.Lock()
 
     def get(self, path: Path) -> LoadedReference:
+        stamp = _stamp(path)
         with self._lock:
-            stamp = _stamp(path)
             known = self._loaded.get(path)
             if known is not None and known[0] == stamp:
                 return known[1]
             self._generation += 1
-            loaded = _load(path, self._generation, stamp is None)
+            generation = self._generation
+        loaded = _load(path, generation, stamp is None, self.encoding)
+        with self._lock:
             self._loaded[path] = (stamp, loaded)
-            return loaded
+        return loaded
 
     def forget(self, path: Path) -> None:
         with self._lock:
@@ -124,24 +132,28 @@ def _stamp(path: Path) -> tuple[int, int] | None:
     return stat.st_mtime_ns, stat.st_size
 
 
-def _load(path: Path, generation: int, missing: bool) -> LoadedReference:
+def _load(
+    path: Path, generation: int, missing: bool, encoding: str
+) -> LoadedReference:
     uri = path_to_uri(path)
     if missing:
-        problem = f"reference file {path} not found"
-        return LoadedReference(path, uri, generation, None, None, problem)
+        return LoadedReference(
+            path, uri, generation, None, None, f"reference file {path} not found"
+        )
     try:
         corpus = read_corpus(path)
     except InputError as exc:
-        problem = f"cannot read reference file {exc}"
-        return LoadedReference(path, uri, generation, None, None, problem)
-    text = corpus.source.text
-    lines = LineIndex(text)
-    problem = None
+        return LoadedReference(
+            path, uri, generation, None, None, f"cannot read reference file {exc}"
+        )
+    lines = LineIndex(corpus.source.text, encoding)
+    problem: str | None = None
     broken = [entry for entry in corpus if entry.graph is None]
     if len(broken) == len(corpus):
         problem = f"reference file {path} has no readable graph"
     elif broken:
-        first = broken[0].span
+        entry = broken[0]
+        first = entry.errors[0].span if entry.errors else entry.span
         problem = (
             f"reference file {path}: {len(broken)} graph"
             f"{'s' if len(broken) > 1 else ''} with syntax errors (first at line "
@@ -161,7 +173,9 @@ def pair_entries(candidate: Corpus, reference: Corpus) -> list[Entry | None]:
     Example:
         >>> from amrcheck import read_string
         >>> ref = read_string("# ::id a\\n(a / x)\\n\\n# ::id b\\n(b / y)\\n")
-        >>> doc = read_string("# ::id b\\n(b / y)\\n\\n(c / z)\\n\\n# ::id q\\n(q / q)\\n")
+        >>> doc = read_string(
+        ...     "# ::id b\\n(b / y)\\n\\n(c / z)\\n\\n# ::id q\\n(q / q)\\n"
+        ... )
         >>> [None if e is None else e.label for e in pair_entries(doc, ref)]
         ['b', 'b', None]
     """

@@ -13,29 +13,30 @@ document is still open at that version.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import re
 import time
 from collections.abc import Callable
-from functools import lru_cache
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from amrcheck import __version__
-from amrcheck.layout import format_corpus
-from amrcheck.locate import TokenRole, variable_occurrences
-from amrcheck.propbank import FrameInventory, load_frames
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+
+from amrcheck import __version__
+from amrcheck.layout import format_corpus
+from amrcheck.locate import variable_occurrences
+from amrcheck.propbank import FrameInventory, load_frames
 
 from .analysis import Analysis, analyze, lens_anchor, lens_title
 from .compare import Comparer
 from .completion import complete
 from .config import SECTION, Settings, load_settings, merge
 from .convert import (
-    DIFF_SOURCE,
     VALIDATION_SOURCE,
     lsp_markdown,
     lsp_range,
@@ -82,7 +83,7 @@ class AmrLanguageServer(LanguageServer):
         # one thread: the engine work of all documents runs there in turn
         self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amr-engine")
 
-    # -- engine thread -----------------------------------------------------------------
+    # -- engine thread ----------------------------------------------------------
 
     async def run_engine(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -105,13 +106,17 @@ class AmrLanguageServer(LanguageServer):
         """The current version of a document, read by the engine."""
         document = self.workspace.get_text_document(uri)
         known = self.documents.get(uri)
-        if known is not None and known.version == document.version:
+        if (
+            known is not None
+            and known.version == document.version
+            and known.lines.text == document.source
+        ):
             return known
         return await self.run_engine(
             self.documents.parse, uri, document.version, document.source, self.encoding
         )
 
-    # -- analysis scheduling -----------------------------------------------------------
+    # -- analysis scheduling ----------------------------------------------------
 
     def schedule(self, uri: str, delay: float) -> None:
         """(Re-)analyse ``uri`` after ``delay`` seconds of quiet."""
@@ -144,6 +149,11 @@ class AmrLanguageServer(LanguageServer):
         current = self.workspace.text_documents.get(uri)
         if current is None or current.version != version:
             return None  # closed or edited meanwhile: a newer run publishes
+        if uri not in self.analyses:
+            # A newly opened document and its reference are long-lived: move
+            # them out of the collector's reach, or every full collection
+            # walks them (~0.1 s for Little Prince) in the middle of typing.
+            gc.freeze()
         self.analyses[uri] = analysis
         self._publish(uri, analysis)
         return analysis
@@ -160,29 +170,29 @@ class AmrLanguageServer(LanguageServer):
         return analysis
 
     def _publish(self, uri: str, analysis: Analysis) -> None:
-        for source, diagnostics in analysis.diagnostics.items():
-            self.store.set(source, uri, diagnostics)
-        self.store.sync(uri, analysis.version)
         reference = analysis.reference
         if reference is not None and reference.problem is not None:
             self.show_once(reference.problem, types.MessageType.Warning)
+        for source, diagnostics in analysis.diagnostics.items():
+            self.store.set(source, uri, diagnostics)
+        self.store.sync(uri, analysis.version)
         if analysis.settings.features.document_score:
             self.protocol.notify(DOCUMENT_SCORE_NOTIFICATION, analysis.score_summary())
         self._refresh_views(analysis.settings)
         log.debug(
             "analysed %s v%s: %s", uri, analysis.version,
-            {phase: round(seconds * 1000) for phase, seconds in analysis.timings.items()},
+            {phase: round(s * 1000) for phase, s in analysis.timings.items()},
         )
 
     def _refresh_views(self, settings: Settings) -> None:
+        """Ask the client to re-request lenses and hints (if it can be asked)."""
         workspace = self.client_capabilities.workspace
         if workspace is None:
             return
-        if settings.features.code_lens and workspace.code_lens and \
-                workspace.code_lens.refresh_support:
+        lenses, hints = workspace.code_lens, workspace.inlay_hint
+        if settings.features.code_lens and lenses and lenses.refresh_support:
             self.workspace_code_lens_refresh(None)
-        if settings.features.inlay_hints and workspace.inlay_hint and \
-                workspace.inlay_hint.refresh_support:
+        if settings.features.inlay_hints and hints and hints.refresh_support:
             self.workspace_inlay_hint_refresh(None)
 
     async def analysis(self, uri: str) -> Analysis:
@@ -208,9 +218,11 @@ class AmrLanguageServer(LanguageServer):
     def show_once(self, message: str, kind: types.MessageType) -> None:
         if message not in self._shown_problems:
             self._shown_problems.add(message)
-            self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+            self.window_show_message(
+                types.ShowMessageParams(type=kind, message=message)
+            )
 
-    # -- settings ------------------------------------------------------------------------
+    # -- settings ---------------------------------------------------------------
 
     def apply_settings(self, raw: Any) -> None:
         settings, problems = load_settings(raw)
@@ -250,7 +262,7 @@ class AmrLanguageServer(LanguageServer):
 SERVER = AmrLanguageServer()
 
 
-# -- lifecycle and synchronisation ---------------------------------------------------
+# -- lifecycle and synchronisation --------------------------------------------
 
 
 @SERVER.feature(types.INITIALIZE)
@@ -260,6 +272,7 @@ def initialize(ls: AmrLanguageServer, params: types.InitializeParams) -> None:
         raw = raw[SECTION]  # {"amrcheck": settings} is accepted too
     ls.init_options = raw if isinstance(raw, dict) else {}
     ls.apply_settings(raw)  # None: defaults; anything else wrong: reported
+    ls.references.encoding = ls.encoding
     # load the frame inventory and metrics before the first request needs them
     ls.engine.submit(load_frames)
 
@@ -314,11 +327,15 @@ def did_change_watched_files(
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: AmrLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+    # a document reopened without a close (or after one) restarts its versions
+    ls.analyses.pop(params.text_document.uri, None)
     ls.schedule(params.text_document.uri, 0)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-def did_change(ls: AmrLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
+def did_change(
+    ls: AmrLanguageServer, params: types.DidChangeTextDocumentParams
+) -> None:
     ls.schedule(params.text_document.uri, ls.settings.debounce_ms / 1000)
 
 
@@ -345,7 +362,7 @@ def did_close(ls: AmrLanguageServer, params: types.DidCloseTextDocumentParams) -
     ls.store.sync(uri)
 
 
-# -- score: lenses, inlay hints, command -------------------------------------------------
+# -- score: lenses, inlay hints, command --------------------------------------
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_CODE_LENS)
@@ -400,7 +417,7 @@ async def document_score(ls: AmrLanguageServer, uri: str) -> dict[str, Any]:
     return (await ls.analysis(uri)).score_summary()
 
 
-# -- hovers and navigation -------------------------------------------------------------
+# -- hovers and navigation ----------------------------------------------------
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_HOVER)
@@ -526,7 +543,7 @@ async def folding_range(
     return folds
 
 
-# -- editing -----------------------------------------------------------------------------
+# -- editing ------------------------------------------------------------------
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_FORMATTING)
@@ -582,7 +599,8 @@ async def code_action(
             continue
         diagnostic = [
             d for d in analysis.diagnostics[VALIDATION_SOURCE]
-            if d.code == finding.code and d.range == lsp_range(finding.span, parsed.lines)
+            if d.code == finding.code
+            and d.range == lsp_range(finding.span, parsed.lines)
         ]
         actions.append(
             types.CodeAction(
@@ -597,5 +615,3 @@ async def code_action(
         )
     return actions
 
-
-__all__ = ["DIFF_SOURCE", "SERVER", "VALIDATION_SOURCE", "AmrLanguageServer"]

@@ -1,0 +1,122 @@
+"""Live similarity: a code lens per graph, the document score, inlay hints."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from .conftest import (
+    DEFAULT_OPTIONS,
+    LSP_DATA,
+    change,
+    doc,
+    find,
+    open_document,
+    pos,
+    wait_published,
+)
+
+ANNOTATION = LSP_DATA / "annotations" / "lpp.amr"
+
+
+async def lens_titles(client: LanguageClient, uri: str) -> list[str]:
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=doc(uri))
+    )
+    return [lens.command.title for lens in lenses]
+
+
+async def test_lens_per_graph(client: LanguageClient) -> None:
+    uri = await open_document(client, ANNOTATION)
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=doc(uri))
+    )
+    assert len(lenses) == 8
+    text = ANNOTATION.read_text(encoding="utf-8")
+    assert lenses[3].range.start == find(text, "(b / be-located-at-91")
+    titles = [lens.command.title for lens in lenses]
+    assert titles[0] == (
+        "smatch 1.00 · P 1.00 R 1.00 · 0 missing, 0 extra vs gold/lpp.amr#lpp_1943.1"
+    )
+    assert titles[3] == (
+        "smatch 0.91 · P 1.00 R 0.83 · 2 missing, 0 extra vs gold/lpp.amr#lpp_1943.4"
+    )
+    assert lenses[0].command.command == "amrcheck.documentScore"
+
+
+async def test_lens_follows_typing(client: LanguageClient) -> None:
+    uri = await open_document(client, ANNOTATION)
+    text = ANNOTATION.read_text(encoding="utf-8")
+    at = find(text, "beautiful")
+    await change(client, uri, 2, "magnificent", (at.line, at.character),
+                 (at.line, at.character + len("beautiful")))
+    titles = await lens_titles(client, uri)
+    assert titles[1].startswith("smatch 1.00 · P 1.00 R 1.00 · 0 missing, 0 extra")
+    # break the graph: the lens says so; the other graphs keep their scores
+    await change(client, uri, 3, "(", (at.line, at.character))
+    titles = await lens_titles(client, uri)
+    assert titles[1] == "smatch – · graph has errors"
+    assert titles[3].startswith("smatch 0.91")
+
+
+async def test_document_score(client: LanguageClient) -> None:
+    uri = await open_document(client, ANNOTATION)
+    score = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="amrcheck.documentScore", arguments=[uri])
+    )
+    assert score["uri"] == uri and score["metric"] == "smatch"
+    assert score["graphs"] == score["compared"] == 8
+    assert 0.9 < score["f1"] < 1.0
+    assert (score["missing"], score["extra"]) == (3, 2)
+    # the same payload arrives as the amr/documentScore notification
+    notified = client.scores[-1]
+    assert (notified.uri, notified.version, notified.f1) == (uri, 1, score["f1"])
+
+
+async def test_no_reference(client: LanguageClient) -> None:
+    uri = await open_document(client, LSP_DATA / "gold" / "lpp.amr")
+    titles = await lens_titles(client, uri)
+    assert set(titles) == {"smatch – · no reference file configured"}
+
+
+@pytest.mark.parametrize("metric", ["rematch", "sema"])
+async def test_other_metric_from_configuration(start_client, metric: str) -> None:
+    client = await start_client(configuration={"metric": metric})
+    uri = await open_document(client, ANNOTATION)
+    titles = await lens_titles(client, uri)
+    assert titles[0].startswith(f"{metric} 1.00")
+    # the diff still comes from smatch's alignment
+    assert any(d.code == "diff-concept" for d in client.diagnostics[uri])
+
+
+async def test_inlay_hints(start_client) -> None:
+    client = await start_client(
+        options={**DEFAULT_OPTIONS, "features": {"inlayHints": True}}
+    )
+    uri = await open_document(client, ANNOTATION)
+    hints = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(
+            text_document=doc(uri), range=types.Range(start=pos(0, 0), end=pos(20, 0))
+        )
+    )
+    assert [h.label.split(" vs ")[0] for h in hints] == [
+        "smatch 1.00 · P 1.00 R 1.00 · 0 missing, 0 extra",
+        "smatch 0.97 · P 0.97 R 0.97 · 1 missing, 1 extra",
+    ]
+    text = ANNOTATION.read_text(encoding="utf-8")
+    top = find(text, "(c / chapter")  # the hint ends the graph's first line
+    assert hints[0].position == pos(top.line, top.character + len("(c / chapter"))
+
+
+async def test_open_without_waiting_is_consistent(client: LanguageClient) -> None:
+    uri = await open_document(client, ANNOTATION)
+    text = ANNOTATION.read_text(encoding="utf-8")
+    # several quick edits, then one lens request: it answers for the last one
+    for version, char in enumerate("abc", start=2):
+        await change(client, uri, version, char, (0, 2), wait=False)
+    titles = await lens_titles(client, uri)
+    await wait_published(client, uri, 4)
+    assert client.published[uri] == 4
+    assert len(titles) == 8
+    assert text  # unchanged on disk

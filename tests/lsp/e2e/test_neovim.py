@@ -1,0 +1,133 @@
+"""A real editor as the client: Neovim (headless) opens, hovers and edits a file.
+
+Neovim 0.7 (Debian's) has no ``vim.lsp.start``: the script uses
+``vim.lsp.start_client`` and ``vim.lsp.buf_attach_client``.
+``scripts/install-test-editors.sh`` installs it; without ``nvim`` the
+test is skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ANNOTATION, DEFAULT_OPTIONS, LSP_DATA, find
+
+NVIM = shutil.which("nvim")
+
+pytestmark = pytest.mark.skipif(
+    NVIM is None,
+    reason="nvim not installed (run scripts/install-test-editors.sh)",
+)
+
+SCRIPT = r"""
+local function emit(kind, value)
+  io.stdout:write(vim.fn.json_encode({kind = kind, value = value}) .. "\n")
+end
+local bufnr = vim.api.nvim_get_current_buf()
+local client_id = vim.lsp.start_client({
+  name = "amr_lsp",
+  cmd = {PYTHON, "-m", "amr_lsp"},
+  root_dir = ROOT,
+  init_options = OPTIONS,
+})
+vim.lsp.buf_attach_client(bufnr, client_id)
+
+local function diagnostics()
+  local found = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    table.insert(found, {source = d.source, code = d.code, lnum = d.lnum, col = d.col})
+  end
+  return found
+end
+local function has_code(code)
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    if d.code == code then return true end
+  end
+  return false
+end
+
+vim.wait(20000, function() return has_code("diff-concept") end, 20)
+emit("opened", diagnostics())
+
+local params = {
+  textDocument = vim.lsp.util.make_text_document_params(bufnr),
+  position = {line = LINE, character = CHARACTER},
+}
+local hover = vim.lsp.buf_request_sync(bufnr, "textDocument/hover", params, 10000)
+for _, response in pairs(hover or {}) do
+  emit("hover", response.result and response.result.contents.value or response.err)
+end
+
+-- type the reference's concept over the annotator's one
+local line = vim.api.nvim_buf_get_lines(bufnr, LINE, LINE + 1, false)[1]
+vim.api.nvim_buf_set_lines(bufnr, LINE, LINE + 1, false,
+  {(line:gsub("beautiful", "magnificent"))})
+vim.wait(20000, function() return not has_code("diff-concept") end, 20)
+emit("edited", diagnostics())
+
+local lenses = vim.lsp.buf_request_sync(bufnr, "textDocument/codeLens",
+  {textDocument = vim.lsp.util.make_text_document_params(bufnr)}, 10000)
+for _, response in pairs(lenses or {}) do
+  local titles = {}
+  for _, lens in ipairs(response.result or {}) do
+    table.insert(titles, lens.command.title)
+  end
+  emit("lenses", titles)
+end
+vim.lsp.stop_client(client_id)
+vim.cmd("qa!")
+"""
+
+
+def test_neovim_opens_hovers_and_edits(tmp_path: Path) -> None:
+    text = ANNOTATION.read_text(encoding="utf-8")
+    at = find(text, "beautiful")
+    script = (
+        SCRIPT.replace("PYTHON", json.dumps(sys.executable))
+        .replace("ROOT", json.dumps(str(LSP_DATA)))
+        .replace("OPTIONS", _lua_table(DEFAULT_OPTIONS))
+        .replace("LINE", str(at.line))
+        .replace("CHARACTER", str(at.character))
+    )
+    (tmp_path / "check.lua").write_text(script, encoding="utf-8")
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        **{f"XDG_{k}_HOME": str(tmp_path / k.lower())
+           for k in ("CONFIG", "DATA", "STATE", "CACHE")},
+    }
+    done = subprocess.run(
+        [NVIM, "--headless", "--clean", "-i", "NONE", "-c",
+         f"luafile {tmp_path / 'check.lua'}", str(ANNOTATION)],
+        capture_output=True, text=True, timeout=60, env=env, check=False,
+    )
+    events = {}
+    for line in done.stdout.splitlines():
+        if line.startswith("{"):
+            event = json.loads(line)
+            events[event["kind"]] = event["value"]
+    assert set(events) == {"opened", "hover", "edited", "lenses"}, (
+        done.stdout, done.stderr
+    )
+    opened = {(d["source"], d["code"], d["lnum"], d["col"]) for d in events["opened"]}
+    assert ("amrcheck-diff", "diff-concept", at.line, at.character) in opened
+    assert ("amrcheck", "W402", 6, 7) in opened  # ":mod 1" of lpp_1943.1
+    assert "Aligned to reference node **(m / magnificent)**" in events["hover"]
+    assert "diff-concept" not in {d["code"] for d in events["edited"]}
+    assert events["lenses"][1].startswith("smatch 1.00 · P 1.00 R 1.00")
+
+
+def _lua_table(value: object) -> str:
+    """A JSON value as a Lua table constructor."""
+    if isinstance(value, dict):
+        items = ", ".join(
+            f"[{json.dumps(k)}] = {_lua_table(v)}" for k, v in value.items()
+        )
+        return "{" + items + "}"
+    return json.dumps(value)

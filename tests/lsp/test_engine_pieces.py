@@ -1,0 +1,107 @@
+"""Unit tests of the server's engine-side pieces: pairing, references, cache, fixes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from amr_lsp.analysis import analyze
+from amr_lsp.compare import Comparer
+from amr_lsp.completion import context_at
+from amr_lsp.config import Settings
+from amr_lsp.documents import DocumentStore
+from amr_lsp.fixes import fix_for, unclosed_parentheses
+from amr_lsp.references import ReferenceStore, choose_reference, pair_entries
+from amrcheck import read_string, validate
+from amrcheck.layout import apply_edits
+from tests.conftest import data_path
+
+LSP_DATA = data_path("lsp")
+
+
+def test_pairing_falls_back_to_position_without_ids() -> None:
+    reference = read_string("(a / x)\n\n(b / y)\n")
+    document = read_string("(b / y)\n\n(a / x)\n\n(c / z)\n")
+    pairs = pair_entries(document, reference)
+    assert [p.index if p else None for p in pairs] == [0, 1, None]
+
+
+def test_header_reference_wins_over_settings() -> None:
+    corpus = read_string("# ::reference gold.amr\n# ::id 1\n(a / b)\n")
+    choice = choose_reference(
+        corpus, Path("/w/x/doc.amr"), Path("/w"), {"x/*.amr": "g/{name}.amr"}
+    )
+    assert (choice.path, choice.origin) == (Path("/w/x/gold.amr"), "header")
+
+
+def test_settings_template_fields() -> None:
+    choice = choose_reference(
+        read_string("(a / b)"), Path("/w/ann/sub/doc.amr"), Path("/w"),
+        {"ann/*/*.amr": "gold/{dir}/{filename}"},
+    )
+    assert choice.path == Path("/w/gold/ann/sub/doc.amr")
+    assert choose_reference(read_string("(a / b)"), Path("/w/other.amr"), Path("/w"),
+                            {"ann/*.amr": "{name}"}) is None
+
+
+def test_an_edit_rescores_only_the_graphs_it_touched() -> None:
+    path = LSP_DATA / "annotations" / "lpp.amr"
+    text = path.read_text(encoding="utf-8")
+    settings = Settings(references={"annotations/*.amr": "gold/{name}.amr"})
+    documents, references = DocumentStore(), ReferenceStore()
+    comparer = Comparer("smatch", {})
+    uri = path.as_uri()
+    first = analyze(documents.parse(uri, 1, text), settings, comparer, references,
+                    LSP_DATA)
+    assert comparer.computed == 8
+    # one character typed into lpp_1943.2, and every later graph moves
+    edited = text.replace("(m / beautiful)", "(m / beautifull)")
+    second = analyze(documents.parse(uri, 2, edited), settings, comparer, references,
+                     LSP_DATA)
+    assert comparer.computed == 9
+    assert [g.comparison is not None for g in second.graphs] == [True] * 8
+    # cached results are re-anchored on the new text
+    moved = second.graphs[4].entry.graph.start - first.graphs[4].entry.graph.start
+    assert moved == 1
+    assert second.diagnostics["amrcheck-diff"][-1].range.start.character == (
+        first.diagnostics["amrcheck-diff"][-1].range.start.character
+    )
+
+
+def test_reference_read_once_until_it_changes(tmp_path: Path) -> None:
+    gold = tmp_path / "gold.amr"
+    gold.write_text("# ::id a\n(a / b)\n", encoding="utf-8")
+    store = ReferenceStore()
+    first = store.get(gold)
+    assert store.get(gold) is first
+    gold.write_text("# ::id a\n(a / c)\n\n", encoding="utf-8")
+    second = store.get(gold)
+    assert second is not first and second.generation > first.generation
+
+
+def test_unclosed_parentheses_skip_strings_and_comments() -> None:
+    assert unclosed_parentheses('(a / b :op1 ")(" # (\n :ARG0 (c / d') == 2
+
+
+def test_fixes_apply_cleanly() -> None:
+    text = '# ::id t\n(w / want-01 :ARG0 (b / boy) :ARG1 (b / girl) :quant "3")\n'
+    corpus = read_string(text)
+    edits = []
+    for finding in validate(corpus):
+        fix = fix_for(corpus, finding)
+        if fix is not None:
+            edits.extend(fix.edits)
+    fixed = apply_edits(text, edits)
+    assert fixed == (
+        "# ::id t\n(w / want-01 :ARG0 (b / boy) :ARG1 (b2 / girl) :quant 3)\n"
+    )
+    assert not validate(read_string(fixed))
+
+
+def test_completion_context() -> None:
+    text = '(w / want-01 :ARG1 (g / go-02 :op1 "(" ) :AR'
+    context = context_at(text, 0, len(text))
+    assert (context.kind, context.prefix, context.node_concept) == (
+        "role", ":AR", "want-01"
+    )
+    assert context_at("(w / want-01 :ARG0 ", 0, 19).kind == "variable"
+    assert context_at("# ::snt hello ", 0, 14).kind == "none"
