@@ -145,6 +145,13 @@ def micro_prf(pairs: Sequence[Score]) -> Score:
     return Score(f1=f1, precision=precision, recall=recall, counts=totals)
 
 
+def mean_similarity(pairs: Sequence[Score]) -> Score:
+    """The mean of per-pair similarities, for metrics without a corpus mode."""
+    total = sum(p.counts.get("similarity", p.f1) for p in pairs)
+    n = sum(p.counts.get("pairs", 1.0) for p in pairs)
+    return Score(f1=total / n if n else 0.0, counts={"similarity": total, "pairs": n})
+
+
 def _mean(values: Sequence[float | None]) -> float | None:
     present = [v for v in values if v is not None]
     return sum(present) / len(present) if present else None

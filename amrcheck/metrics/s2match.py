@@ -52,7 +52,7 @@ from ..embeddings import ConceptVectors, load_word_vectors
 from ..standardize import StandardGraph
 from . import register
 from ._align import Alignment, AlignmentProblem, hill_climb, solve_exact
-from ._protocol import Explanation, Score, TripleRef, prf
+from ._protocol import Explanation, TripleRef
 from .smatch import (
     Smatch,
     alignment_problem,
@@ -218,34 +218,9 @@ class S2match(Smatch):
             found = solve_exact(problem, found, self.options.time_limit)
         return found
 
-    def score_standard(
-        self, candidate: StandardGraph, reference: StandardGraph, explain: bool = False
-    ) -> Score:
-        """Graded P/R/F1 for graphs already standardised."""
-        found = self.align(candidate, reference)
-        matched = found.value
-        n_cand, n_ref = candidate.size, reference.size
-        precision, recall, f1 = prf(matched, n_cand, n_ref)
-        score = Score(
-            f1=f1,
-            precision=precision,
-            recall=recall,
-            counts={
-                "matched": matched,
-                "candidate": n_cand,
-                "reference": n_ref,
-                "upper_bound": found.upper_bound,
-                "optimal": int(found.optimal),
-            },
-            info={
-                "optimal": found.optimal,
-                "f1_upper_bound": prf(found.upper_bound, n_cand, n_ref)[2],
-                "method": found.method,
-            },
-        )
-        if explain:
-            score.explanation = self.explain(candidate, reference, found.mapping)
-        return score
+    def count(self, value: float) -> float:
+        """Graded matches keep their fractions."""
+        return value
 
     def explain(
         self, candidate: StandardGraph, reference: StandardGraph, mapping: list[int]

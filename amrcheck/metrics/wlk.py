@@ -45,7 +45,7 @@ from typing import Any, ClassVar, Literal
 
 from ..graph import Graph, TripleKind
 from . import register
-from ._protocol import Explanation, Score, TripleRef
+from ._protocol import Explanation, Score, TripleRef, mean_similarity
 from ._refs import written_ref
 
 Direction = Literal["undirected", "top-down", "bottom-up", "two-way"]
@@ -278,11 +278,7 @@ class WLK:
 
     def aggregate(self, pairs: Sequence[Score]) -> Score:
         """The mean pair similarity (the reference has no corpus mode)."""
-        total = sum(p.counts.get("similarity", p.f1) for p in pairs)
-        n = sum(p.counts.get("pairs", 1.0) for p in pairs)
-        return Score(
-            f1=total / n if n else 0.0, counts={"similarity": total, "pairs": n}
-        )
+        return mean_similarity(pairs)
 
 
 def _explain(

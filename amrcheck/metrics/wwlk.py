@@ -64,7 +64,7 @@ from ..embeddings import ConceptVectors, label_rng, load_word_vectors
 from ..errors import MetricError
 from ..graph import Graph, TripleKind
 from . import register
-from ._protocol import Explanation, Score, TripleRef
+from ._protocol import Explanation, Score, TripleRef, mean_similarity
 from ._refs import written_ref
 from .wlk import WLGraph, wl_graph
 
@@ -315,11 +315,7 @@ class WWLK:
 
     def aggregate(self, pairs: Sequence[Score]) -> Score:
         """The mean pair similarity (the reference's corpus score)."""
-        total = sum(p.counts.get("similarity", p.f1) for p in pairs)
-        n = sum(p.counts.get("pairs", 1.0) for p in pairs)
-        return Score(
-            f1=total / n if n else 0.0, counts={"similarity": total, "pairs": n}
-        )
+        return mean_similarity(pairs)
 
 
 def _node_ref(nodes: NodeGraph, node: int) -> TripleRef:
