@@ -49,6 +49,7 @@ from .corpus import Corpus, read_corpus, read_string
 from .errors import ConfigError, InputError
 from .filecheck import plural
 from .metrics import Metric, Score, TripleRef
+from .pairing import match_entries
 from .span import Span
 
 #: how many graphs a failure lists by default
@@ -165,39 +166,15 @@ class EntryPair:
     candidate: Entry | None
 
 
-def _distinct_ids(corpus: Corpus) -> bool:
-    ids = [entry.id for entry in corpus]
-    return None not in ids and len(set(ids)) == len(ids)
-
-
 def pair_entries(reference: Corpus, candidate: Corpus) -> list[EntryPair]:
-    """Pair by ``::id`` when both files have distinct ids everywhere, else by position.
+    """Pair by ``::id`` when both files allow it, else by position.
 
-    Reference order first, then candidate entries without a partner.
-    (:mod:`amrcheck.pairing` pairs by position only and refuses files of
-    different lengths; gates need the unpaired graphs as data.)
+    Reference order first, then candidate entries without a partner; the
+    unpaired graphs stay in the list as data (see
+    :func:`amrcheck.pairing.match_entries`).
     """
-    if _distinct_ids(reference) and _distinct_ids(candidate):
-        theirs = {entry.id: entry for entry in candidate}
-        ours = {entry.id for entry in reference}
-        pairs = [
-            EntryPair(str(entry.id), entry, theirs.get(entry.id)) for entry in reference
-        ]
-        pairs += [
-            EntryPair(str(entry.id), None, entry)
-            for entry in candidate
-            if entry.id not in ours
-        ]
-        return pairs
-    size = max(len(reference), len(candidate))
-    return [
-        EntryPair(
-            f"#{index + 1}",
-            reference[index] if index < len(reference) else None,
-            candidate[index] if index < len(candidate) else None,
-        )
-        for index in range(size)
-    ]
+    rows = match_entries([reference, candidate]).rows
+    return [EntryPair(row.key, *row.entries) for row in rows]
 
 
 @dataclass(slots=True)
