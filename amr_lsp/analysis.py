@@ -11,6 +11,7 @@ score are built from the :class:`Analysis` on request.
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 from lsprotocol import types
 
 from amrcheck import Corpus, Entry, Finding, Graph, Score, validate
+from amrcheck.validate import GraphFindingsCache
 
 from .compare import Comparer, GraphComparison, TripleId
 from .config import Settings
@@ -110,15 +112,23 @@ def analyze(
     comparer: Comparer,
     references: ReferenceStore,
     root: Path | None,
+    findings_cache: GraphFindingsCache | None = None,
 ) -> Analysis:
-    """Validate and compare one parsed document version."""
+    """Validate and compare one parsed document version.
+
+    ``findings_cache`` keeps the validator's findings of unchanged graphs
+    from one version to the next (only edited graphs are checked again).
+    """
     timings: dict[str, float] = {}
     clock = time.perf_counter()
     diagnostics: dict[str, list[types.Diagnostic]] = {
         VALIDATION_SOURCE: [], DIFF_SOURCE: []
     }
     corpus = parsed.corpus
-    findings = validate(corpus) if settings.features.validation else []
+    findings = (
+        validate(corpus, cache=findings_cache) if settings.features.validation
+        else []
+    )
     diagnostics[VALIDATION_SOURCE] = [lsp_diagnostic(f, parsed.lines) for f in findings]
     timings["validate"] = time.perf_counter() - clock
 
@@ -142,13 +152,15 @@ def analyze(
         diagnostics[DIFF_SOURCE].append(_reference_problem(parsed, choice, reference))
     if settings.features.diff and reference is not None and reference.lines is not None:
         for report in graphs:
-            if report.comparison is not None and report.entry.graph is not None:
-                diagnostics[DIFF_SOURCE].extend(
-                    diff_diagnostics(
-                        report.entry.graph, report.comparison, parsed.lines,
-                        reference,
-                    )
-                )
+            comparison, graph = report.comparison, report.entry.graph
+            # most graphs match their reference: nothing to say, nothing to build
+            if comparison is None or graph is None or not (
+                comparison.extra or comparison.missing
+            ):
+                continue
+            diagnostics[DIFF_SOURCE].extend(
+                diff_diagnostics(graph, comparison, parsed.lines, reference)
+            )
     timings["diagnostics"] = time.perf_counter() - clock
 
     compared = [g.comparison.score for g in graphs if g.comparison is not None]
@@ -358,6 +370,64 @@ def lens_title(analysis: Analysis, report: GraphReport) -> str:
 
 def lens_anchor(analysis: Analysis, report: GraphReport) -> types.Range:
     """Where a graph's lens sits: the graph's first character (or its header's)."""
-    entry = report.entry
-    offset = entry.graph.start if entry.graph is not None else entry.start
+    offset = _lens_offset(report)
     return analysis.parsed.lines.range(offset, offset)
+
+
+def _lens_offset(report: GraphReport) -> int:
+    entry = report.entry
+    return entry.graph.start if entry.graph is not None else entry.start
+
+
+def unresolved_lenses(
+    analysis: Analysis, previous: list[types.CodeLens] | None = None
+) -> list[types.CodeLens]:
+    """One lens per graph: its range and ``[uri, index]``, no title yet.
+
+    The title comes with ``codeLens/resolve`` (:func:`lens_report`,
+    :func:`lens_title`). A lens of ``previous`` (the lenses of an earlier
+    version) that is still right is reused: after a keystroke that is
+    nearly all of them.
+    """
+    lines, uri = analysis.parsed.lines, analysis.parsed.uri
+    known = previous or []
+    lenses = []
+    for index, report in enumerate(analysis.graphs):
+        line, character = lines.line_character(_lens_offset(report))
+        if index < len(known):
+            old = known[index]
+            start = old.range.start
+            if (
+                start.line == line and start.character == character
+                and old.data == [uri, index] and old.command is None
+            ):
+                lenses.append(old)
+                continue
+        position = types.Position(line=line, character=character)
+        lenses.append(
+            types.CodeLens(
+                range=types.Range(start=position, end=position), data=[uri, index]
+            )
+        )
+    return lenses
+
+
+def lens_report(
+    analysis: Analysis, index: int, anchor: types.Position
+) -> GraphReport | None:
+    """The graph of the lens ``index`` anchored at ``anchor`` (a resolve request).
+
+    The lens may come from an earlier version of the document: the graph
+    is the one whose lens is at ``anchor`` now (``index`` is where to look
+    first), or None when no graph's lens is there any more.
+    """
+    graphs = analysis.graphs
+
+    def anchored(i: int) -> bool:
+        return 0 <= i < len(graphs) and lens_anchor(analysis, graphs[i]).start == anchor
+
+    if anchored(index):
+        return graphs[index]
+    # graphs are in text order: the first one whose lens is at or after it
+    first = bisect_left(graphs, analysis.parsed.offset(anchor), key=_lens_offset)
+    return graphs[first] if anchored(first) else None

@@ -49,8 +49,10 @@ class Settings:
     metric: str = "smatch"
     #: keyword options of that metric, e.g. ``{"root": "concept"}``
     metric_options: dict[str, Any] = field(default_factory=dict)
-    #: delay after the last keystroke before re-checking, in milliseconds
-    debounce_ms: int = 50
+    #: delay after the last keystroke before re-checking, in milliseconds;
+    #: none by default: changes that arrive while a check runs are merged
+    #: anyway (see ``AmrLanguageServer.schedule``)
+    debounce_ms: int = 0
     features: Features = field(default_factory=Features)
 
 

@@ -84,15 +84,18 @@ class LineIndex:
 
     def position(self, offset: int) -> types.Position:
         """The LSP position of an engine offset."""
+        line, character = self.line_character(offset)
+        return types.Position(line=line, character=character)
+
+    def line_character(self, offset: int) -> tuple[int, int]:
+        """:meth:`position` as a plain pair (no LSP object built)."""
         offset = min(max(offset + self.shift, 0), len(self.text))
         line = bisect_right(self._starts, offset) - 1
         start, end = self._line_bounds(line)
         column = min(offset, end) - start
         if self._ascii or self.encoding == "utf-32":
-            return types.Position(line=line, character=column)
-        return types.Position(
-            line=line, character=self._units(self.text[start:start + column])
-        )
+            return line, column
+        return line, self._units(self.text[start:start + column])
 
     def offset(self, position: types.Position) -> int:
         """The engine offset of an LSP position (clamped to the text)."""

@@ -31,8 +31,15 @@ from amrcheck import __version__
 from amrcheck.layout import format_corpus
 from amrcheck.locate import variable_occurrences
 from amrcheck.propbank import FrameInventory, load_frames
+from amrcheck.validate import GraphFindingsCache
 
-from .analysis import Analysis, analyze, lens_anchor, lens_title
+from .analysis import (
+    Analysis,
+    analyze,
+    lens_report,
+    lens_title,
+    unresolved_lenses,
+)
 from .compare import Comparer
 from .completion import complete
 from .config import SECTION, Settings, load_settings, merge
@@ -78,6 +85,10 @@ class AmrLanguageServer(LanguageServer):
         self.comparer = Comparer(self.settings.metric, self.settings.metric_options)
         self.store = DiagnosticStore(self.text_document_publish_diagnostics)
         self.analyses: dict[str, Analysis] = {}
+        #: validator findings of unchanged graphs, reused from version to version
+        self.findings_cache = GraphFindingsCache()
+        #: the code lenses last sent for each document (reused when unchanged)
+        self.lenses: dict[str, list[types.CodeLens]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._shown_problems: set[str] = set()
         # one thread: the engine work of all documents runs there in turn
@@ -119,7 +130,15 @@ class AmrLanguageServer(LanguageServer):
     # -- analysis scheduling ----------------------------------------------------
 
     def schedule(self, uri: str, delay: float) -> None:
-        """(Re-)analyse ``uri`` after ``delay`` seconds of quiet."""
+        """(Re-)analyse ``uri`` after ``delay`` seconds of quiet.
+
+        Bursts coalesce without a long delay: a new change cancels the
+        pending run, whether it is still waiting out its delay or queued
+        for the engine thread (a queued job is cancelled before it starts).
+        A run already in the engine thread finishes, but its result is
+        dropped, and the one run queued behind it is always for the newest
+        version.
+        """
         pending = self._tasks.pop(uri, None)
         if pending is not None:
             pending.cancel()
@@ -149,13 +168,17 @@ class AmrLanguageServer(LanguageServer):
         current = self.workspace.text_documents.get(uri)
         if current is None or current.version != version:
             return None  # closed or edited meanwhile: a newer run publishes
-        if uri not in self.analyses:
+        previous = self.analyses.get(uri)
+        if previous is None:
             # A newly opened document and its reference are long-lived: move
             # them out of the collector's reach, or every full collection
             # walks them (~0.1 s for Little Prince) in the middle of typing.
             gc.freeze()
         self.analyses[uri] = analysis
         self._publish(uri, analysis)
+        # the previous version (a whole corpus) is freed after publishing,
+        # not before: freeing it takes a few milliseconds
+        del previous
         return analysis
 
     def _analyze(
@@ -165,7 +188,10 @@ class AmrLanguageServer(LanguageServer):
         clock = time.perf_counter()
         parsed = self.documents.parse(uri, version, text, self.encoding)
         read = time.perf_counter() - clock
-        analysis = analyze(parsed, settings, comparer, self.references, self.root)
+        analysis = analyze(
+            parsed, settings, comparer, self.references, self.root,
+            self.findings_cache,
+        )
         analysis.timings["read"] = read
         return analysis
 
@@ -357,6 +383,7 @@ def did_close(ls: AmrLanguageServer, params: types.DidCloseTextDocumentParams) -
     if pending is not None:
         pending.cancel()
     ls.analyses.pop(uri, None)
+    ls.lenses.pop(uri, None)
     ls.documents.forget(uri)
     ls.store.clear(uri)
     ls.store.sync(uri)
@@ -365,25 +392,48 @@ def did_close(ls: AmrLanguageServer, params: types.DidCloseTextDocumentParams) -
 # -- score: lenses, inlay hints, command --------------------------------------
 
 
-@SERVER.feature(types.TEXT_DOCUMENT_CODE_LENS)
+@SERVER.feature(
+    types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=True)
+)
 async def code_lens(
     ls: AmrLanguageServer, params: types.CodeLensParams
 ) -> list[types.CodeLens]:
+    # Ranges only: a title is computed when the client resolves the lens.
+    # Editors resolve the lenses they show (VS Code: the visible ones), so
+    # a keystroke in a 1,562-graph file does not re-send 1,562 titles.
     uri = params.text_document.uri
     if not ls.settings.features.code_lens:
         return []
     analysis = await ls.analysis(uri)
-    return [
-        types.CodeLens(
-            range=lens_anchor(analysis, report),
-            command=types.Command(
-                title=lens_title(analysis, report),
-                command=DOCUMENT_SCORE_COMMAND,
-                arguments=[uri],
-            ),
+    lenses = unresolved_lenses(analysis, ls.lenses.get(uri))
+    ls.lenses[uri] = lenses
+    return lenses
+
+
+@SERVER.feature(types.CODE_LENS_RESOLVE)
+async def code_lens_resolve(
+    ls: AmrLanguageServer, lens: types.CodeLens
+) -> types.CodeLens:
+    data = lens.data
+    if not (
+        isinstance(data, list) and len(data) == 2
+        and isinstance(data[0], str) and isinstance(data[1], int)
+    ):
+        raise JsonRpcException(
+            "not a code lens of this server", code=types.ErrorCodes.InvalidParams
         )
-        for report in analysis.graphs
-    ]
+    uri, index = data
+    analysis = await ls.analysis(uri)
+    report = lens_report(analysis, index, lens.range.start)
+    if report is None:  # the lens is older than the document's graphs
+        raise JsonRpcException("the document changed; try again",
+                               code=types.LSPErrorCodes.ContentModified)
+    lens.command = types.Command(
+        title=lens_title(analysis, report),
+        command=DOCUMENT_SCORE_COMMAND,
+        arguments=[uri],
+    )
+    return lens
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_INLAY_HINT)

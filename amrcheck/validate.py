@@ -13,13 +13,21 @@ only be cut off from a graph when a block of text holds more than one
 tree, e.g. after a ``)`` closed the top too early, or when a blank line
 between two graphs is missing. When a syntax error between the two trees
 already explains the split, E104 stays silent (one finding per problem).
+
+Re-validating an edited file: a graph's findings depend only on its text
+(and the frame inventory), so a :class:`GraphFindingsCache` passed to
+:func:`validate` keeps them per graph text and moves them to where the
+graph now is; only new or changed graphs are checked again. File-level
+rules (E104, E105, W101) look at several entries and are always re-run.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections import OrderedDict
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import lru_cache
 from itertools import pairwise
 
@@ -53,13 +61,20 @@ _BLANK_LINE_RE = re.compile(r"\n[^\S\n]*\n")
 _ARG_RE = re.compile(r":(ARG[0-9])(-of)?")
 
 
-def validate(corpus: Corpus, frames: FrameInventory | None = None) -> list[Finding]:
+def validate(
+    corpus: Corpus,
+    frames: FrameInventory | None = None,
+    *,
+    cache: GraphFindingsCache | None = None,
+) -> list[Finding]:
     """Every finding of a corpus, sorted by position then code.
 
     Args:
         corpus: a file read by :func:`~amrcheck.read_corpus` or
             :func:`~amrcheck.read_string`.
         frames: the PropBank inventory; the bundled one by default.
+        cache: graph-level findings of earlier calls (an editor re-checking
+            each version of a file); the result is the same without it.
 
     Returns:
         The reader's syntax errors plus the findings of every rule.
@@ -74,8 +89,12 @@ def validate(corpus: Corpus, frames: FrameInventory | None = None) -> list[Findi
     found = list(corpus.findings)
     for entry in corpus.entries:
         found.extend(entry.errors)
-        if entry.graph is not None:
+        if entry.graph is None:
+            continue
+        if cache is None:
             found.extend(validate_graph(entry.graph, inventory))
+        else:
+            found.extend(cache.findings(entry.graph, inventory))
     found.extend(_file_findings(corpus))
     found.sort(key=Finding.sort_key)
     return found
@@ -91,6 +110,80 @@ def validate_graph(graph: Graph, frames: FrameInventory | None = None) -> list[F
     """
     inventory = load_frames() if frames is None else frames
     return _GraphChecker(graph, inventory).run()
+
+
+class GraphFindingsCache:
+    """The graph-level findings of graphs already checked, by graph text.
+
+    Identical graph text gives identical triples and identical offsets
+    relative to the graph's start, hence the same findings shifted by the
+    distance the graph moved. Moved findings are rebuilt on the new text
+    (spans print the new line and column). E101 is the exception: its
+    message names the line and column of the first definition, so a graph
+    with an E101 that moved is checked again rather than moved.
+
+    Not thread-safe: use one cache per thread (the language server runs
+    all engine work in one thread). Holds at most ``max_graphs`` graphs,
+    the least recently used are dropped first.
+
+    Example:
+        >>> from amrcheck import read_string
+        >>> from amrcheck.incremental import reparse
+        >>> cache = GraphFindingsCache()
+        >>> old = read_string("# ::id 1\\n(a / and :op0 b)\\n\\n(m / mod-09)\\n")
+        >>> [(f.code, f.span.line) for f in validate(old, cache=cache)]
+        [('E203', 2), ('E102', 2), ('W101', 4), ('W301', 4)]
+        >>> new = reparse(old, "\\n" + old.source.text)  # every graph moves a line down
+        >>> [(f.code, f.span.line) for f in validate(new, cache=cache)]
+        [('E203', 3), ('E102', 3), ('W101', 5), ('W301', 5)]
+        >>> cache.checked  # graphs validated: both before the edit, none after
+        2
+    """
+
+    def __init__(self, max_graphs: int = 50_000) -> None:
+        self._max = max_graphs
+        # graph text -> (graph start when checked, its findings)
+        self._known: OrderedDict[str, tuple[int, list[Finding]]] = OrderedDict()
+        self._frames: FrameInventory | None = None
+        #: how many graphs were validated (not served from the cache)
+        self.checked = 0
+
+    def findings(self, graph: Graph, frames: FrameInventory) -> list[Finding]:
+        """:func:`validate_graph` of ``graph``, from the cache when possible."""
+        if frames is not self._frames:
+            self._known.clear()
+            self._frames = frames
+        key = graph.text
+        known = self._known.get(key)
+        if known is not None:
+            self._known.move_to_end(key)
+            start, found = known
+            delta = graph.start - start
+            if not found:
+                return found
+            if delta == 0 and found[0].span.source is graph.source:
+                return found
+            # before the edit (delta 0) every line and column is unchanged
+            if delta == 0 or all(f.code not in _POSITIONAL_MESSAGES for f in found):
+                source = graph.source
+                moved = [
+                    replace(
+                        f, span=Span(source, f.span.start + delta, f.span.end + delta)
+                    )
+                    for f in found
+                ]
+                self._known[key] = (graph.start, moved)
+                return moved
+        found = validate_graph(graph, frames)
+        self.checked += 1
+        self._known[key] = (graph.start, found)
+        while len(self._known) > self._max:
+            self._known.popitem(last=False)
+        return found
+
+
+#: codes whose message names a line or column (moved findings must be re-checked)
+_POSITIONAL_MESSAGES = frozenset({"E101"})
 
 
 def is_amr_role(role: Role) -> bool:
@@ -322,10 +415,11 @@ def _file_findings(corpus: Corpus) -> list[Finding]:
                 Span(entry.source, start, start + 1),
             )
         )
-    first_seen: dict[str, Span] = {}
+    first_seen: dict[str, int] = {}  # ::id -> offset of its first value
     for entry in corpus.entries:
-        span = entry.metadata_span("id")
-        if entry.id is None or span is None:
+        # spans are built only for findings: this loop runs on every keystroke
+        offsets = entry.metadata_offsets.get("id")
+        if entry.id is None or offsets is None:
             # a split-off tree has no ::id of course; E104 already says why
             if entry.index not in split_off:
                 found.append(
@@ -336,16 +430,16 @@ def _file_findings(corpus: Corpus) -> list[Finding]:
                     )
                 )
         elif entry.id in first_seen:
-            first = first_seen[entry.id]
+            line = entry.source.line_column(first_seen[entry.id])[0]
             found.append(
                 _finding(
                     "E105",
-                    f"duplicate ::id {entry.id!r} (first at line {first.line})",
-                    span,
+                    f"duplicate ::id {entry.id!r} (first at line {line})",
+                    Span(entry.source, *offsets),
                 )
             )
         else:
-            first_seen[entry.id] = span
+            first_seen[entry.id] = offsets[0]
     return found
 
 

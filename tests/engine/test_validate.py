@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
@@ -9,14 +10,22 @@ from pathlib import Path
 
 import pytest
 
-from amrcheck import Severity, decode, read_corpus, read_string, validate
-from amrcheck.propbank import is_frame_concept, load_frames
+from amrcheck import Finding, Severity, decode, read_corpus, read_string, validate
+from amrcheck.incremental import reparse
+from amrcheck.propbank import FrameInventory, is_frame_concept, load_frames
 from amrcheck.rules import RULES, check_patterns, select_findings
-from amrcheck.validate import is_amr_role, role_problem, validate_graph
+from amrcheck.validate import (
+    GraphFindingsCache,
+    is_amr_role,
+    role_problem,
+    validate_graph,
+)
 from tests.conftest import REPO, SHARED_AMR_FILES, data_path, shared_path
 
 RULE_FIXTURES = sorted(data_path("rules").glob("*.amr"))
 _EXPECT_RE = re.compile(r"# expect: (\w+) (\d+):(\d+)$", re.MULTILINE)
+#: every rule fixture, one after the other (each finding at least once)
+RULE_TEXTS = "\n\n".join(p.read_text() for p in RULE_FIXTURES)
 
 
 def codes(text: str) -> list[str]:
@@ -265,3 +274,59 @@ def test_engine_imports_no_front_end() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True)
+
+
+# -- re-validating edited files (the language server's cache) ---------------------
+
+
+def _shown(findings: list[Finding]) -> list[tuple[str, str, int, int, str]]:
+    return [
+        (str(f), f.message, f.span.start, f.span.end, f.span.source.text)
+        for f in findings
+    ]
+
+
+def test_cached_validation_equals_a_fresh_one_on_random_edits() -> None:
+    from .test_incremental import base_text, random_edit
+
+    rng = random.Random(11)
+    text = base_text() + "\n\n" + RULE_TEXTS
+    corpus = read_string(text, "doc.amr")
+    cache = GraphFindingsCache()
+    for case in range(150):
+        text = random_edit(text, rng)
+        corpus = reparse(corpus, text)
+        cached = validate(corpus, cache=cache)
+        assert _shown(cached) == _shown(validate(corpus)), case
+
+
+def test_cache_checks_only_changed_graphs_and_rechecks_moved_e101() -> None:
+    others = [p.read_text() for p in RULE_FIXTURES if p.stem != "E101"]
+    text = "\n\n".join([data_path("rules/E101.amr").read_text(), *others])
+    cache = GraphFindingsCache()
+    corpus = read_string(text)
+    validate(corpus, cache=cache)
+    graphs = len({entry.graph.text for entry in corpus if entry.graph is not None})
+    assert cache.checked == graphs
+    # a line inserted above everything: E101's "already defined at 3:21"
+    # must now say 4:21, so that one graph is checked again; the others move
+    moved = reparse(corpus, "\n" + text)
+    found = validate(moved, cache=cache)
+    assert cache.checked == graphs + 1
+    assert _shown(found) == _shown(validate(moved))
+    (e101,) = [f for f in found if f.code == "E101"]
+    assert e101.message == "variable 'b' is already defined at 4:21"
+    assert str(e101.span) == "<string>:5:11"
+    # an edit below every graph: all findings come from the cache
+    validate(reparse(moved, moved.source.text + "\n"), cache=cache)
+    assert cache.checked == graphs + 1
+
+
+def test_cache_is_dropped_for_another_frame_inventory() -> None:
+    cache = GraphFindingsCache()
+    corpus = read_string("# ::id 1\n(w / want-01)\n")
+    assert [f.code for f in validate(corpus, cache=cache)] == []
+    assert [f.code for f in validate(corpus, FrameInventory({}), cache=cache)] == [
+        "W301"
+    ]
+    assert cache.checked == 2

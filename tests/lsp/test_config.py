@@ -9,7 +9,7 @@ def test_defaults() -> None:
     settings, problems = load_settings(None)
     assert settings == Settings()
     assert problems == []
-    assert settings.metric == "smatch" and settings.debounce_ms == 50
+    assert settings.metric == "smatch" and settings.debounce_ms == 0
     assert settings.features == Features(
         validation=True, diff=True, code_lens=True, inlay_hints=False,
         document_score=True,
@@ -22,13 +22,13 @@ def test_camel_case_and_nesting() -> None:
             "references": {"ann/*.amr": "gold/{dir}/{name}.amr"},
             "metric": "smatch",
             "metricOptions": {"root": "concept"},
-            "debounceMs": 0,
+            "debounceMs": 25,
             "features": {"inlayHints": True, "documentScore": False},
         }
     )
     assert problems == []
     assert settings.metric_options == {"root": "concept"}
-    assert settings.debounce_ms == 0
+    assert settings.debounce_ms == 25
     assert settings.features.inlay_hints and not settings.features.document_score
     assert camel("metric_options") == "metricOptions"
 
@@ -45,7 +45,7 @@ def test_each_bad_value_falls_back_alone() -> None:
         }
     )
     assert settings.metric_options == {}
-    assert settings.debounce_ms == 50
+    assert settings.debounce_ms == 0
     assert settings.features.diff is True and settings.features.code_lens is False
     assert settings.references == {"b/*.amr": "gold/{name}.amr"}
     assert len(problems) == 5
@@ -56,7 +56,7 @@ def test_each_bad_value_falls_back_alone() -> None:
 
 def test_booleans_are_not_numbers() -> None:
     settings, problems = load_settings({"debounceMs": True})
-    assert settings.debounce_ms == 50 and problems
+    assert settings.debounce_ms == 0 and problems
 
 
 def test_merge() -> None:

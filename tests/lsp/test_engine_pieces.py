@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from amr_lsp.analysis import analyze
+from amr_lsp.analysis import analyze, lens_report, unresolved_lenses
 from amr_lsp.compare import Comparer
 from amr_lsp.completion import context_at
 from amr_lsp.config import Settings
@@ -13,6 +13,7 @@ from amr_lsp.fixes import fix_for, unclosed_parentheses
 from amr_lsp.references import ReferenceStore, choose_reference, pair_entries
 from amrcheck import read_string, validate
 from amrcheck.layout import apply_edits
+from amrcheck.validate import GraphFindingsCache
 from tests.conftest import data_path
 
 LSP_DATA = data_path("lsp")
@@ -65,6 +66,54 @@ def test_an_edit_rescores_only_the_graphs_it_touched() -> None:
     assert second.diagnostics["amrcheck-diff"][-1].range.start.character == (
         first.diagnostics["amrcheck-diff"][-1].range.start.character
     )
+
+
+def test_an_edit_revalidates_only_the_graph_it_touched() -> None:
+    path = LSP_DATA / "annotations" / "lpp.amr"
+    text = path.read_text(encoding="utf-8")
+    settings = Settings(references={"annotations/*.amr": "gold/{name}.amr"})
+    documents, references = DocumentStore(), ReferenceStore()
+    comparer, cache = Comparer("smatch", {}), GraphFindingsCache()
+    uri = path.as_uri()
+    analyze(documents.parse(uri, 1, text), settings, comparer, references,
+            LSP_DATA, cache)
+    assert cache.checked == 8
+    # a line typed into lpp_1943.2: every later graph (and finding) moves down
+    edited = text.replace("(m / beautiful)", "(m / beautiful)\n  :mod 5")
+    second = analyze(documents.parse(uri, 2, edited), settings, comparer,
+                     references, LSP_DATA, cache)
+    assert cache.checked == 9
+    fresh = validate(second.parsed.corpus)
+    assert [str(f) for f in second.findings] == [str(f) for f in fresh]
+    assert "W402" in [f.code for f in fresh]
+
+
+def test_lenses_are_reused_while_their_place_is_unchanged() -> None:
+    path = LSP_DATA / "annotations" / "lpp.amr"
+    text = path.read_text(encoding="utf-8")
+    settings = Settings(references={"annotations/*.amr": "gold/{name}.amr"})
+    documents, references = DocumentStore(), ReferenceStore()
+    comparer = Comparer("smatch", {})
+    uri = path.as_uri()
+    first = analyze(documents.parse(uri, 1, text), settings, comparer, references,
+                    LSP_DATA)
+    lenses = unresolved_lenses(first)
+    assert [lens.data for lens in lenses] == [[uri, i] for i in range(8)]
+    assert all(lens.command is None for lens in lenses)
+    # a line added inside lpp_1943.2: lenses 0-1 stay, 2-7 move down a line
+    edited = text.replace("(m / beautiful)", "(m / beautiful)\n  :mod 5")
+    second = analyze(documents.parse(uri, 2, edited), settings, comparer,
+                     references, LSP_DATA)
+    again = unresolved_lenses(second, lenses)
+    assert [a is b for a, b in zip(again, lenses, strict=True)] == [True] * 2 + [
+        False
+    ] * 6
+    assert [a.range.start.line - b.range.start.line
+            for a, b in zip(again, lenses, strict=True)] == [0] * 2 + [1] * 6
+    # a lens of version 1 resolves to the graph now at its place, or to none
+    assert lens_report(second, 2, again[2].range.start) is second.graphs[2]
+    assert lens_report(second, 2, lenses[3].range.start) is None
+    assert lens_report(second, 0, again[5].range.start) is second.graphs[5]
 
 
 def test_reference_read_once_until_it_changes(tmp_path: Path) -> None:

@@ -140,7 +140,9 @@ async def start_client():
         started.append(client)
         if configuration is not None:
             client.set_configuration(configuration, section="amrcheck")
-        await initialize(client, options, root, capabilities)
+        client.initialize_result = await initialize(
+            client, options, root, capabilities
+        )
         return client
 
     yield start
@@ -210,6 +212,31 @@ async def change(
     )
     if wait:
         await wait_published(client, uri, version)
+
+
+async def resolved_lenses(client: LanguageClient, uri: str) -> list[types.CodeLens]:
+    """The document's code lenses, each resolved (as an editor that shows them).
+
+    The server answers ``textDocument/codeLens`` with ranges only; the
+    titles come from ``codeLens/resolve``.
+    """
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=doc(uri))
+    )
+    assert all(lens.command is None for lens in lenses)
+    return list(
+        await asyncio.gather(
+            *(client.code_lens_resolve_async(lens) for lens in lenses)
+        )
+    )
+
+
+async def lens_titles(client: LanguageClient, uri: str) -> list[str]:
+    titles = []
+    for lens in await resolved_lenses(client, uri):
+        assert lens.command is not None
+        titles.append(lens.command.title)
+    return titles
 
 
 def doc(uri: str) -> types.TextDocumentIdentifier:

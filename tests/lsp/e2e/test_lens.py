@@ -12,37 +12,82 @@ from .conftest import (
     change,
     doc,
     find,
+    lens_titles,
     open_document,
     pos,
+    resolved_lenses,
     wait_published,
 )
 
 ANNOTATION = LSP_DATA / "annotations" / "lpp.amr"
 
 
-async def lens_titles(client: LanguageClient, uri: str) -> list[str]:
-    lenses = await client.text_document_code_lens_async(
-        types.CodeLensParams(text_document=doc(uri))
-    )
-    return [lens.command.title for lens in lenses]
-
-
 async def test_lens_per_graph(client: LanguageClient) -> None:
     uri = await open_document(client, ANNOTATION)
-    lenses = await client.text_document_code_lens_async(
-        types.CodeLensParams(text_document=doc(uri))
-    )
+    lenses = await resolved_lenses(client, uri)
     assert len(lenses) == 8
     text = ANNOTATION.read_text(encoding="utf-8")
     assert lenses[3].range.start == find(text, "(b / be-located-at-91")
-    titles = [lens.command.title for lens in lenses]
+    titles = [lens.command.title for lens in lenses if lens.command]
     assert titles[0] == (
         "smatch 1.00 · P 1.00 R 1.00 · 0 missing, 0 extra vs gold/lpp.amr#lpp_1943.1"
     )
     assert titles[3] == (
         "smatch 0.91 · P 1.00 R 0.83 · 2 missing, 0 extra vs gold/lpp.amr#lpp_1943.4"
     )
+    assert lenses[0].command is not None
     assert lenses[0].command.command == "amrcheck.documentScore"
+    assert list(lenses[0].command.arguments or []) == [uri]
+
+
+async def test_lenses_are_resolved_on_demand(start_client) -> None:
+    client = await start_client()
+    provider = client.initialize_result.capabilities.code_lens_provider
+    assert provider is not None and provider.resolve_provider
+    uri = await open_document(client, ANNOTATION)
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=doc(uri))
+    )
+    assert [lens.command for lens in lenses] == [None] * 8
+    one = await client.code_lens_resolve_async(lenses[3])
+    assert one.range == lenses[3].range
+    assert one.command is not None and one.command.title.startswith("smatch 0.91")
+
+
+async def test_stale_lens_resolves_to_the_graph_now_at_its_place(
+    client: LanguageClient,
+) -> None:
+    uri = await open_document(client, ANNOTATION)
+    old = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=doc(uri))
+    )
+    # the comment line above the first graph becomes a graph: every graph
+    # keeps its place, but its index is one more
+    first_line = ANNOTATION.read_text(encoding="utf-8").split("\n")[0]
+    await change(client, uri, 2, "(n / new)", (0, 0), (0, len(first_line)))
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=doc(uri))
+    )
+    assert len(lenses) == 9 and lenses[2].range == old[1].range
+    # lens 1 of version 1 is resolved for the graph at its place, not index 1
+    stale = await client.code_lens_resolve_async(old[1])
+    assert stale.command is not None
+    assert stale.command.title.startswith("smatch 0.97")
+    assert stale.command.title.endswith("#lpp_1943.2")
+    fresh = await client.code_lens_resolve_async(lenses[1])
+    assert fresh.command is not None
+    assert fresh.command.title.startswith("smatch 1.00")
+    assert fresh.command.title.endswith("#lpp_1943.1")
+    # a lens whose place holds no graph any more is refused, not mislabelled
+    nowhere = types.CodeLens(range=types.Range(start=pos(1, 0), end=pos(1, 0)),
+                             data=[uri, 0])
+    with pytest.raises(Exception, match="changed"):
+        await client.code_lens_resolve_async(nowhere)
+    # and one that is not ours at all is refused too
+    with pytest.raises(Exception, match="not a code lens of this server"):
+        await client.code_lens_resolve_async(
+            types.CodeLens(range=nowhere.range, data={"x": 1})
+        )
 
 
 async def test_lens_follows_typing(client: LanguageClient) -> None:

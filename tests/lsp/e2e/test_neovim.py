@@ -71,15 +71,23 @@ vim.api.nvim_buf_set_lines(bufnr, LINE, LINE + 1, false,
 vim.wait(20000, function() return not has_code("diff-concept") end, 20)
 emit("edited", diagnostics())
 
-local lenses = vim.lsp.buf_request_sync(bufnr, "textDocument/codeLens",
-  {textDocument = vim.lsp.util.make_text_document_params(bufnr)}, 10000)
-for _, response in pairs(lenses or {}) do
-  local titles = {}
-  for _, lens in ipairs(response.result or {}) do
-    table.insert(titles, lens.command.title)
+-- Neovim's own code lens client: it asks for the lenses, then resolves
+-- each one (the server sends ranges only) and keeps the titles
+vim.lsp.codelens.refresh()
+local function resolved()
+  local lenses = vim.lsp.codelens.get(bufnr)
+  if #lenses == 0 then return false end
+  for _, lens in ipairs(lenses) do
+    if not lens.command then return false end
   end
-  emit("lenses", titles)
+  return true
 end
+vim.wait(20000, resolved, 20)
+local titles = {}
+for _, lens in ipairs(vim.lsp.codelens.get(bufnr)) do
+  table.insert(titles, lens.command and lens.command.title or "unresolved")
+end
+emit("lenses", titles)
 vim.lsp.stop_client(client_id)
 vim.cmd("qa!")
 """
@@ -120,7 +128,9 @@ def test_neovim_opens_hovers_and_edits(tmp_path: Path) -> None:
     assert ("amrcheck", "W402", 6, 7) in opened  # ":mod 1" of lpp_1943.1
     assert "Aligned to reference node **(m / magnificent)**" in events["hover"]
     assert "diff-concept" not in {d["code"] for d in events["edited"]}
+    assert len(events["lenses"]) == 8
     assert events["lenses"][1].startswith("smatch 1.00 · P 1.00 R 1.00")
+    assert "unresolved" not in events["lenses"]
 
 
 def _lua_table(value: object) -> str:

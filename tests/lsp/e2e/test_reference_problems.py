@@ -7,16 +7,17 @@ import shutil
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from .conftest import LSP_DATA, by_source, change, doc, find, open_document
+from .conftest import (
+    LSP_DATA,
+    by_source,
+    change,
+    doc,
+    find,
+    lens_titles,
+    open_document,
+)
 
 BROKEN = LSP_DATA / "broken"
-
-
-async def lens_titles(client: LanguageClient, uri: str) -> list[str]:
-    lenses = await client.text_document_code_lens_async(
-        types.CodeLensParams(text_document=doc(uri))
-    )
-    return [lens.command.title for lens in lenses]
 
 
 async def test_missing_reference(client: LanguageClient) -> None:

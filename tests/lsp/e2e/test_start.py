@@ -9,24 +9,16 @@ import sys
 
 import pytest
 from lsprotocol import types
-from pytest_lsp import LanguageClient
 
 from .conftest import (
     ANNOTATION,
     TIMEOUT,
-    doc,
     initialize,
+    lens_titles,
     make_client,
     open_document,
     wait_published,
 )
-
-
-async def lens_titles(client: LanguageClient, uri: str) -> list[str]:
-    lenses = await client.text_document_code_lens_async(
-        types.CodeLensParams(text_document=doc(uri))
-    )
-    return [lens.command.title for lens in lenses]
 
 
 async def test_amrcheck_lsp_command() -> None:
