@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Install the real clients the end-to-end tests drive: Neovim (language
+# server test) and code-server + Chromium (VS Code extension test).
+# Idempotent; each installer says what it needs when it cannot install.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+"$here/install-test-editors.sh"
+"$here/install-vscode-test.sh"

@@ -1,0 +1,84 @@
+"""The extension's settings mirror the server's (docs/lsp.md, STYLE lesson 9).
+
+Every server setting is an ``amrcheck.*`` setting of ``vscode-extension/package.json``
+with the same default and a description, and the extension declares no
+``amrcheck.*`` setting the server does not know (it would be reported as
+unknown). Client-only settings live under ``amr.*``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from amr_lsp.config import SECTION, Settings, camel
+from amrcheck import metric_names
+from tests.conftest import REPO
+
+EXTENSION = REPO / "vscode-extension"
+
+
+def manifest() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(
+        (EXTENSION / "package.json").read_text(encoding="utf-8")
+    )
+    return data
+
+
+def contributed() -> dict[str, dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = {}
+    for block in manifest()["contributes"]["configuration"]:
+        found.update(block["properties"])
+    return found
+
+
+def server_defaults(obj: Any = None, prefix: str = SECTION) -> dict[str, Any]:
+    """``amrcheck.features.codeLens`` -> default, from the server's dataclasses."""
+    obj = Settings() if obj is None else obj
+    flat: dict[str, Any] = {}
+    for field in dataclasses.fields(obj):
+        value = getattr(obj, field.name)
+        key = f"{prefix}.{camel(field.name)}"
+        if dataclasses.is_dataclass(value):
+            flat.update(server_defaults(value, key))
+        else:
+            flat[key] = value
+    return flat
+
+
+def test_every_server_setting_is_contributed_with_its_default() -> None:
+    settings = contributed()
+    for key, default in server_defaults().items():
+        assert key in settings, f"{key} missing from package.json"
+        assert settings[key]["default"] == default, key
+        spec = settings[key]
+        assert spec.get("description") or spec.get("markdownDescription"), key
+        assert spec.get("scope"), key
+
+
+def test_no_setting_the_server_would_reject() -> None:
+    ours = {k for k in contributed() if k.startswith(SECTION + ".")}
+    assert ours == set(server_defaults())
+
+
+def test_metric_choices_are_the_registry() -> None:
+    assert sorted(contributed()["amrcheck.metric"]["enum"]) == sorted(metric_names())
+
+
+def test_client_settings_and_commands() -> None:
+    settings = contributed()
+    assert settings["amr.server.python"]["default"] == ""
+    assert settings["amr.trace.server"]["enum"] == ["off", "messages", "verbose"]
+    commands = {c["command"]: c["title"] for c in manifest()["contributes"]["commands"]}
+    assert commands["amr.compareWithReference"] == "Compare with reference…"
+    assert commands["amr.showDiff"] == "Show diff against reference"
+    assert commands["amr.restartServer"] == "Restart server"
+
+
+def test_language_and_activation() -> None:
+    data = manifest()
+    assert data["activationEvents"] == ["onLanguage:amr"]
+    (language,) = data["contributes"]["languages"]
+    assert language["id"] == "amr"
+    assert set(language["extensions"]) == {".amr", ".penman"}

@@ -1,0 +1,123 @@
+// The status bar item: the active document's score against its reference,
+// from the server's `amr/documentScore` notification (or its command).
+import * as path from "node:path";
+import * as vscode from "vscode";
+
+/** The payload of `amr/documentScore` and of the `amrcheck.documentScore` command. */
+export interface DocumentScore {
+  uri: string;
+  version: number | null;
+  metric: string;
+  reference: string | null;
+  problem: string | null;
+  graphs: number;
+  compared: number;
+  f1: number | null;
+  precision: number | null;
+  recall: number | null;
+  missing: number;
+  extra: number;
+}
+
+export class ScoreStatus implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem("amr.score", vscode.StatusBarAlignment.Right, 100);
+  private readonly scores = new Map<string, DocumentScore>();
+  private readonly listeners: vscode.Disposable[] = [];
+
+  constructor(private readonly fetch: (uri: string) => Promise<DocumentScore | undefined>) {
+    this.item.name = "AMR score";
+    this.listeners.push(
+      vscode.window.onDidChangeActiveTextEditor(() => void this.refresh()),
+      vscode.workspace.onDidCloseTextDocument((doc) => this.scores.delete(doc.uri.toString())),
+    );
+  }
+
+  /** The newest score of `uri`, if the server sent one. */
+  get(uri: string): DocumentScore | undefined {
+    return this.scores.get(uri);
+  }
+
+  update(score: DocumentScore): void {
+    this.scores.set(normalise(score.uri), score);
+    if (activeUri() === normalise(score.uri)) this.render(score);
+  }
+
+  clear(): void {
+    this.scores.clear();
+    this.item.hide();
+  }
+
+  async refresh(): Promise<void> {
+    const uri = activeUri();
+    if (uri === undefined) {
+      this.item.hide();
+      return;
+    }
+    const known = this.scores.get(uri);
+    if (known) {
+      this.render(known);
+      return;
+    }
+    const fetched = await this.fetch(uri).catch(() => undefined);
+    if (fetched && activeUri() === uri) this.update(fetched);
+  }
+
+  private render(score: DocumentScore): void {
+    const item = this.item;
+    const reference = score.reference ? vscode.workspace.asRelativePath(score.reference) : undefined;
+    if (score.f1 !== null && reference) {
+      item.text = `$(graph) ${score.metric} ${score.f1.toFixed(3)}`;
+      item.command = "amr.showDiff";
+      item.backgroundColor = undefined;
+    } else if (!score.reference) {
+      item.text = "$(graph) no reference";
+      item.command = "amr.compareWithReference";
+    } else {
+      item.text = `$(warning) ${score.metric} —`;
+      item.command = "amr.showDiff";
+    }
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    if (reference) {
+      tooltip.appendMarkdown(`**${score.metric}** vs \`${reference}\`\n\n`);
+      if (score.f1 !== null) {
+        tooltip.appendMarkdown(
+          `F1 ${fmt(score.f1)} · P ${fmt(score.precision)} · R ${fmt(score.recall)}\n\n` +
+            `${score.compared} of ${score.graphs} graphs compared · ${score.missing} missing, ${score.extra} extra triples\n\n`,
+        );
+      }
+      tooltip.appendMarkdown("Click: show the diff against the reference");
+    } else {
+      tooltip.appendMarkdown("No reference file for this document. Click to choose one.");
+    }
+    if (score.problem) tooltip.appendMarkdown(`\n\n$(warning) ${escape(score.problem)}`);
+    item.tooltip = tooltip;
+    item.show();
+  }
+
+  dispose(): void {
+    this.listeners.forEach((l) => l.dispose());
+    this.item.dispose();
+  }
+}
+
+function activeUri(): string | undefined {
+  const doc = vscode.window.activeTextEditor?.document;
+  return doc && doc.languageId === "amr" ? doc.uri.toString() : undefined;
+}
+
+/** The server's URIs and VS Code's may differ in escaping (e.g. `%3A`): compare parsed. */
+function normalise(uri: string): string {
+  return vscode.Uri.parse(uri).toString();
+}
+
+function fmt(value: number | null): string {
+  return value === null ? "—" : value.toFixed(3);
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, "\\$&");
+}
+
+export function referenceLabel(score: DocumentScore | undefined): string {
+  return score?.reference ? path.basename(score.reference) : "reference";
+}
