@@ -37,30 +37,36 @@ from .graph import Graph, TripleKind
 from .span import SourceText, Span
 from .types import INSTANCE, Offsets, Triple
 
-_TOKEN_RE = re.compile(
-    r"""
-     (?P<COMMENT>\#[^\n]*)
-    |(?P<STRING>"[^"\\\n]*(?:\\.[^"\\\n]*)*")
-    |(?P<UNTERMINATED>"[^\n]*)
-    |(?P<LPAREN>\()
-    |(?P<RPAREN>\))
-    |(?P<SLASH>/)
-    |(?P<ROLE>:[^\s"()/:~]*)
-    |(?P<SYMBOL>[^\s"()/:~]+)
-    |(?P<ALIGNMENT>~(?:[a-zA-Z]\.?)?[0-9]+(?:,[0-9]+)*)
-    |(?P<UNEXPECTED>\S)
-    """,
-    re.VERBOSE,
+# Each lexical class once; both tokenizers below are built from these.
+_STRING = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+_ROLE = r':[^\s"()/:~]*'
+_SYMBOL = r'[^\s"()/:~]+'
+_ALIGNMENT = r"~(?:[a-zA-Z]\.?)?[0-9]+(?:,[0-9]+)*"
+_TOKEN_CLASSES = (
+    ("COMMENT", r"#[^\n]*"),
+    ("STRING", _STRING),
+    ("UNTERMINATED", r'"[^\n]*'),
+    ("LPAREN", r"\("),
+    ("RPAREN", r"\)"),
+    ("SLASH", "/"),
+    ("ROLE", _ROLE),
+    ("SYMBOL", _SYMBOL),
+    ("ALIGNMENT", _ALIGNMENT),
+    ("UNEXPECTED", r"\S"),
 )
-# The fast path's tokens: the same lexical classes as _TOKEN_RE, as plain
-# strings (re.findall makes no match objects). Whitespace is skipped.
+# The full parser's tokens, kinds named; the white space before each token
+# is skipped inside the regex engine (much faster than failing every
+# alternative on every blank).
+_TOKEN_RE = re.compile(
+    r"\s*(?:" + "|".join(f"(?P<{kind}>{regex})" for kind, regex in _TOKEN_CLASSES) + ")"
+)
+_KIND_OF_GROUP: dict[int, str] = {
+    index: name for name, index in _TOKEN_RE.groupindex.items()
+}
+# The fast path's tokens: the same classes, as plain strings (re.findall
+# makes no match objects); what the fast path cannot handle falls to \S.
 _FAST_TOKEN_RE = re.compile(
-    r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
-    r"|[()/]"
-    r'|:[^\s"()/:~]*'
-    r"|~(?:[a-zA-Z]\.?)?[0-9]+(?:,[0-9]+)*"
-    r'|[^\s"()/:~]+'
-    r"|\S"
+    "|".join((_STRING, r"[()/]", _ROLE, _ALIGNMENT, _SYMBOL, r"\S"))
 )
 _NOT_SYMBOL_START = frozenset('()/:"~')
 _BLOCK_RE = re.compile(r"(?:^[^\S\n]*\S[^\n]*(?:\n|\Z))+", re.MULTILINE)
@@ -123,21 +129,13 @@ class Entry:
         return f"Entry({self.label!r}, line {self.span.line}, {status})"
 
 
-# the same tokens with the whitespace before each one skipped inside the
-# regex engine (much faster than failing every alternative on every blank)
-_SKIPPING_TOKEN_RE = re.compile(r"\s*(?:" + _TOKEN_RE.pattern + ")", re.VERBOSE)
-_KIND_OF_GROUP: dict[int, str] = {
-    index: name for name, index in _SKIPPING_TOKEN_RE.groupindex.items()
-}
-
-
 def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
     """Lex ``text[start:end]`` into (kind, start, end) tokens."""
     stop = len(text) if end is None else end
     kind_of = _KIND_OF_GROUP
     return [
         (kind_of[group], *m.span(group))
-        for m in _SKIPPING_TOKEN_RE.finditer(text, start, stop)
+        for m in _TOKEN_RE.finditer(text, start, stop)
         for group in (m.lastindex or 0,)
     ]
 

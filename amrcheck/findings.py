@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from .span import Span
+from .span import SourceText, Span
 
 
 class Severity(str, Enum):
@@ -27,6 +27,12 @@ class Finding:
     @property
     def is_error(self) -> bool:
         return self.severity is Severity.ERROR
+
+    def shifted(self, source: SourceText, delta: int) -> Finding:
+        """This finding on ``source``, ``delta`` characters further on."""
+        span = self.span
+        moved = Span(source, span.start + delta, span.end + delta)
+        return Finding(self.code, self.message, self.severity, moved)
 
     def sort_key(self) -> tuple[str, int, str]:
         return (self.span.path, self.span.start, self.code)

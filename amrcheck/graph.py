@@ -17,7 +17,7 @@ answered from triple indices, which are in text order, not from offsets.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -75,9 +75,6 @@ class Graph:
         """From the role (or defined variable) to the end of the target."""
         o = self.offsets[index]
         return Span(self.source, o[0], max(o[1], o[3]))
-
-    def instance_indices(self) -> Iterator[int]:
-        return (i for i, k in enumerate(self.kinds) if k is TripleKind.INSTANCE)
 
     def variables(self) -> dict[Variable, str]:
         """Each variable's concept (the first definition wins)."""

@@ -17,14 +17,12 @@ tests compare both on random edits of real files.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from functools import partial
 
 from ._parse import Entry, _graph_offsets, parse_source
 from .corpus import Corpus, normalize_text
-from .findings import Finding
 from .graph import Graph
-from .span import SourceText, Span
+from .span import SourceText
 
 # a line end followed by one or more blank lines: end() is the next line's start
 _BLANK_RUN_RE = re.compile(r"\n(?:[^\S\n]*\n)+")
@@ -63,10 +61,10 @@ def reparse(previous: Corpus, text: str) -> Corpus:
     entries.extend(
         _rebased(e, source, delta, first_after + k) for k, e in enumerate(after)
     )
-    findings = [_moved(f, source, 0) for f in previous.findings if f.span.end <= start]
+    findings = [f.shifted(source, 0) for f in previous.findings if f.span.end <= start]
     findings.extend(orphans)
     findings.extend(
-        _moved(f, source, delta) for f in previous.findings if f.span.start >= stop
+        f.shifted(source, delta) for f in previous.findings if f.span.start >= stop
     )
     return Corpus(source, entries, findings)
 
@@ -151,7 +149,7 @@ def _rebased(entry: Entry, source: SourceText, delta: int, index: int) -> Entry:
         comments=comments,
         graph=None if graph is None else _rebased_graph(graph, source, delta),
         errors=(
-            [_moved(finding, source, delta) for finding in entry.errors]
+            [finding.shifted(source, delta) for finding in entry.errors]
             if entry.errors else []
         ),
     )
@@ -180,7 +178,3 @@ def _rebased_graph(graph: Graph, source: SourceText, delta: int) -> Graph:
         offsets_factory=factory,
     )
 
-
-def _moved(finding: Finding, source: SourceText, delta: int) -> Finding:
-    span = finding.span
-    return replace(finding, span=Span(source, span.start + delta, span.end + delta))

@@ -75,10 +75,6 @@ def token_at(corpus: Corpus, offset: int) -> TokenAt | None:
     if entry is None or entry.graph is None:
         return None
     graph = entry.graph
-    definitions = {
-        graph.offsets[i][0] for i in range(len(graph.triples))
-        if graph.kinds[i] is TripleKind.INSTANCE
-    }
     for i, offsets in enumerate(graph.offsets):
         role_start, role_end, target_start, target_end = offsets
         kind = graph.kinds[i]
@@ -91,7 +87,7 @@ def token_at(corpus: Corpus, offset: int) -> TokenAt | None:
                 part = TokenRole.CONCEPT
             elif kind is TripleKind.ATTRIBUTE:
                 part = TokenRole.CONSTANT
-            elif target_start in definitions:
+            elif graph.defines_target(i):
                 continue  # the child's definition: its instance triple answers
             else:
                 part = TokenRole.REFERENCE

@@ -51,6 +51,7 @@ from .errors import InputError
 from .graph import Graph
 from .metrics import CorpusScore, Metric, Score, corpus_score
 from .parallel import parallel_map
+from .span import Span
 
 PairBy = Literal["auto", "id", "position"]
 
@@ -92,8 +93,7 @@ class Matching:
 
 def where(entry: Entry) -> str:
     """``file:line:col`` of an entry's graph (or of its header if it has none)."""
-    line, column = entry.source.line_column(entry.graph_start)
-    return f"{entry.source.path}:{line}:{column}"
+    return str(Span(entry.source, entry.graph_start, entry.end))
 
 
 def _id_problem(corpus: Corpus) -> str | None:

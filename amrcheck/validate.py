@@ -27,7 +27,6 @@ import re
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Iterator
-from dataclasses import replace
 from functools import lru_cache
 from itertools import pairwise
 
@@ -166,12 +165,7 @@ class GraphFindingsCache:
             # before the edit (delta 0) every line and column is unchanged
             if delta == 0 or all(f.code not in _POSITIONAL_MESSAGES for f in found):
                 source = graph.source
-                moved = [
-                    replace(
-                        f, span=Span(source, f.span.start + delta, f.span.end + delta)
-                    )
-                    for f in found
-                ]
+                moved = [f.shifted(source, delta) for f in found]
                 self._known[key] = (graph.start, moved)
                 return moved
         found = validate_graph(graph, frames)
