@@ -1,4 +1,4 @@
-"""A graph as smatch 1.0.4's reader sees it (shared by rematch and SEMA).
+"""A graph as smatch 1.0.4's reader sees it (SEMA; rematch uses its token rules).
 
 rematch (Rematch-RARE) imports smatch 1.0.4's ``amr.py``, and the SEMA
 reference scores were produced with the same reader, so both metrics are
@@ -92,7 +92,7 @@ class SmatchView:
 
 
 @lru_cache(maxsize=4096)
-def _stored(role: str) -> tuple[str, bool]:
+def stored_role(role: str) -> tuple[str, bool]:
     """(role as stored, without colon; whether it is filed under the target)."""
     name = role[1:]
     if name.endswith("-of") and name not in SMATCH_NON_INVERTED:
@@ -138,7 +138,7 @@ def read_smatch104(graph: Graph) -> SmatchView:  # noqa: C901 -- mirrors the ref
         if kind is _INSTANCE:
             continue
         source, role, target = triples[i]
-        name, inverted = _stored(role)
+        name, inverted = stored_role(role)
         if kind is _RELATION:
             # read before this link: defined earlier, or by this very edge
             # (whose node's instance triple comes right after it)

@@ -35,16 +35,18 @@ from functools import lru_cache
 from importlib import resources
 from typing import ClassVar, Union
 
-from ..graph import Graph
+from ..graph import Graph, TripleKind
 from . import register
 from ._protocol import Explanation, Score, TripleRef
 from ._refs import written_ref
-from ._smatch_reader import read_smatch104, smatch_normalize
+from ._smatch_reader import concept_token, smatch_normalize, stored_role, value_token
 
 AttributeMotif = tuple[str, str]
 InstanceMotif = Union[tuple[str], tuple[str, AttributeMotif]]
 RelationMotif = tuple[InstanceMotif, str, InstanceMotif]
 Motif = Union[AttributeMotif, InstanceMotif, RelationMotif]
+
+_INSTANCE, _RELATION = TripleKind.INSTANCE, TripleKind.RELATION
 
 
 @lru_cache(maxsize=1)
@@ -114,6 +116,7 @@ class Rematch:
     def __init__(self, **options: bool) -> None:
         self.options = self.Options(**options)
         self._labels = verbatlas_labels() if self.options.verbatlas else None
+        self._label_cache: dict[str, str] = {}  # concept -> node label
 
     @classmethod
     def from_options(cls, options: Rematch.Options) -> Rematch:
@@ -129,51 +132,77 @@ class Rematch:
             >>> sorted(map(str, Rematch().motifs(decode('(d / dog :quant 2)'))))
             ["('dog', ('quant', '2'))", "('quant', '2')"]
         """
-        return set(self._motifs(graph, None))
+        return self._motifs(graph, None)
 
-    def _motifs(  # noqa: C901 -- mirrors the reference's single pass
+    def _label(self, concept: str) -> str:
+        """A node's label: the concept as smatch reads it, or its VerbAtlas frame."""
+        label = smatch_normalize(concept_token(concept))
+        return label if self._labels is None else self._labels.get(label, label)
+
+    def _motifs(  # noqa: C901 -- one pass over the triples, then the motifs
         self, graph: Graph, origins: dict[Motif, set[int]] | None
-    ) -> list[Motif]:
-        """All motifs (with repeats); record their source triples in ``origins``."""
+    ) -> set[Motif]:
+        """The motif set; record each motif's source triples in ``origins``.
+
+        One pass over the written triples reads them as smatch 1.0.4's
+        reader keeps them (:mod:`._smatch_reader`: first definition wins,
+        ``-of`` and ``:mod`` inverted, inverted links to constants dropped);
+        the order of that reader's lists is not needed for sets.
+        """
         opts = self.options
-        view = read_smatch104(graph)
-        definition = view.definitions
-        labels = [smatch_normalize(c) for c in view.concepts]
-        if self._labels is not None:
-            labels = [self._labels.get(label, label) for label in labels]
-        attributes: list[list[tuple[AttributeMotif, int]]] = [[] for _ in labels]
-        for role, node, value, i in view.attributes:
-            if value != "top":  # rematch drops TOP by its value "top"
-                attributes[node].append(
-                    ((smatch_normalize(role), smatch_normalize(value)), i)
+        label_of = self._label_cache
+        labels: dict[str, str] = {}
+        defined: dict[str, int] = {}  # node -> its defining triple
+        attributes: dict[str, list[tuple[AttributeMotif, int]]] = {}
+        links: list[tuple[str, str, str, int]] = []  # head, role, tail, triple
+        for i, ((source, role, target), kind) in enumerate(
+            zip(graph.triples, graph.kinds, strict=True)
+        ):
+            if kind is _INSTANCE:
+                if source not in labels:
+                    label = label_of.get(target)
+                    if label is None:
+                        label = label_of[target] = self._label(target)
+                    labels[source] = label
+                    defined[source] = i
+                continue
+            name, inverted = stored_role(role)
+            if kind is _RELATION:
+                links.append(
+                    (target, name, source, i) if inverted else (source, name, target, i)
                 )
-        out: list[Motif] = []
-        instance: list[list[tuple[InstanceMotif, tuple[int, ...]]]] = []
-        for node, label in enumerate(labels):
-            attrs = attributes[node]
+            elif not inverted:
+                value = value_token(target)
+                if value != "top":  # rematch drops TOP by its value "top"
+                    attribute = (smatch_normalize(name), smatch_normalize(value))
+                    attributes.setdefault(source, []).append((attribute, i))
+        out: set[Motif] = set()
+        instance: dict[str, list[tuple[InstanceMotif, tuple[int, ...]]]] = {}
+        for node, label in labels.items():
+            attrs = attributes.get(node, ())
             if attrs and not opts.labels_only:
                 motifs: list[tuple[InstanceMotif, tuple[int, ...]]] = [
-                    ((label, attr), (definition[node], i)) for attr, i in attrs
+                    ((label, attr), (defined[node], i)) for attr, i in attrs
                 ]
             else:
-                motifs = [((label,), (definition[node],))]
-            instance.append(motifs)
+                motifs = [((label,), (defined[node],))]
+            instance[node] = motifs
             if opts.attribute_motifs:
                 for attr, i in attrs:
-                    out.append(attr)
+                    out.add(attr)
                     if origins is not None:
                         origins.setdefault(attr, set()).add(i)
             if opts.instance_motifs:
                 for motif, sources in motifs:
-                    out.append(motif)
+                    out.add(motif)
                     if origins is not None:
                         origins.setdefault(motif, set()).update(sources)
         if opts.relation_motifs:
-            for role, source, target, i in view.relations:
-                for head, head_sources in instance[source]:
-                    for tail, tail_sources in instance[target]:
+            for head_node, role, tail_node, i in links:
+                for head, head_sources in instance[head_node]:
+                    for tail, tail_sources in instance[tail_node]:
                         relation: RelationMotif = (head, role, tail)
-                        out.append(relation)
+                        out.add(relation)
                         if origins is not None:
                             found = origins.setdefault(relation, set())
                             found.add(i)
@@ -195,8 +224,8 @@ class Rematch:
         """
         cand_origins: dict[Motif, set[int]] | None = {} if explain else None
         ref_origins: dict[Motif, set[int]] | None = {} if explain else None
-        cand = set(self._motifs(candidate, cand_origins))
-        ref = set(self._motifs(reference, ref_origins))
+        cand = self._motifs(candidate, cand_origins)
+        ref = self._motifs(reference, ref_origins)
         shared = len(cand & ref)
         union = len(cand) + len(ref) - shared
         score = Score(

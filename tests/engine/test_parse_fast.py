@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import amrcheck._parse as parse
 from amrcheck.corpus import read_corpus, read_string
@@ -76,12 +78,59 @@ def test_fast_path_equals_full_parser(
         "   (a / b)",
         "(a / b :ARG0 (/ d))",
         "(a / b :ARG0 (c d))",
+        # where cutting at blanks and parens alone would not cut as the
+        # token regex does (the split tokenizer must notice and step back)
+        '(a / b :op1 "x:y" :op2 "u/v")',
+        "(a / b :ARG0 c:d)",
+        "(a / b :ARG0:ARG1 c)",
+        "(a/b :ARG0 (c/ d))",
+        "(a / b :op1 x/y)",
+        '(a / b :op1 "x y" :op2 "z")',
+        '(a / b :op1 "x\\"y")',
+        '(a / b :op1 q" :op2 "r)',
+        '(a / "x:y/z" :quant 2)',
+        '(a / b :op1 "")',
+        '(a / b :op1 "(x)")',
+        '(a / b :op1 x"y"z)',
     ],
 )
 def test_fast_path_edge_cases(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     fast = _snapshot(text=text)
     monkeypatch.setattr(parse._EntryParser, "fast_block", lambda *args: False)
     assert _snapshot(text=text) == fast
+
+
+_PIECES = [
+    "(",
+    ")",
+    "/",
+    " ",
+    "\n",
+    ":ARG0",
+    ":",
+    "a",
+    "b",
+    "c",
+    '"',
+    '"x y"',
+    "x:y",
+    "a/b",
+    "~e.1",
+    "~",
+    "\\",
+    '""',
+    "-",
+]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30))
+def test_fast_path_equals_full_parser_on_token_soup(pieces: list[str]) -> None:
+    text = "(a / b " + " ".join(pieces)
+    fast = _snapshot(text=text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(parse._EntryParser, "fast_block", lambda *args: False)
+        assert _snapshot(text=text) == fast
 
 
 def test_fast_path_reads_plain_corpora_without_offsets() -> None:
