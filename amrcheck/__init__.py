@@ -8,33 +8,94 @@ diff two versions of a file (:func:`diff_corpora`).
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .__about__ import __version__
-from ._parse import Entry
-from .corpus import Corpus, decode, read_corpus, read_string
-from .diff import Change, CorpusDiff, GraphDiff, diff_corpora
-from .errors import AmrError, ConfigError, DecodeError, InputError, MetricError
-from .findings import Finding, Severity
-from .graph import Graph, TripleKind
-from .metrics import (
-    CorpusScore,
-    Explanation,
-    Metric,
-    Score,
-    TripleRef,
-    get_metric,
-    metric_names,
-)
-from .pairing import (
-    GraphPair,
-    Matching,
-    PairingError,
-    match_entries,
-    pair_corpora,
-    pair_graphs,
-)
-from .span import SourceText, Span
-from .standardize import StandardGraph, Standardization, standardize
+
+# Functions named like their own module are imported now: importing the
+# submodule (``import amrcheck.validate``) would otherwise set the package
+# attribute to the module and hide the function.
+from .standardize import standardize
 from .validate import validate
+
+if TYPE_CHECKING:
+    from ._parse import Entry
+    from .corpus import Corpus, decode, read_corpus, read_string
+    from .diff import Change, CorpusDiff, GraphDiff, diff_corpora
+    from .errors import AmrError, ConfigError, DecodeError, InputError, MetricError
+    from .findings import Finding, Severity
+    from .graph import Graph, TripleKind
+    from .metrics import (
+        CorpusScore,
+        Explanation,
+        Metric,
+        Score,
+        TripleRef,
+        get_metric,
+        metric_names,
+    )
+    from .pairing import (
+        GraphPair,
+        Matching,
+        PairingError,
+        match_entries,
+        pair_corpora,
+        pair_graphs,
+    )
+    from .span import SourceText, Span
+    from .standardize import StandardGraph, Standardization
+
+# Names are loaded on first use (PEP 562), so that ``import amrcheck.corpus``
+# or one metric does not import the whole engine: every command and the
+# language server start faster.
+_EXPORTS: dict[str, str] = {
+    "Entry": "._parse",
+    "Corpus": ".corpus",
+    "decode": ".corpus",
+    "read_corpus": ".corpus",
+    "read_string": ".corpus",
+    "Change": ".diff",
+    "CorpusDiff": ".diff",
+    "GraphDiff": ".diff",
+    "diff_corpora": ".diff",
+    "AmrError": ".errors",
+    "ConfigError": ".errors",
+    "DecodeError": ".errors",
+    "InputError": ".errors",
+    "MetricError": ".errors",
+    "Finding": ".findings",
+    "Severity": ".findings",
+    "Graph": ".graph",
+    "TripleKind": ".graph",
+    "CorpusScore": ".metrics",
+    "Explanation": ".metrics",
+    "Metric": ".metrics",
+    "Score": ".metrics",
+    "TripleRef": ".metrics",
+    "get_metric": ".metrics",
+    "metric_names": ".metrics",
+    "GraphPair": ".pairing",
+    "Matching": ".pairing",
+    "PairingError": ".pairing",
+    "match_entries": ".pairing",
+    "pair_corpora": ".pairing",
+    "pair_graphs": ".pairing",
+    "SourceText": ".span",
+    "Span": ".span",
+    "StandardGraph": ".standardize",
+    "Standardization": ".standardize",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "AmrError",

@@ -656,6 +656,9 @@ def _split_was_exact(body: str, triples: list[Triple], kinds: list[TripleKind]) 
     return colons == len(triples) - nodes and slashes == nodes
 
 
+_AFTER_NOTHING, _AFTER_ROLE, _AFTER_TARGET = 0, 1, 2
+
+
 def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
     tokens: list[str],
 ) -> tuple[list[Triple], list[TripleKind], dict[tuple[int, str], str]] | None:
@@ -673,8 +676,10 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
     variables: set[str] = set()
     targets: list[int] = []  # triples whose target may be a variable
     role: str | None = None
-    # where an alignment token read right now belongs; None: not allowed here
-    aligned: tuple[int, str] | None = None
+    # what an alignment token read right now would align: the role just
+    # read, the last triple's target, or nothing (an int: cheaper than
+    # building the alignment key for every token)
+    after = _AFTER_NOTHING
     not_symbol = _NOT_SYMBOL_START
     relation, instance = TripleKind.RELATION, TripleKind.INSTANCE
     rest = iter(tokens)
@@ -685,7 +690,7 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
                 if role is not None or not stack or token == INSTANCE:
                     return None
                 role = token
-                aligned = (len(triples), "role")
+                after = _AFTER_ROLE
             elif first == "(":
                 variable, slash, concept = next(rest), next(rest), next(rest)
                 if (
@@ -701,7 +706,7 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
                     role = None
                 elif stack:
                     return None
-                aligned = (len(triples), "target")
+                after = _AFTER_TARGET
                 triples.append((variable, INSTANCE, concept))
                 kinds.append(instance)
                 stack.append(variable)
@@ -710,7 +715,7 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
                 if role is not None or not stack:
                     return None
                 stack.pop()
-                aligned = None
+                after = _AFTER_NOTHING
                 if not stack:
                     if next(rest, None) is not None:
                         return None
@@ -719,14 +724,17 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
                             kinds[index] = relation
                     return triples, kinds, alignments
             elif first == "~":
-                if aligned is None or len(token) == 1:
+                if after == _AFTER_NOTHING or len(token) == 1:
                     return None
-                alignments[aligned] = token
-                aligned = None
+                if after == _AFTER_ROLE:  # its triple is the next one
+                    alignments[(len(triples), "role")] = token
+                else:
+                    alignments[(len(triples) - 1, "target")] = token
+                after = _AFTER_NOTHING
             elif role is not None and (
                 first not in not_symbol or first == '"' and len(token) > 1
             ):
-                aligned = (len(triples), "target")
+                after = _AFTER_TARGET
                 if first != '"':
                     targets.append(len(triples))
                 triples.append((stack[-1], role, token))

@@ -39,26 +39,38 @@ def register(name: str) -> Callable[[Callable[..., Metric]], Callable[..., Metri
     return add
 
 
-#: built-in metric modules, imported for their @register side effect
-BUILTIN_METRIC_MODULES: tuple[str, ...] = (
-    "smatch",
-    "s2match",
-    "rematch",
-    "sembleu",
-    "sema",
-    "wlk",
-    "wwlk",
-)
-
-
-def _load_builtin() -> None:
-    for module in BUILTIN_METRIC_MODULES:
-        importlib.import_module(f"{__name__}.{module}")
+#: built-in metric name -> its module (imported on first use, for its
+#: @register side effect: scoring with one metric loads no other, and
+#: rematch never imports numpy)
+BUILTIN_METRICS: dict[str, str] = {
+    "smatch": "smatch",
+    "s2match": "s2match",
+    "rematch": "rematch",
+    "sembleu": "sembleu",
+    "sema": "sema",
+    "wlk": "wlk",
+    "wwlk": "wwlk",
+    "wwlk-theta": "wwlk",
+}
 
 
 def metric_names() -> list[str]:
-    _load_builtin()
-    return sorted(REGISTRY)
+    return sorted(REGISTRY.keys() | BUILTIN_METRICS.keys())
+
+
+def metric_factory(name: str) -> Callable[..., Metric]:
+    """The class (factory) registered as ``name``, its module loaded if needed.
+
+    Raises:
+        MetricError: unknown name (the message lists the valid ones).
+    """
+    if name not in REGISTRY and name in BUILTIN_METRICS:
+        importlib.import_module(f"{__name__}.{BUILTIN_METRICS[name]}")
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        valid = ", ".join(metric_names())
+        raise MetricError(f"unknown metric {name!r}; choose one of: {valid}") from None
 
 
 def get_metric(name: str, **options: Any) -> Metric:
@@ -68,12 +80,7 @@ def get_metric(name: str, **options: Any) -> Metric:
         MetricError: unknown name (the message lists the valid ones) or
             an option the metric does not have.
     """
-    _load_builtin()
-    try:
-        factory = REGISTRY[name]
-    except KeyError:
-        valid = ", ".join(sorted(REGISTRY))
-        raise MetricError(f"unknown metric {name!r}; choose one of: {valid}") from None
+    factory = metric_factory(name)
     try:
         return factory(**options)
     except (TypeError, ValueError) as exc:
@@ -116,10 +123,7 @@ def metric_options(name: str, raw: dict[str, str]) -> dict[str, Any]:
         >>> metric_options("smatch", {"restarts": "9", "exact": "yes"})
         {'restarts': 9, 'exact': True}
     """
-    _load_builtin()
-    if name not in REGISTRY:
-        get_metric(name)  # raises the unknown-name error
-    options_class = getattr(REGISTRY[name], "Options", None)
+    options_class = getattr(metric_factory(name), "Options", None)
     if options_class is None or not dataclasses.is_dataclass(options_class):
         return dict(raw)
     hints = typing.get_type_hints(options_class)
@@ -149,6 +153,7 @@ __all__ = [
     "TripleRef",
     "corpus_score",
     "get_metric",
+    "metric_factory",
     "metric_names",
     "metric_options",
     "micro_prf",

@@ -9,9 +9,11 @@ FRONT_END_MODULES = ("typer", "rich", "pygls", "lsprotocol", "click", "argparse"
 
 
 def test_engine_imports_no_front_end_library() -> None:
+    # the package loads its names lazily: touch every name and every metric
     code = (
         "import sys, amrcheck, amrcheck.metrics\n"
-        "amrcheck.metric_names()\n"
+        "[getattr(amrcheck, name) for name in amrcheck.__all__]\n"
+        "[amrcheck.metrics.metric_factory(n) for n in amrcheck.metric_names()]\n"
         f"bad = [m for m in {FRONT_END_MODULES!r} if m in sys.modules]\n"
         "print(','.join(bad))\n"
     )
@@ -19,3 +21,29 @@ def test_engine_imports_no_front_end_library() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == ""
+
+
+def test_one_metric_loads_no_other() -> None:
+    code = (
+        "import sys\n"
+        "from amrcheck.corpus import read_string\n"
+        "from amrcheck.metrics import get_metric\n"
+        "get_metric('rematch').score(read_string('(a / b)')[0].graph,"
+        " read_string('(a / c)')[0].graph)\n"
+        "print(','.join(m for m in ('numpy', 'amrcheck.metrics.smatch',"
+        " 'amrcheck.diff') if m in sys.modules))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == ""
+
+
+def test_builtin_metric_table_names_what_each_module_registers() -> None:
+    import importlib
+
+    from amrcheck.metrics import BUILTIN_METRICS, REGISTRY
+
+    for name, module in BUILTIN_METRICS.items():
+        importlib.import_module(f"amrcheck.metrics.{module}")
+        assert REGISTRY[name].__module__ == f"amrcheck.metrics.{module}"
