@@ -1,4 +1,10 @@
-"""Reading AMR files into a :class:`Corpus` of :class:`Entry` objects."""
+"""Reading AMR files into a :class:`Corpus` of :class:`Entry` objects.
+
+Whole files (:func:`read_corpus`), or piece by piece for files too large
+to hold (:func:`read_chunks`): each :class:`Chunk` is a :class:`Corpus`
+of the entries of a run of whole blocks, with file line numbers, and
+:func:`read_graph` reads one graph again from where a chunk saw it.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO, NamedTuple
 
 from ._parse import Entry, parse_source
 from .errors import DecodeError, InputError
@@ -63,9 +70,24 @@ def normalize_text(text: str) -> str:
     """
     if text.startswith("\ufeff"):
         text = text[1:]
-    if "\r" in text:
-        text = _LONE_CR_RE.sub("\n", text)
-    return text
+    return _normalize_newlines(text)
+
+
+def _normalize_newlines(text: str) -> str:
+    return _LONE_CR_RE.sub("\n", text) if "\r" in text else text
+
+
+def _decode(data: bytes, name: str, lines_before: int = 0) -> str:
+    """``data`` (whole lines, after ``lines_before`` lines) as UTF-8, or InputError."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = lines_before + data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError(
+            f"{line}:{column}: not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+            name,
+        ) from None
 
 
 def read_text(path: str | Path) -> str:
@@ -75,15 +97,7 @@ def read_text(path: str | Path) -> str:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise InputError(exc.strerror or str(exc), name) from None
-    try:
-        return normalize_text(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError(
-            f"{line}:{column}: not valid UTF-8 (byte 0x{data[exc.start]:02x})",
-            name,
-        ) from None
+    return normalize_text(_decode(data, name))
 
 
 def read_string(text: str, path: str = "<string>") -> Corpus:
@@ -108,6 +122,180 @@ def read_corpus(path: str | Path) -> Corpus:
     source = SourceText(read_text(path), str(path))
     entries, orphans = parse_source(source)
     return Corpus(source, entries, orphans)
+
+
+#: bytes read at a time by :func:`read_chunks`; a chunk is about this long
+#: (a few hundred graphs: small enough to ship to worker processes with them)
+CHUNK_BYTES = 1 << 16
+
+# Where a file may be cut into chunks: after a blank line, before a line
+# that opens a header or a graph at column 1. The reader never carries
+# anything across such a point (see amrcheck._parse), so reading the
+# pieces one by one gives exactly the entries of reading the whole file.
+# ASCII only, so it never cuts a UTF-8 sequence.
+_CUT_RE = re.compile(rb"\n[ \t\r\f\v]*\n(?=[#(])")
+# How far back a cut is looked for when more text comes: a cut missed in
+# a blank line longer than this only makes a chunk longer.
+_BLANK_LINE_REACH = 256
+_BOM = "\ufeff".encode()
+
+
+class GraphPlace(NamedTuple):
+    """Where a graph's text is in its file: bytes, and its first line and column."""
+
+    start: int
+    end: int
+    line: int
+    column: int
+
+
+@dataclass(slots=True, eq=False)
+class Chunk:
+    """A run of whole blocks of a file, read into a :class:`Corpus`.
+
+    Spans count lines from the start of the file (``source.first_line``)
+    and offsets from the start of the chunk, which is ``byte_offset`` bytes
+    into the file.
+    """
+
+    corpus: Corpus
+    byte_offset: int
+    #: (offset, its byte offset) of the last :meth:`place`, to go on from
+    _mark: tuple[int, int] = (0, 0)
+    _ascii: bool | None = None  # then offsets are byte offsets
+    #: (offset, its line) of the last :meth:`line_column`, to go on from
+    _line_mark: tuple[int, int] | None = None
+
+    def place(self, graph: Graph) -> GraphPlace:
+        """Where :func:`read_graph` finds ``graph`` (one of this chunk's) again."""
+        line, column = self.line_column(graph.start)
+        start = self._byte(graph.start)
+        return GraphPlace(start, self._byte(graph.end), line, column)
+
+    def line_column(self, offset: int) -> tuple[int, int]:
+        """``source.line_column(offset)``, without building the line table.
+
+        Asked in text order, as a reader of the chunk's entries asks, the
+        lines are counted on from the last answer: linear in the chunk.
+        """
+        text = self.corpus.source.text
+        done, line = self._line_mark or (0, self.corpus.source.first_line)
+        if done > offset:
+            done, line = 0, self.corpus.source.first_line
+        line += text.count("\n", done, offset)
+        self._line_mark = (offset, line)
+        return line, offset - text.rfind("\n", 0, offset)
+
+    def _byte(self, offset: int) -> int:
+        text = self.corpus.source.text
+        if self._ascii is None:
+            self._ascii = text.isascii()
+        if self._ascii:
+            return self.byte_offset + offset
+        # graphs are placed in text order, so encoding goes on from the last
+        # place instead of from the start: linear in the chunk
+        done, done_bytes = self._mark if self._mark[0] <= offset else (0, 0)
+        done_bytes += len(text[done:offset].encode("utf-8"))
+        self._mark = (offset, done_bytes)
+        return self.byte_offset + done_bytes
+
+
+def read_chunks(path: str | Path, chunk_bytes: int = CHUNK_BYTES) -> Iterator[Chunk]:
+    """Read an AMR file piece by piece; the entries are those of :func:`read_corpus`.
+
+    Only one chunk (about ``chunk_bytes`` long, or one block if a block
+    is longer) is held at a time, whatever the size of the file. Chunks
+    end at blank lines, so a file without blank lines between its graphs
+    (or with lone CRs for line ends) is read as one chunk.
+
+    Raises:
+        InputError: the file is missing, unreadable or not UTF-8 (the
+            latter when the reader gets there).
+    """
+    name = str(path)
+    try:
+        handle = Path(path).open("rb")
+    except OSError as exc:
+        raise InputError(exc.strerror or str(exc), name) from None
+    with handle:
+        pending, offset, more = b"", 0, True
+        first_line, first_index, raw_lines = 1, 0, 0
+        while more:
+            data = _read(handle, chunk_bytes, name)
+            more = bool(data)
+            # only the new data (and a blank line before it) can hold a new cut
+            scan = max(0, len(pending) - _BLANK_LINE_REACH)
+            pending += data
+            cut = _last_cut(pending, scan) if more else len(pending)
+            if not cut:
+                continue
+            piece, pending = pending[:cut], pending[cut:]
+            text = _normalize_newlines(_decode(piece, name, raw_lines))
+            skipped = len(_BOM) if offset == 0 and text.startswith("\ufeff") else 0
+            source = SourceText(text[1 if skipped else 0:], name, first_line)
+            entries, orphans = parse_source(source, first_index=first_index)
+            yield Chunk(Corpus(source, entries, orphans), offset + skipped)
+            offset += len(piece)
+            raw_lines += piece.count(b"\n")
+            first_line += text.count("\n")
+            first_index += len(entries)
+
+
+def _read(handle: BinaryIO, size: int, name: str) -> bytes:
+    try:
+        return handle.read(size)
+    except OSError as exc:
+        raise InputError(exc.strerror or str(exc), name) from None
+
+
+def _last_cut(data: bytes, start: int) -> int:
+    """The last place where ``data`` may be cut, looking from ``start`` (0: none)."""
+    cut = 0
+    for match in _CUT_RE.finditer(data, start):
+        cut = match.end()
+    return cut
+
+
+def count_graph_lines(path: str | Path) -> int:
+    """Lines that open with ``(``: about the number of graphs, without parsing.
+
+    Raises:
+        InputError: the file is missing or unreadable.
+    """
+    count, previous = 0, b"\n"  # a "(" that starts the file counts
+    try:
+        with Path(path).open("rb") as handle:  # in blocks: files may be large
+            while block := handle.read(1 << 20):
+                count += (previous + block).count(b"\n(")
+                previous = block[-1:]
+    except OSError as exc:
+        raise InputError(exc.strerror or str(exc), str(path)) from None
+    return count
+
+
+def read_graph(handle: BinaryIO, path: str, place: GraphPlace) -> Graph:
+    """Read again the graph at ``place`` of the open file ``handle`` (named ``path``).
+
+    The graph's text is read alone, indented to its column, so its spans
+    are those of the file's lines.
+
+    Raises:
+        InputError: there is no graph there any more (the file changed).
+    """
+    handle.seek(place.start)
+    size = place.end - place.start
+    data = _read(handle, size, path)
+    entries: list[Entry] = []
+    if len(data) == size:  # the bytes were valid UTF-8 when the file was read
+        text = _normalize_newlines(data.decode("utf-8", errors="replace"))
+        padded = SourceText(" " * (place.column - 1) + text, path, place.line)
+        entries = parse_source(padded)[0]
+    graph = entries[0].graph if len(entries) == 1 else None
+    if graph is None:
+        raise InputError(
+            f"{place.line}:{place.column}: the file changed while being read", path
+        )
+    return graph
 
 
 def decode(text: str) -> Graph:

@@ -3,8 +3,8 @@
 Layer: engine, above pairing, the metrics and :mod:`amrcheck.stats`.
 One reference, one or more candidate files, one or more metrics:
 
-* every candidate is paired with the reference
-  (:func:`amrcheck.pairing.pair_graphs`); a graph without a counterpart
+* every candidate is paired with the reference by the rules of
+  :func:`amrcheck.pairing.pair_graphs`; a graph without a counterpart
   is an error that lists every such graph with its place — files are
   never truncated silently — while pairs with a syntax error are left
   out and reported (``strict=True`` makes them errors too);
@@ -12,6 +12,12 @@ One reference, one or more candidate files, one or more metrics:
   request a bootstrap interval and Damonte et al.'s aspects (smatch);
 * with two candidates, ``compare=True`` adds a paired significance test
   per metric, over the pairs both candidates have.
+
+Files given by path are streamed (:class:`amrcheck.streaming.PairStream`):
+graphs are read, paired and scored a chunk at a time, every metric in
+one pass, so memory does not grow with the files' graphs; what is kept
+per pair is its key and its scores (the numbers behind micro, macro,
+intervals and tests), and per graph a ledger entry (id, place).
 
 Example:
     >>> from amrcheck.corpus import read_string
@@ -25,24 +31,25 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from .corpus import Corpus
+from .corpus import CHUNK_BYTES, Corpus, count_graph_lines
 from .errors import InputError
 from .metrics import CorpusScore, Metric, Score
-from .pairing import (
-    GraphPair,
-    PairBy,
-    Pairing,
-    PairingError,
-    aggregate_scores,
-    pair_graphs,
-    pair_scorer,
-)
-from .progress import Progress, run_map
-from .stats import Interval, PairedComparison, bootstrap_ci, paired_test
+from .pairing import GraphPair, PairBy, aggregate_scores
+from .progress import Progress, run_batches
+from .streaming import Batch, PairingReport, PairStream
+
+if TYPE_CHECKING:  # numpy is imported only when --ci or --compare need it
+    from .stats import Interval, PairedComparison
+
+#: pairs per batch, the unit of work handed to a worker process; with the
+#: reader's chunks (:data:`amrcheck.corpus.CHUNK_BYTES`) and the batches in
+#: flight (two per process), this bounds the graphs held at once
+CHUNK_PAIRS = 128
 
 
 @dataclass(slots=True)
@@ -74,7 +81,7 @@ class Evaluation:
     """Everything ``amrcheck score`` reports."""
 
     reference: str
-    pairings: dict[str, Pairing]
+    pairings: dict[str, PairingReport]
     results: list[MetricResult] = field(default_factory=list)
     comparisons: list[Comparison] = field(default_factory=list)
 
@@ -92,48 +99,77 @@ class Evaluation:
         return {path: p.broken for path, p in self.pairings.items() if p.broken}
 
 
-class _AspectScorer:
-    """Picklable per-pair aspect scorer for worker processes."""
-
-    def __init__(self, metric: Metric) -> None:
-        self.metric = metric
-
-    def __call__(self, pair: GraphPair) -> dict[str, Score]:
-        from .metrics.aspects import aspect_scores
-        from .metrics.smatch import Smatch
-
-        assert isinstance(self.metric, Smatch)
-        return aspect_scores(self.metric, pair.candidate, pair.reference)
+#: (candidate number, reference position, key, a score per metric, aspects)
+Scored = tuple[int, int, str, tuple[Score, ...], dict[str, Score] | None]
 
 
-def pair_candidates(
-    reference: Corpus,
-    candidates: Sequence[Corpus],
-    by: PairBy = "auto",
-    strict: bool = False,
-) -> dict[str, Pairing]:
-    """Pair every candidate with the reference.
+class _PairScorer:
+    """Every metric (and the aspects) of one pair; picklable for worker processes."""
 
-    Raises:
-        PairingError: a graph has no counterpart (or, with ``strict``, a
-            graph has a syntax error); every problem is listed.
-        InputError: the same file is given twice as a candidate.
-    """
-    paths = [c.path for c in candidates]
-    if len(set(paths)) != len(paths):
-        raise InputError("a candidate file is given twice", paths[0])
-    pairings = {c.path: pair_graphs(reference, c, by) for c in candidates}
-    problems = [u for p in pairings.values() for u in p.unpaired]
-    if strict:
-        problems += [e for p in pairings.values() for e in p.errors]
-    if problems:
-        raise PairingError(list(dict.fromkeys(problems)))
-    return pairings
+    def __init__(self, metrics: Sequence[Metric], aspects: Metric | None) -> None:
+        self.metrics = tuple(metrics)
+        self.aspects = aspects
+
+    def __call__(self, item: tuple[int, GraphPair]) -> Scored:
+        number, pair = item
+        cand, ref = pair.candidate, pair.reference
+        scores = tuple(m.score(cand, ref) for m in self.metrics)
+        aspects = None
+        if self.aspects is not None:
+            from .metrics.aspects import aspect_scores
+            from .metrics.smatch import Smatch
+
+            assert isinstance(self.aspects, Smatch)
+            aspects = aspect_scores(self.aspects, cand, ref)
+        return number, pair.index, pair.id, scores, aspects
+
+
+class _Tally:
+    """One candidate's per-pair scores; they may come in any order of pairs."""
+
+    def __init__(self, keep_aspects: bool) -> None:
+        #: (reference position, key, one score per metric)
+        self.rows: list[tuple[int, str, tuple[Score, ...]]] = []
+        # aspects are micro sums, so they are summed as they come, unless
+        # --compare may still leave pairs out: then they are kept per pair
+        self.keep_aspects = keep_aspects
+        self.aspect_rows: list[tuple[str, dict[str, Score]]] = []
+        self.aspect_sum: dict[str, Score] | None = None
+
+    def add(self, scored: Scored) -> None:
+        from .metrics.aspects import aggregate_aspects
+
+        _, position, key, scores, aspects = scored
+        self.rows.append((position, key, scores))
+        if aspects is None:
+            return
+        if self.keep_aspects:
+            self.aspect_rows.append((key, aspects))
+        elif self.aspect_sum is None:
+            self.aspect_sum = aspects
+        else:
+            self.aspect_sum = aggregate_aspects([self.aspect_sum, aspects])
+
+    def keys(self) -> list[str]:
+        """The pair keys in the reference's order."""
+        return [key for _, key, _ in sorted(self.rows, key=lambda row: row[0])]
+
+    def scores(self, metric: int, keys: set[str]) -> list[Score]:
+        """One metric's scores of the pairs in ``keys``, in the reference's order."""
+        ordered = sorted(self.rows, key=lambda row: row[0])
+        return [scores[metric] for _, key, scores in ordered if key in keys]
+
+    def aspect_total(self, keys: set[str]) -> dict[str, Score]:
+        from .metrics.aspects import aggregate_aspects
+
+        if self.keep_aspects:
+            return aggregate_aspects([a for k, a in self.aspect_rows if k in keys])
+        return aggregate_aspects([] if self.aspect_sum is None else [self.aspect_sum])
 
 
 def evaluate(
-    reference: Corpus,
-    candidates: Sequence[Corpus],
+    reference: Corpus | str | Path,
+    candidates: Sequence[Corpus | str | Path],
     metrics: Sequence[Metric],
     *,
     by: PairBy = "auto",
@@ -146,10 +182,13 @@ def evaluate(
     seed: int = 0,
     jobs: int = 1,
     progress: Progress | None = None,
+    chunk_pairs: int = CHUNK_PAIRS,
+    chunk_bytes: int = CHUNK_BYTES,
 ) -> Evaluation:
     """Score ``candidates`` against ``reference`` with ``metrics``.
 
     Args:
+        reference, candidates: files (streamed) or corpora already read.
         ci: add a percentile bootstrap interval (``resamples``,
             ``confidence``, ``seed``) of every corpus score.
         compare: paired test between exactly two candidates, per metric,
@@ -157,64 +196,128 @@ def evaluate(
         aspects: fine-grained scores for the smatch metrics.
         jobs: worker processes (results do not depend on it).
         progress: called with the number of pairs scored.
+        chunk_pairs, chunk_bytes: pairs per batch of work, bytes read at a
+            time from each file (results do not depend on them).
 
     Raises:
-        PairingError: see :func:`pair_candidates`.
-        InputError: ``compare`` without exactly two candidates.
+        PairingError: a graph has no counterpart (or, with ``strict``, a
+            graph has a syntax error); every problem is listed.
+        InputError: ``compare`` without exactly two candidates, the same
+            candidate twice, or a file that cannot be read.
     """
     if compare and len(candidates) != 2:
         raise InputError(f"--compare needs two candidate files, not {len(candidates)}")
-    report = Evaluation(
-        reference.path, pair_candidates(reference, candidates, by, strict)
-    )
-    pairs_of = {path: p.pairs for path, p in report.pairings.items()}
-    if compare:  # score both on the same pairs
-        a, b = pairs_of
-        common = {p.id for p in pairs_of[a]} & {p.id for p in pairs_of[b]}
-        pairs_of = {
-            path: [p for p in ps if p.id in common] for path, ps in pairs_of.items()
-        }
-    for path, pairs in pairs_of.items():
-        ids = [pair.id for pair in pairs]
-        for metric in metrics:
-            scores = run_map(pair_scorer(metric), pairs, jobs=jobs, progress=progress)
+    smatch = next((m for m in metrics if m.name == "smatch"), None)
+    scorer = _PairScorer(metrics, smatch if aspects else None)
+    _fail_fast(reference, candidates, by, strict, chunk_bytes)
+    stream = PairStream(reference, candidates, by, chunk_bytes)
+    tallies = [_Tally(keep_aspects=compare) for _ in candidates]
+
+    def score(batches: Iterator[Batch]) -> None:
+        for results in run_batches(scorer, batches, jobs, progress):
+            for scored in results:
+                tallies[scored[0]].add(scored)
+
+    score(stream.in_step(chunk_pairs))
+    report = Evaluation(stream.reference.path, stream.close(strict))
+    score(stream.waiting(chunk_pairs))
+    paths = list(report.pairings)
+    keys = [set(t.keys()) for t in tallies]
+    common = set.intersection(*keys) if compare else None
+    for path, tally, own in zip(paths, tallies, keys, strict=True):
+        chosen = own if common is None else common
+        ids = [key for key in tally.keys() if key in chosen]
+        for number, metric in enumerate(metrics):
+            scores = tally.scores(number, chosen)
             result = MetricResult(
                 path, metric.name, aggregate_scores(metric, scores), ids
             )
-            if ci and scores:
-                result.ci = bootstrap_ci(
-                    scores, _aggregate(metric), resamples, confidence, seed
-                )
-            if aspects and metric.name == "smatch":
-                from .metrics.aspects import aggregate_aspects
-
-                result.aspects = aggregate_aspects(
-                    run_map(_AspectScorer(metric), pairs, jobs=jobs, progress=progress)
-                )
+            if ci:
+                result.ci = _interval(metric, scores, resamples, confidence, seed)
+            if aspects and metric is smatch:
+                result.aspects = tally.aspect_total(chosen)
             report.results.append(result)
     if compare:
-        a, b = pairs_of
-        for metric in metrics:
-            first, second = (
-                next(
-                    r
-                    for r in report.results
-                    if r.candidate == path and r.metric == metric.name
-                )
-                for path in (a, b)
-            )
-            test = paired_test(
-                first.corpus.pairs,
-                second.corpus.pairs,
-                _aggregate(metric),
-                resamples,
-                confidence,
-                seed,
-            )
-            report.comparisons.append(
-                Comparison(metric.name, a, b, len(first.corpus.pairs), test)
-            )
+        _compare(report, metrics, resamples, confidence, seed)
     return report
+
+
+def _likely_unpaired(
+    reference: Corpus | str | Path, candidates: Sequence[Corpus | str | Path]
+) -> bool:
+    """Whether a candidate seems to have another number of graphs (a cheap look)."""
+
+    def count(file: Corpus | str | Path) -> int:
+        return len(file) if isinstance(file, Corpus) else count_graph_lines(file)
+
+    expected = count(reference)
+    return any(count(c) != expected for c in candidates)
+
+
+def _fail_fast(
+    reference: Corpus | str | Path,
+    candidates: Sequence[Corpus | str | Path],
+    by: PairBy,
+    strict: bool,
+    chunk_bytes: int,
+) -> None:
+    """If the files seem not to pair, read them once without scoring: errors at once.
+
+    Unpaired graphs are known only once whole files have been read;
+    without this, files that will not pair would be scored in full first.
+    """
+    if not _likely_unpaired(reference, candidates):
+        return
+    stream = PairStream(reference, candidates, by, chunk_bytes)
+    for _ in stream.in_step(CHUNK_PAIRS):
+        pass
+    stream.close(strict)
+
+
+def _interval(
+    metric: Metric,
+    scores: Sequence[Score],
+    resamples: int,
+    confidence: float,
+    seed: int,
+) -> Interval | None:
+    from .stats import bootstrap_ci
+
+    if not scores:
+        return None
+    return bootstrap_ci(scores, _aggregate(metric), resamples, confidence, seed)
+
+
+def _compare(
+    report: Evaluation,
+    metrics: Sequence[Metric],
+    resamples: int,
+    confidence: float,
+    seed: int,
+) -> None:
+    from .stats import paired_test
+
+    a, b = report.pairings
+    for metric in metrics:
+        first, second = (
+            next(
+                r
+                for r in report.results
+                if r.candidate == path and r.metric == metric.name
+            )
+            for path in (a, b)
+        )
+        test = paired_test(
+            first.corpus.pairs,
+            second.corpus.pairs,
+            _aggregate(metric),
+            resamples,
+            confidence,
+            seed,
+        )
+        report.comparisons.append(
+            Comparison(metric.name, a, b, len(first.corpus.pairs), test)
+        )
 
 
 def _aggregate(metric: Metric) -> Any:

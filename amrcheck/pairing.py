@@ -162,7 +162,11 @@ def match_entries(corpora: Sequence[Corpus], by: PairBy = "auto") -> Matching:
 
 @dataclass(frozen=True, slots=True)
 class GraphPair:
-    """Two graphs to score: ``id`` is the row key, ``index`` its 0-based place."""
+    """Two graphs to score: ``id`` is the row key, ``index`` its 0-based place.
+
+    (From a :class:`~amrcheck.streaming.PairStream`, ``index`` is the
+    reference graph's position in its file, which orders the pairs the same.)
+    """
 
     index: int
     id: str

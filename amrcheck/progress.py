@@ -10,7 +10,9 @@ Unlike :func:`amrcheck.parallel.parallel_map`, which hands back all
 results at the end, :func:`run_map` reports each finished chunk, and a
 Ctrl-C stops the workers at once: they ignore SIGINT (so they print no
 tracebacks of their own) and are terminated when the parent's
-``KeyboardInterrupt`` propagates.
+``KeyboardInterrupt`` propagates. :func:`run_batches` does the same for
+work that is produced as it goes (a file read in chunks): it takes
+batches from a generator only as fast as the workers finish them.
 
 Example:
     >>> done = []
@@ -18,13 +20,18 @@ Example:
     [2, 1, 3]
     >>> sum(done)
     3
+    >>> list(run_batches(abs, iter([[-2, 1], [-3]]), jobs=2))
+    [[2, 1], [3]]
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import signal
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain
+from multiprocessing.pool import AsyncResult, Pool
 from typing import Any, TypeVar
 
 from .parallel import default_jobs, parallel_map
@@ -39,9 +46,37 @@ Progress = Callable[[int], None]
 _TASK: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
 
 
+#: the function of the running :func:`run_batches`, inherited by forked workers
+_BATCH_FUNCTION: Callable[[Any], Any] | None = None
+
+
 def _ignore_sigint() -> None:
     # the parent handles Ctrl-C and terminates the pool
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: signals blocked before :func:`_start_pool` (None: no signal masks here)
+_Held = set[int | signal.Signals] | None
+
+
+def _start_pool(jobs: int, fork: bool) -> tuple[Pool, _Held]:
+    """A pool of ``jobs`` workers that ignore Ctrl-C; call :func:`_release` next.
+
+    Ctrl-C is held while the workers are forked: a SIGINT that arrives
+    during a fork is raised inside an at-fork hook, where Python prints
+    and drops it, so the run would go on. Held, it is delivered by
+    :func:`_release`, which the caller calls where it can terminate the pool.
+    """
+    held = None
+    if hasattr(signal, "pthread_sigmask"):  # not on Windows
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    context = multiprocessing.get_context("fork" if fork else None)
+    return context.Pool(jobs, initializer=_ignore_sigint), held
+
+
+def _release(held: _Held) -> None:
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _run_chunk(bounds: tuple[int, int]) -> list[Any]:
@@ -93,10 +128,9 @@ def run_map(
         return shipped
     results = []
     _TASK = (function, items)
-    pool = multiprocessing.get_context("fork").Pool(
-        min(jobs, len(bounds)), initializer=_ignore_sigint
-    )
+    pool, held = _start_pool(min(jobs, len(bounds)), fork=True)
     try:
+        _release(held)
         for (start, end), chunk in zip(
             bounds, pool.imap(_run_chunk, bounds), strict=True
         ):
@@ -109,4 +143,82 @@ def run_map(
     finally:
         pool.join()
         _TASK = None
+    return results
+
+
+def _run_batch(batch: Sequence[Any]) -> list[Any]:
+    assert _BATCH_FUNCTION is not None, "worker started without a task"
+    return [_BATCH_FUNCTION(item) for item in batch]
+
+
+def _run_shipped_batch(function: Callable[[T], R], batch: Sequence[T]) -> list[R]:
+    return [function(item) for item in batch]
+
+
+def run_batches(
+    function: Callable[[T], R],
+    batches: Iterable[Sequence[T]],
+    jobs: int = 1,
+    progress: Progress | None = None,
+    in_flight: int | None = None,
+) -> Iterator[list[R]]:
+    """``[function(x) for x in batch]`` for each batch, in order, as batches come.
+
+    Args:
+        function: applied to every item (deterministic per item).
+        batches: the work; read only as far as needed to keep the workers
+            busy, so a generator of batches is never run far ahead.
+        jobs: processes; 1 runs here, 0 or less means one per CPU.
+        progress: called with the number of items of each finished batch.
+        in_flight: batches handed out and not yet collected (default two
+            per process); this bounds the memory the work takes.
+
+    Yields:
+        Each batch's results, in batch order.
+    """
+    global _BATCH_FUNCTION
+    report = progress or (lambda done: None)
+    jobs = default_jobs() if jobs <= 0 else jobs
+    if jobs == 1:
+        for batch in batches:
+            results = [function(item) for item in batch]
+            report(len(batch))
+            yield results
+        return
+    limit = in_flight or 2 * jobs
+    work = iter(batches)
+    first = next(work, None)
+    if first is None:
+        return  # no work, no processes
+    forking = "fork" in multiprocessing.get_all_start_methods()
+    # forked workers inherit the function; only batches are pickled
+    _BATCH_FUNCTION = function if forking else None
+    pool, held = _start_pool(jobs, forking)
+    pending: deque[tuple[int, AsyncResult[list[R]]]] = deque()
+    try:
+        _release(held)
+        for batch in chain([first], work):
+            task = (
+                pool.apply_async(_run_batch, (batch,))
+                if forking
+                else pool.apply_async(_run_shipped_batch, (function, batch))
+            )
+            pending.append((len(batch), task))
+            if len(pending) >= limit:
+                yield _collect(pending.popleft(), report)
+        while pending:
+            yield _collect(pending.popleft(), report)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+        _BATCH_FUNCTION = None
+
+
+def _collect(task: tuple[int, AsyncResult[list[R]]], report: Progress) -> list[R]:
+    size, result = task
+    results = result.get()
+    report(size)
     return results

@@ -5,6 +5,11 @@ file with a leading UTF-8 BOM removed and newlines normalised to ``\\n``).
 Lines and columns are 1-based and count code points, as compilers print
 them (``path:line:col``). Front ends that need other units (the language
 server's UTF-16 positions) convert from offsets.
+
+A :class:`SourceText` may hold one piece of a file (files too large to
+hold at once are read piece by piece): ``first_line`` is then the file
+line its text starts on, so lines stay those of the file while offsets
+count from the piece's start.
 """
 
 from __future__ import annotations
@@ -14,13 +19,18 @@ from dataclasses import dataclass
 
 
 class SourceText:
-    """The text of one file (or editor buffer) and its line table."""
+    """The text of one file (or editor buffer, or piece of a file) and its lines.
 
-    __slots__ = ("path", "text", "_line_starts")
+    ``first_line`` is the 1-based line of the file that ``text`` starts on
+    (1 unless the text is a piece that starts further on, at a line start).
+    """
 
-    def __init__(self, text: str, path: str = "<string>") -> None:
+    __slots__ = ("path", "text", "first_line", "_line_starts")
+
+    def __init__(self, text: str, path: str = "<string>", first_line: int = 1) -> None:
         self.path = path
         self.text = text
+        self.first_line = first_line
         self._line_starts: list[int] | None = None
 
     def line_starts(self) -> list[int]:
@@ -38,16 +48,17 @@ class SourceText:
         """1-based (line, column) of a code-point offset."""
         starts = self.line_starts()
         index = bisect_right(starts, offset) - 1
-        return index + 1, offset - starts[index] + 1
+        return index + self.first_line, offset - starts[index] + 1
 
     def offset(self, line: int, column: int) -> int:
         """Code-point offset of a 1-based (line, column)."""
-        return self.line_starts()[line - 1] + column - 1
+        return self.line_starts()[line - self.first_line] + column - 1
 
     def line_text(self, line: int) -> str:
         starts = self.line_starts()
-        start = starts[line - 1]
-        end = starts[line] - 1 if line < len(starts) else len(self.text)
+        index = line - self.first_line
+        start = starts[index]
+        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(self.text)
         return self.text[start:end].rstrip("\r")
 
     def span(self, start: int, end: int) -> Span:

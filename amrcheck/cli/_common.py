@@ -33,9 +33,10 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from ..corpus import count_graph_lines
 from ..diff import Change
-from ..errors import AmrError, MetricError
-from ..metrics import REGISTRY, Metric, get_metric, metric_names, metric_options
+from ..errors import AmrError, InputError, MetricError
+from ..metrics import Metric, get_metric, metric_factory, metric_names, metric_options
 
 #: metric names of the registry, as a typer choice
 MetricName = Enum(  # type: ignore[misc]
@@ -131,10 +132,9 @@ def change_line(change: Change) -> Text:
 def graphs_in(path: Path) -> int:
     """About how many graphs a file has (lines opening with ``(``): progress bars."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return count_graph_lines(path)
+    except InputError:
         return 0  # reading it properly will report the problem
-    return text.count("\n(") + text.startswith("(")
 
 
 def fail(command: str, message: str) -> typer.Exit:
@@ -225,7 +225,7 @@ def build_metrics(
 
 
 def _has_option(name: str, key: str) -> bool:
-    options = getattr(REGISTRY[name], "Options", None)
+    options = getattr(metric_factory(name), "Options", None)
     return options is not None and key in {f.name for f in dataclasses.fields(options)}
 
 

@@ -1,7 +1,8 @@
 """``amrcheck score REF CAND [CAND2 ...]``: corpus scores of any registered metrics.
 
-Thin: read the files, :func:`amrcheck.evaluate.evaluate`, render (a
-table, ``--quiet`` F1s, or ``--json``; schema in ``docs/cli.md``). Graphs
+Thin: :func:`amrcheck.evaluate.evaluate` on the files (streamed: memory
+does not grow with their graphs), then render (a table, ``--quiet`` F1s,
+or ``--json``; schema in ``docs/cli.md``). Graphs
 are paired by ``::id`` (else by position); a graph without a counterpart
 is an error listing every such graph, pairs with a syntax error are left
 out with a warning (``--strict``: an error). Exit status 0 on success, 2
@@ -21,7 +22,6 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.console import Console
 
-from ..corpus import read_corpus
 from ..evaluate import Evaluation, MetricResult, evaluate
 from ..metrics import Score, metric_names
 from . import app
@@ -31,6 +31,7 @@ from ._common import (
     console,
     describe_settings,
     fail,
+    graphs_in,
     guarded,
     progress_bar,
     report_input_errors,
@@ -99,8 +100,8 @@ def json_report(evaluation: Evaluation) -> dict[str, Any]:
         "version": JSON_SCHEMA_VERSION,
         "reference": evaluation.reference,
         "candidates": list(evaluation.pairings),
-        "paired_by": pairings[0].matching.by,
-        "note": pairings[0].matching.note,
+        "paired_by": pairings[0].by,
+        "note": pairings[0].note,
         "results": [_result_dict(r) for r in evaluation.results],
         "comparisons": [
             {
@@ -329,13 +330,11 @@ def score(
         metrics = build_metrics(names, option, shortcuts)
         if aspects and "smatch" not in names:
             raise fail("score", "--aspects needs smatch among the metrics")
-        ref = read_corpus(reference)
-        cands = [read_corpus(path) for path in candidates]
-        total = sum(len(c) for c in cands) * (len(metrics) + aspects)
+        total = graphs_in(reference) * len(candidates)
         with progress_bar("score", total, quiet) as done:
             evaluation = evaluate(
-                ref,
-                cands,
+                reference,
+                candidates,
                 metrics,
                 by=by.value,
                 strict=strict,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -223,3 +225,66 @@ def test_console_script_runs() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert 0 < float(result.stdout) < 1
+
+
+def _peak_rss_mib(*args: str | Path) -> float:
+    """Peak RSS of one ``amrcheck score`` process (its own, not earlier children's)."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", "from amrcheck.cli import main; main()", "score"]
+        + [str(a) for a in args],
+        stdout=subprocess.DEVNULL,
+    )
+    _, status, usage = os.wait4(child.pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    return usage.ru_maxrss / 1024  # KiB on Linux
+
+
+@pytest.mark.slow
+def test_memory_is_flat_in_the_number_of_pairs_issue_6(tmp_path: Path) -> None:
+    peaks = []
+    for times in (40, 160):  # 2,000 and 8,000 pairs
+        ref, cand = tmp_path / f"ref{times}.amr", tmp_path / f"cand{times}.amr"
+        for source, target in ((REF, ref), (CAND, cand)):
+            text = source.read_text(encoding="utf-8")
+            target.write_text(
+                "".join(text.replace("# ::id ", f"# ::id {n}.") for n in range(times)),
+                encoding="utf-8",
+            )
+        peaks.append(_peak_rss_mib(ref, cand, "-m", "rematch", "-q"))
+    # holding every graph grew by ~48 MiB here; the per-pair scores and the
+    # ledger of ids and places grow by ~7 MiB
+    assert peaks[1] - peaks[0] < 20, peaks
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_workers_score_a_stream_exits_130(tmp_path: Path) -> None:
+    ref, cand = tmp_path / "ref.amr", tmp_path / "cand.amr"
+    for source, target in ((REF, ref), (CAND, cand)):
+        text = source.read_text(encoding="utf-8")
+        target.write_text(
+            "".join(text.replace("# ::id ", f"# ::id {n}.") for n in range(400)),
+            encoding="utf-8",
+        )
+    child = subprocess.Popen(
+        [sys.executable, "-c", "from amrcheck.cli import main; main()", "score"]
+        + [str(ref), str(cand), "--jobs", "2", "--exact", "-q"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as in a terminal
+    )
+    children = Path(f"/proc/{child.pid}/task/{child.pid}/children")
+    while child.poll() is None and not children.read_text().split():
+        pass  # until the workers are being forked
+    assert child.poll() is None, child.communicate()
+    workers = children.read_text().split()
+    os.killpg(child.pid, signal.SIGINT)  # what Ctrl-C sends: the whole group
+    try:
+        out, err = child.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        raise AssertionError("Ctrl-C was lost: the run went on") from None
+    assert child.returncode == 130, err
+    assert err.strip().endswith("amrcheck score: interrupted")
+    assert "Traceback" not in err and out == ""
+    assert workers and not any(Path(f"/proc/{w}").exists() for w in workers)

@@ -9,10 +9,24 @@ from pathlib import Path
 import penman
 import pytest
 
-from amrcheck import DecodeError, InputError, TripleKind, decode, read_corpus
-from amrcheck.corpus import read_string
+from amrcheck import (
+    DecodeError,
+    InputError,
+    SourceText,
+    TripleKind,
+    decode,
+    read_corpus,
+)
+from amrcheck.corpus import (
+    Chunk,
+    Corpus,
+    count_graph_lines,
+    read_chunks,
+    read_graph,
+    read_string,
+)
 
-from ..conftest import SHARED_AMR_FILES, data_path
+from ..conftest import SHARED_AMR_FILES, data_path, shared_path
 
 _ALIGNMENT = re.compile(r"~(?:[a-zA-Z]\.?)?[0-9]+(?:,[0-9]+)*$")
 
@@ -208,3 +222,98 @@ def test_unreadable_files_raise_input_error(tmp_path: Path) -> None:
     bad.write_bytes("(a / b)\n(c / caf\xe9)\n".encode("latin-1"))
     with pytest.raises(InputError, match=r"latin1.amr: 2:9: not valid UTF-8"):
         read_corpus(bad)
+
+
+def _chunked(path: Path, chunk_bytes: int) -> list[Chunk]:
+    return list(read_chunks(path, chunk_bytes))
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        data_path("stray_token.amr"),
+        data_path("crlf_bom_unicode.amr"),
+        data_path("three_graphs.amr"),
+        # malformed graphs, graphs without blank lines between them
+        shared_path("amr_guidelines/guidelines_examples.amr"),
+        shared_path("little_prince/amr-bank-struct-v3.0.txt"),
+        shared_path("multi_annotator_toy/comptest_annot2.txt"),
+    ],
+    ids=lambda p: p.name,
+)
+def test_chunks_read_what_the_whole_file_reads(path: Path) -> None:
+    whole = read_corpus(path)
+    chunks = _chunked(path, 512)
+    pieces = [entry for chunk in chunks for entry in chunk.corpus]
+    assert len(chunks) > 1 or len(path.read_bytes()) <= 512
+    assert [(e.index, e.id, str(e.span), e.text) for e in pieces] == [
+        (e.index, e.id, str(e.span), e.text) for e in whole
+    ]
+    for mine, theirs in zip(pieces, whole, strict=True):
+        assert (mine.graph is None) == (theirs.graph is None)
+        if mine.graph is not None and theirs.graph is not None:
+            assert mine.graph.triples == theirs.graph.triples
+            last = len(mine.graph.triples) - 1
+            assert str(mine.graph.triple_span(last)) == str(
+                theirs.graph.triple_span(last)
+            )
+    errors = [str(f) for chunk in chunks for f in chunk.corpus.errors]
+    assert errors == [str(f) for f in whole.errors]
+
+
+def test_a_graph_is_read_again_from_its_place(tmp_path: Path) -> None:
+    path = tmp_path / "unicode.amr"
+    text = "# ::id é\n(a / café)\n\n(b / bé :ARG0 (c / ç)) (d / dé)\n"
+    path.write_text(text * 40, encoding="utf-8")
+    chunks = _chunked(path, 64)
+    assert len(chunks) > 10
+    with path.open("rb") as handle:
+        for chunk in chunks:
+            for entry in chunk.corpus:
+                assert entry.graph is not None
+                again = read_graph(handle, str(path), chunk.place(entry.graph))
+                assert again.triples == entry.graph.triples
+                assert str(again.target_span(0)) == str(entry.graph.target_span(0))
+                assert again.text == entry.graph.text
+
+
+def test_undecodable_bytes_in_a_later_chunk_have_their_file_place(
+    tmp_path: Path,
+) -> None:
+    bad = tmp_path / "late.amr"
+    bad.write_bytes(b"(a / b)\n\n" * 200 + "(c / caf\xe9)\n".encode("latin-1"))
+    chunks = read_chunks(bad, 64)
+    with pytest.raises(InputError, match=r"late.amr: 401:9: not valid UTF-8"):
+        list(chunks)
+    with pytest.raises(InputError, match="missing.amr"):
+        read_chunks(tmp_path / "missing.amr").__next__()
+
+
+def test_a_graph_that_is_gone_is_an_input_error(tmp_path: Path) -> None:
+    path = tmp_path / "changing.amr"
+    path.write_text("(a / b)\n\n(c / d :ARG0 (e / f))\n")
+    *_, chunk = read_chunks(path)
+    graph = chunk.corpus.entries[-1].graph
+    assert graph is not None
+    place = chunk.place(graph)
+    path.write_text("(a / b)\n\n(c / d")  # shortened since it was read
+    with path.open("rb") as handle, pytest.raises(
+        InputError, match=r"changing.amr: 3:1: the file changed while being read"
+    ):
+        read_graph(handle, str(path), place)
+
+
+def test_graph_lines_are_counted_across_read_blocks(tmp_path: Path) -> None:
+    path = tmp_path / "big.amr"
+    # the second "(" opens the second block of 1 MiB the count reads
+    path.write_bytes(b"(a / b)\n" + b"#" * (2**20 - 9) + b"\n(c / d)\n  (e / f)\n")
+    assert count_graph_lines(path) == 2
+
+
+def test_chunk_lines_and_columns_are_the_source_ones() -> None:
+    source = SourceText("x\n\n(a / b)  (c / é\n  :ARG0 d)\n", "x.amr", first_line=7)
+    chunk = Chunk(Corpus(source, []), 0)
+    offsets = [0, 1, 2, 3, 11, 20, 5, 27, len(source.text)]  # one step back
+    assert [chunk.line_column(o) for o in offsets] == [
+        source.line_column(o) for o in offsets
+    ]

@@ -18,3 +18,13 @@ def test_caret_line_marks_the_span() -> None:
     source = SourceText("(a / b\n  :ARG0 (c / ))", "x.amr")
     span = source.span(source.offset(2, 9), source.offset(2, 10))
     assert span.caret_line() == "  :ARG0 (c / ))\n        ^"
+
+
+def test_a_piece_of_a_file_keeps_the_file_lines() -> None:
+    whole = SourceText("a\nbc\nd\n(e / f)\n", "x.amr")
+    piece = SourceText("d\n(e / f)\n", "x.amr", first_line=3)
+    assert piece.line_column(2) == whole.line_column(whole.text.index("(e"))
+    assert piece.line_column(3) == (4, 2)
+    assert piece.offset(4, 2) == 3 and piece.line_text(4) == "(e / f)"
+    assert str(piece.span(2, 9)) == "x.amr:4:1"
+    assert piece.span(4, 5).caret_line() == "(e / f)\n  ^"

@@ -1,0 +1,382 @@
+"""Pairing a reference with candidate files without holding their graphs.
+
+Layer: engine, above corpus reading (:func:`amrcheck.corpus.read_chunks`).
+It gives the pairs, the order, the keys and the messages of
+:func:`amrcheck.pairing.pair_graphs` (see there for the rules), for files
+of any size, holding only a bounded number of graphs at a time:
+
+* all files are read in step, chunk by chunk;
+* at a position where the reference graph and the candidate graph have
+  the same ``::id``, they pair the same way whether the files end up
+  paired by id or by position, and once pairing by position is certain
+  (a graph without an id, a repeated id, ``by="position"``) every
+  position pairs: such pairs are handed out at once (:meth:`PairStream.in_step`);
+* the other positions (ids in another order) wait until every file has
+  been read and the pairing is known (:meth:`PairStream.close`, which
+  raises what :func:`amrcheck.pairing.pair_graphs` would report as
+  unpaired), then their graphs are read again from their byte offsets
+  (:meth:`PairStream.waiting`).
+
+Per graph, a :class:`Ledger` keeps its id, place and byte range (about
+150 bytes), which the messages and the second reading need.
+
+Example:
+    >>> from amrcheck.corpus import read_string
+    >>> ref = read_string("# ::id 1\\n(a / b)\\n\\n# ::id 2\\n(c / d)\\n", "ref.amr")
+    >>> cand = read_string("# ::id 2\\n(c / e)\\n\\n# ::id 1\\n(a / b)\\n", "sys.amr")
+    >>> stream = PairStream(ref, [cand])
+    >>> [len(batch) for batch in stream.in_step(10)]  # the ids disagree: none yet
+    []
+    >>> report = stream.close()["sys.amr"]
+    >>> report.by, [(p.id, p.candidate.triples) for _, p in next(stream.waiting(10))]
+    ('id', [('1', [('a', ':instance', 'b')]), ('2', [('c', ':instance', 'e')])])
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import zip_longest
+from pathlib import Path
+from typing import Literal
+
+from ._parse import Entry
+from .corpus import CHUNK_BYTES, Chunk, Corpus, GraphPlace, read_chunks, read_graph
+from .errors import InputError
+from .graph import Graph
+from .pairing import GraphPair, PairBy, PairingError
+
+#: pairs to score, each with the number of its candidate file
+Batch = list[tuple[int, GraphPair]]
+
+
+class Ledger:
+    """What is kept of every graph of one file: id, place, byte range."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.ids: list[str | None] = []
+        self.lines = array("q")
+        self.columns = array("q")
+        #: byte range of the graph, (-1, -1) without a graph
+        self.starts = array("q")
+        self.ends = array("q")
+        #: positions of entries without a graph and without errors (metadata only)
+        self.empty: set[int] = set()
+        #: ``file:line:col: CODE message`` of every syntax error, in file order
+        self.errors: list[str] = []
+        #: first position of each id
+        self.positions: dict[str, int] = {}
+        self.missing = 0  # graphs without an id
+        self.first_missing = -1
+        self.first_repeat = -1
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def add(self, entry: Entry, chunk: Chunk) -> None:
+        position = len(self.ids)
+        self.ids.append(entry.id)
+        if entry.graph is None:
+            line, column = chunk.line_column(entry.graph_start)
+            start = end = -1
+        else:  # where the graph starts is where the entry's graph starts
+            start, end, line, column = chunk.place(entry.graph)
+        self.lines.append(line)
+        self.columns.append(column)
+        self.starts.append(start)
+        self.ends.append(end)
+        if entry.graph is None and not entry.errors:
+            self.empty.add(position)
+        if entry.id is None:
+            self.missing += 1
+            if self.first_missing < 0:
+                self.first_missing = position
+        elif entry.id in self.positions:
+            if self.first_repeat < 0:
+                self.first_repeat = position
+        else:
+            self.positions[entry.id] = position
+
+    @property
+    def unfit_for_ids(self) -> bool:
+        """Whether pairing by id is ruled out (by what was read so far)."""
+        return self.missing > 0 or self.first_repeat >= 0
+
+    def has_graph(self, position: int) -> bool:
+        return self.starts[position] >= 0
+
+    def where(self, position: int) -> str:
+        """``file:line:col`` as :func:`amrcheck.pairing.where` gives it."""
+        return f"{self.path}:{self.lines[position]}:{self.columns[position]}"
+
+    def place(self, position: int) -> GraphPlace:
+        return GraphPlace(
+            self.starts[position],
+            self.ends[position],
+            self.lines[position],
+            self.columns[position],
+        )
+
+    def id_problem(self) -> str | None:
+        """Why this file cannot be paired by id (as :mod:`amrcheck.pairing` says)."""
+        if self.missing:
+            graphs = "graph has" if self.missing == 1 else "graphs have"
+            return (
+                f"{self.missing} {graphs} no ::id in {self.path} "
+                f"(first: {self.where(self.first_missing)})"
+            )
+        if self.first_repeat >= 0:
+            repeated = self.ids[self.first_repeat]
+            return f"::id {repeated!r} is repeated in {self.where(self.first_repeat)}"
+        return None
+
+
+class _Source:
+    """A file read chunk by chunk, or a corpus already in memory."""
+
+    def __init__(self, file: Corpus | str | Path, chunk_bytes: int) -> None:
+        self.corpus = file if isinstance(file, Corpus) else None
+        self.path = file.path if isinstance(file, Corpus) else str(file)
+        self.chunk_bytes = chunk_bytes
+        self.ledger = Ledger(self.path)
+
+    def entries(self) -> Iterator[Entry]:
+        chunks = (
+            iter([Chunk(self.corpus, 0)])
+            if self.corpus is not None
+            else read_chunks(self.path, self.chunk_bytes)
+        )
+        for chunk in chunks:
+            self.ledger.errors += [str(f) for f in chunk.corpus.errors]
+            for entry in chunk.corpus:
+                self.ledger.add(entry, chunk)
+                yield entry
+
+    def graphs(self, positions: Sequence[int]) -> list[Graph]:
+        """The graphs at ``positions``, read again."""
+        if self.corpus is not None:
+            return [self._graph(self.corpus[p].graph) for p in positions]
+        with Path(self.path).open("rb") as handle:
+            return [
+                read_graph(handle, self.path, self.ledger.place(p)) for p in positions
+            ]
+
+    @staticmethod
+    def _graph(graph: Graph | None) -> Graph:
+        assert graph is not None, "only graphs that parsed are read again"
+        return graph
+
+
+@dataclass(slots=True)
+class PairingReport:
+    """How one candidate file was paired with the reference, and what was left out.
+
+    The fields are those of :class:`amrcheck.pairing.Pairing` and
+    :class:`~amrcheck.pairing.Matching`, without the graphs.
+    """
+
+    path: str
+    by: Literal["id", "position"]
+    #: why position was used (None when pairing by id)
+    note: str | None = None
+    #: graphs without a counterpart, each with its place
+    unpaired: list[str] = field(default_factory=list)
+    #: syntax errors (``file:line:col: CODE message``) of the two files
+    errors: list[str] = field(default_factory=list)
+    #: keys of the rows left out because a graph has a syntax error
+    broken: list[str] = field(default_factory=list)
+
+
+class _Pairer:
+    """How one candidate pairs with the reference, decided as the files are read."""
+
+    def __init__(self, ref: _Source, cand: _Source, by: PairBy) -> None:
+        self.ref, self.cand = ref, cand
+        self.by = by
+        #: reference positions whose partner is known only at the end
+        self.waiting: list[int] = []
+        #: (reference position, key) of rows with a syntax error
+        self.broken: list[tuple[int, str]] = []
+        #: (reference position, message) of graphs that are metadata only
+        self.empties: list[tuple[int, str]] = []
+        #: (reference position, candidate position, key) to read again
+        self.rows: list[tuple[int, int, str]] = []
+
+    def by_position(self) -> bool:
+        """Whether pairing by position is certain already."""
+        if self.by != "auto":
+            return self.by == "position"
+        return self.ref.ledger.unfit_for_ids or self.cand.ledger.unfit_for_ids
+
+    def step(
+        self, position: int, ref: Entry | None, cand: Entry | None
+    ) -> GraphPair | None:
+        """The pair at ``position`` if it is certain now and both graphs parse."""
+        if ref is None or cand is None:
+            if ref is not None:
+                self.waiting.append(position)
+            return None
+        agreed = ref.id is not None and ref.id == cand.id
+        if not agreed and not self.by_position():
+            self.waiting.append(position)
+            return None
+        key = ref.id if agreed and ref.id is not None else f"#{position + 1}"
+        if not self.scorable(position, position, key):
+            return None
+        assert ref.graph is not None and cand.graph is not None
+        return GraphPair(position, key, cand.graph, ref.graph)
+
+    def scorable(self, ref_position: int, cand_position: int, key: str) -> bool:
+        """Whether both graphs parse; if not, note the row as broken."""
+        ref, cand = self.ref.ledger, self.cand.ledger
+        if ref.has_graph(ref_position) and cand.has_graph(cand_position):
+            return True
+        self.broken.append((ref_position, key))
+        for ledger, position in ((ref, ref_position), (cand, cand_position)):
+            if position in ledger.empty:
+                self.empties.append(
+                    (ref_position, f"{ledger.where(position)}: graph {key} is empty")
+                )
+        return False
+
+    def close(self) -> PairingReport:
+        """Decide the pairing of the whole files and what waits to be read again.
+
+        Raises:
+            PairingError: ``by="id"`` but a file cannot be paired by id.
+        """
+        ref, cand = self.ref.ledger, self.cand.ledger
+        problems = [p for p in (self.problem(ref), self.problem(cand)) if p]
+        if self.by == "id" and problems:
+            raise PairingError(problems)
+        if self.by == "position" or problems:
+            note = (
+                "graphs paired by position: --by position"
+                if self.by == "position"
+                else f"graphs paired by position: {problems[0]}"
+            )
+            report = PairingReport(cand.path, "position", note)
+            report.unpaired = self._unequal()
+            partners = {i: i for i in self.waiting if i < len(cand)}
+        else:
+            report = PairingReport(cand.path, "id")
+            report.unpaired = self._lonely()
+            partners = {
+                i: cand.positions[key]
+                for i in self.waiting
+                if (key := ref.ids[i]) is not None and key in cand.positions
+            }
+        for i, j in partners.items():
+            key = self.key(report.by, i, j)
+            if self.scorable(i, j, key):
+                self.rows.append((i, j, key))
+        report.errors = ref.errors + cand.errors + [m for _, m in sorted(self.empties)]
+        report.broken = [key for _, key in sorted(self.broken)]
+        return report
+
+    @staticmethod
+    def problem(ledger: Ledger) -> str | None:
+        return ledger.id_problem() if len(ledger) else None
+
+    def key(self, by: str, ref_position: int, cand_position: int) -> str:
+        ref_id = self.ref.ledger.ids[ref_position]
+        if by == "id" or ref_id == self.cand.ledger.ids[cand_position]:
+            if ref_id is not None:
+                return ref_id
+        return f"#{ref_position + 1}"
+
+    def _unequal(self) -> list[str]:
+        ref, cand = self.ref.ledger, self.cand.ledger
+        if len(ref) == len(cand):
+            return []
+        longer, shorter = (ref, cand) if len(ref) > len(cand) else (cand, ref)
+        first = len(shorter)
+        return [
+            f"{ref.path} has {len(ref)} graphs but {cand.path} has {len(cand)}: "
+            f"{longer.where(first)}: graph {first + 1} has no counterpart in "
+            f"{shorter.path}"
+        ]
+
+    def _lonely(self) -> list[str]:
+        ref, cand = self.ref.ledger, self.cand.ledger
+        lonely = [
+            f"{ref.where(i)}: ::id {key!r} is not in {cand.path}"
+            for i, key in enumerate(ref.ids)
+            if key not in cand.positions
+        ]
+        return lonely + [
+            f"{cand.where(j)}: ::id {key!r} is not in {ref.path}"
+            for j, key in enumerate(cand.ids)
+            if key not in ref.positions
+        ]
+
+
+class PairStream:
+    """The scorable pairs of a reference and candidates, read in chunks.
+
+    Use in three steps: :meth:`in_step` while reading, :meth:`close`,
+    then :meth:`waiting`. Pairs come as ``(candidate number, pair)``;
+    ``pair.index`` is the position of the reference graph, which orders
+    each candidate's pairs as :func:`amrcheck.pairing.pair_graphs` does.
+    """
+
+    def __init__(
+        self,
+        reference: Corpus | str | Path,
+        candidates: Sequence[Corpus | str | Path],
+        by: PairBy = "auto",
+        chunk_bytes: int = CHUNK_BYTES,
+    ) -> None:
+        self.reference = _Source(reference, chunk_bytes)
+        self.candidates = [_Source(c, chunk_bytes) for c in candidates]
+        paths = [c.path for c in self.candidates]
+        if len(set(paths)) != len(paths):
+            raise InputError("a candidate file is given twice", paths[0])
+        self.pairers = [_Pairer(self.reference, c, by) for c in self.candidates]
+
+    def in_step(self, size: int) -> Iterator[Batch]:
+        """Read every file once; batches of at most ``size`` pairs certain already."""
+        streams = [s.entries() for s in (self.reference, *self.candidates)]
+        batch: Batch = []
+        for position, (ref, *cands) in enumerate(zip_longest(*streams)):
+            for number, (pairer, cand) in enumerate(
+                zip(self.pairers, cands, strict=True)
+            ):
+                pair = pairer.step(position, ref, cand)
+                if pair is not None:
+                    batch.append((number, pair))
+            if len(batch) >= size:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+    def close(self, strict: bool = False) -> dict[str, PairingReport]:
+        """Decide every pairing once :meth:`in_step` is done.
+
+        Raises:
+            PairingError: a graph has no counterpart (or, with ``strict``,
+                a graph has a syntax error); every problem is listed.
+        """
+        reports = {p.cand.path: p.close() for p in self.pairers}
+        problems = [u for r in reports.values() for u in r.unpaired]
+        if strict:
+            problems += [e for r in reports.values() for e in r.errors]
+        if problems:
+            raise PairingError(list(dict.fromkeys(problems)))
+        return reports
+
+    def waiting(self, size: int) -> Iterator[Batch]:
+        """The pairs that had to wait, read again, in batches of ``size``."""
+        for number, pairer in enumerate(self.pairers):
+            rows = pairer.rows
+            for start in range(0, len(rows), size):
+                part = rows[start:start + size]
+                refs = self.reference.graphs([i for i, _, _ in part])
+                cands = pairer.cand.graphs([j for _, j, _ in part])
+                yield [
+                    (number, GraphPair(i, key, cand, ref))
+                    for (i, _, key), cand, ref in zip(part, cands, refs, strict=True)
+                ]
