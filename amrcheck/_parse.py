@@ -315,6 +315,17 @@ class _EntryParser:
 
     def read_metadata(self, entry: Entry, token: Token) -> None:
         line = self.text[token[1] : token[2]]
+        if line.count("::") == 1:  # one key (``# ::id x``): no regex needed
+            at = line.index("::") + 2
+            words = line[at:].split(None, 1)
+            if at > 2 and not line[at - 3].isspace() or line[at : at + 1].isspace():
+                return  # no key: "::" must follow a blank and precede one
+            if words and words[0] not in entry.metadata:
+                value = words[1].rstrip() if len(words) > 1 else ""
+                begin = token[1] + len(line) - (len(words[1]) if len(words) > 1 else 0)
+                entry.metadata[words[0]] = value
+                entry.metadata_offsets[words[0]] = (begin, begin + len(value))
+            return
         keys = list(_METADATA_KEY_RE.finditer(line))
         for k, match in enumerate(keys):
             key = match.group(1)
