@@ -768,15 +768,22 @@ def parse_source(
     """
     # Reading makes many small containers and no reference cycles; the
     # cyclic collector would only re-scan the growing corpus (~30 % of
-    # reading time), so it pauses here, and the new objects go straight to
-    # the oldest generation (freeze + unfreeze: no scan) instead of making
-    # the next young collection scan them all.
+    # reading time), so it pauses here. After a large read the new objects
+    # go straight to the oldest generation (freeze + unfreeze: no scan)
+    # instead of making the next young collection scan them all; small
+    # reads (an editor's re-read of one graph) leave the generations alone.
     collecting = gc.isenabled()
     gc.disable()
     try:
         return _EntryParser(source, first_index).parse(start, end)
     finally:
         if collecting:
-            gc.freeze()
-            gc.unfreeze()
+            stop = len(source.text) if end is None else end
+            if stop - start >= _PROMOTE_AFTER:
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
+
+
+#: characters read at once from which new objects skip the young generations
+_PROMOTE_AFTER = 1 << 15

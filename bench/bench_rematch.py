@@ -4,7 +4,8 @@ Each run is a fresh interpreter that imports, reads both files and scores
 every pair (reading included, as the issue asks). Three ways of running
 ours, and the reference in the same bench run:
 
-* ``engine``: ``read_corpus`` + ``get_metric("rematch").score`` per pair;
+* ``engine``: ``get_metric("rematch").score`` per pair, the files read
+  whole (``read_corpus``) or streamed (``read_chunks``);
 * ``cli``: ``amrcheck score REF CAND --metric rematch -q`` (streamed,
   per-pair TSV written), with ``--jobs 1`` and ``--jobs 2``;
 * ``reference`` (with ``--reference DIR``): DIR/run_rematch.py, the
@@ -49,6 +50,25 @@ peak = next(l.split()[1] for l in open("/proc/self/status") if l.startswith("VmH
 print(len(cand), total, peak)
 """
 
+# the same, streamed: one chunk of each file in memory at a time (files
+# in the same order, as the workloads are)
+_ENGINE_STREAMED = """
+import sys
+from amrcheck.corpus import read_chunks
+from amrcheck.metrics import get_metric
+metric = get_metric("rematch")
+def graphs(path):
+    for chunk in read_chunks(path):
+        for entry in chunk.corpus:
+            yield entry.graph
+pairs = total = 0
+for a, b in zip(graphs(sys.argv[1]), graphs(sys.argv[2]), strict=True):
+    total += metric.score(a, b).f1
+    pairs += 1
+peak = next(l.split()[1] for l in open("/proc/self/status") if l.startswith("VmHWM"))
+print(pairs, total, peak)
+"""
+
 
 def _timed(command: list[str]) -> tuple[float, float, str]:
     """(wall seconds, CPU seconds of the child, its stdout)."""
@@ -84,10 +104,17 @@ def commands(
         out,
     ]
     runs = {
-        "amrcheck engine (1 process)": [
+        "engine, whole files (read_corpus)": [
             sys.executable,
             "-c",
             _ENGINE,
+            str(cand),
+            str(ref),
+        ],
+        "engine, streamed (read_chunks)": [
+            sys.executable,
+            "-c",
+            _ENGINE_STREAMED,
             str(cand),
             str(ref),
         ],
