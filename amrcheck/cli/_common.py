@@ -17,26 +17,23 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich import box
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
 from rich.text import Text
 
 from ..corpus import count_graph_lines
-from ..diff import Change
 from ..errors import AmrError, InputError, MetricError
 from ..metrics import Metric, get_metric, metric_factory, metric_names, metric_options
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from ..diff import Change
+
+# rich's tables and progress bars, and the diff engine, are imported where
+# used, so that a command loads only what it draws (start-up time).
 
 #: metric names of the registry, as a typer choice
 MetricName = Enum(  # type: ignore[misc]
@@ -70,6 +67,9 @@ def console(stderr: bool = False) -> Console:
 
 def table(out: Console, *columns: str, title: str | None = None) -> Table:
     """A table that is a boxed grid on a terminal and space-aligned text otherwise."""
+    from rich import box
+    from rich.table import Table
+
     grid = Table(
         *columns,
         title=title,
@@ -91,6 +91,15 @@ def progress_bar(
     if quiet or not err.is_terminal or total <= 1:
         yield None
         return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
