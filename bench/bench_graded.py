@@ -6,6 +6,12 @@ in order; reported: pairs/s of the whole run, user+system CPU seconds, and
 the process' resident memory after reading, after 1,000 pairs and at the
 end (flat = the scoring keeps nothing per pair), and its peak (VmHWM).
 
+``--jobs 1 2`` runs each metric once per process count; with more than
+one, pairs are scored as ``--jobs`` scores them (:func:`amrcheck.progress.run_map`:
+forked workers that inherit the corpus, the metric and its memory-mapped
+vectors), the peak of the largest worker is added, and the run stops if
+any pair's score differs from the single-process run.
+
 ``--reference DIR`` also runs the reference WWLK on the same files: DIR
 holds ``run_wwlk.py`` and the reference's modules (see bench/RESULTS.md,
 section "Graded metrics", for how that folder was made; it is never part
@@ -14,6 +20,7 @@ figure the issue quotes.
 
     python bench/workloads.py     # writes /tmp/amrcheck-bench/unrelated10000.*
     python bench/bench_graded.py [--runs 1] [--weights W.json] [--reference DIR]
+        [--jobs 1 2] [--metrics wwlk wwlk-theta]
 """
 
 from __future__ import annotations
@@ -35,22 +42,33 @@ sys.path.insert(0, str(REPO))
 from bench.workloads import bamboo_sts_main, unrelated  # noqa: E402
 
 _WORKER = """
-import json, sys
+import hashlib, json, resource, sys
 def rss(key="VmRSS"):
     lines = open("/proc/self/status").read().splitlines()
     return next(int(l.split()[1]) for l in lines if l.startswith(key))
 from amrcheck.corpus import read_corpus
 from amrcheck.metrics import get_metric
+from amrcheck.progress import run_map
 metric = get_metric(sys.argv[1], **json.loads(sys.argv[4]))
+jobs = int(sys.argv[5])
 cand, ref = read_corpus(sys.argv[2]), read_corpus(sys.argv[3])
 marks = {"read": rss()}
-for k, (a, b) in enumerate(zip(cand, ref), start=1):
-    metric.score(a.graph, b.graph)
-    if k == 1000:
-        marks["1000 pairs"] = rss()
+pairs = [(a.graph, b.graph) for a, b in zip(cand, ref)]
+def score(pair):
+    return metric.score(*pair).f1
+if jobs == 1:
+    scores = []
+    for k, pair in enumerate(pairs, start=1):
+        scores.append(score(pair))
+        if k == 1000:
+            marks["1000 pairs"] = rss()
+else:  # as --jobs does: forked workers that share the corpus and vectors
+    scores = run_map(score, pairs, jobs=jobs)
 marks["end"] = rss()
 marks["peak"] = rss("VmHWM")
-print(len(cand), json.dumps(marks))
+marks["worker peak"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+digest = hashlib.sha256(repr(scores).encode()).hexdigest()[:16]
+print(len(cand), digest, json.dumps(marks))
 """
 
 
@@ -66,7 +84,13 @@ def _run(command: list[str]) -> tuple[float, float, str]:
 
 
 def ours(
-    metric: str, options: dict[str, object], cand: Path, ref: Path, runs: int
+    metric: str,
+    options: dict[str, object],
+    cand: Path,
+    ref: Path,
+    runs: int,
+    jobs: int,
+    digests: dict[str, str],
 ) -> str:
     walls, cpus = [], []
     for _ in range(runs):
@@ -79,17 +103,24 @@ def ours(
                 str(cand),
                 str(ref),
                 json.dumps(options),
+                str(jobs),
             ]
         )
         walls.append(wall)
         cpus.append(cpu)
-    pairs, marks = out.split(maxsplit=1)
+    pairs, digest, marks = out.split(maxsplit=2)
+    # the scores of every pair must not depend on the number of processes
+    if digests.setdefault(metric, digest) != digest:
+        raise SystemExit(f"{metric}: scores differ with --jobs {jobs}")
     mib = {k: v / 1024 for k, v in json.loads(marks).items()}
     wall, cpu = statistics.median(walls), statistics.median(cpus)
-    rss = f"{mib['read']:.0f} / {mib.get('1000 pairs', mib['end']):.0f}"
+    after_1k = f"{mib['1000 pairs']:.0f}" if "1000 pairs" in mib else "-"
+    peak = f"{mib['peak']:.0f}"
+    if jobs > 1:  # each worker's own peak (pages shared with the parent count in both)
+        peak += f" (workers {mib['worker peak']:.0f})"
     return (
-        f"| {metric} | {int(pairs) / wall:,.0f} | {wall:.1f} | {cpu:.1f} "
-        f"| {rss} / {mib['end']:.0f} | {mib['peak']:.0f} |"
+        f"| {metric} | {jobs} | {int(pairs) / wall:,.0f} | {wall:.2f} | {cpu:.1f} "
+        f"| {mib['read']:.0f} / {after_1k} / {mib['end']:.0f} | {peak} |"
     )
 
 
@@ -107,8 +138,8 @@ def reference(folder: Path, cand: Path, ref: Path) -> str:
     )
     pairs, _, peak = out.split()
     return (
-        f"| reference WWLK (random vectors) | {int(pairs) / wall:,.0f} | {wall:.1f} "
-        f"| {cpu:.1f} | - | {int(peak) / 1024:.0f} |"
+        f"| reference WWLK (random vectors) | 1 | {int(pairs) / wall:,.0f} "
+        f"| {wall:.2f} | {cpu:.1f} | - | {int(peak) / 1024:.0f} |"
     )
 
 
@@ -130,25 +161,40 @@ def main() -> None:
     parser.add_argument("--vectors", default=None)
     parser.add_argument("--weights", default=None, help="wwlk-theta weights file")
     parser.add_argument("--reference", type=Path, default=None)
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        nargs="+",
+        default=[1],
+        help="process counts to run each metric with (scores must not differ)",
+    )
+    parser.add_argument(
+        "--metrics", nargs="+", default=["s2match", "wwlk", "wwlk-theta"]
+    )
     args = parser.parse_args()
     graded = {} if args.vectors is None else {"vectors": args.vectors}
     configs = [
-        ("s2match", graded),
-        ("wwlk", graded),
-        ("wwlk-theta", {**graded, "weights": _weights(args.weights)}),
+        (name, {**graded, "weights": _weights(args.weights)})
+        if name == "wwlk-theta"
+        else (name, graded)
+        for name in args.metrics
     ]
     workloads = {"unrelated 10k": unrelated(), "BAMBOO sts/main dev": bamboo_sts_main()}
     for label, (cand, ref) in workloads.items():
-        print(f"\n{label}\n")
+        print(f"\n{label} (load average before: {os.getloadavg()[0]:.2f})\n")
         print(
-            "| metric | pairs/s | wall s | CPU s "
+            "| metric | jobs | pairs/s | wall s | CPU s "
             "| RSS MiB read / 1k pairs / end | peak MiB |"
         )
-        print("|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|")
+        digests: dict[str, str] = {}
         for name, options in configs:
-            print(ours(name, options, cand, ref, args.runs), flush=True)
+            for jobs in args.jobs:
+                row = ours(name, options, cand, ref, args.runs, jobs, digests)
+                print(row, flush=True)
         if args.reference is not None:
             print(reference(args.reference, cand, ref), flush=True)
+        print(f"load average after: {os.getloadavg()[0]:.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -62,6 +64,11 @@ from ._sources import (
 NEGATION_WORDS: tuple[str, ...] = ("false", "not", "untrue")
 #: range of the seeded stand-in vectors of OOV labels (the WWLK reference's)
 FALLBACK_RANGE: tuple[float, float] = (-0.05, 0.05)
+
+#: held while a :class:`ConceptVectors` adds a row to its table: that is
+#: check-then-write, and unlike the dict caches two threads racing there
+#: could give two labels one row (module-level: metrics stay picklable)
+_ADDING_ROWS = threading.Lock()
 
 _SENSE_RE = re.compile(r"(?<=[a-z])-\d+$")
 _PARTS_RE = re.compile(r"[-_\s]+")
@@ -120,6 +127,10 @@ class ConceptVectors:
         self.seed = seed
         self._known: dict[str, np.ndarray | None] = {}
         self._fallback: dict[str, np.ndarray] = {}
+        # rows of vector_or_fallback per label, for stacking a graph's node
+        # vectors with one fancy index instead of an array per node
+        self._row_of: dict[str, int] = {}
+        self._table = np.empty((0, words.dim))
 
     @property
     def dim(self) -> int:
@@ -182,6 +193,41 @@ class ConceptVectors:
         """:meth:`vector`, or :meth:`fallback` for an OOV label."""
         found = self.vector(label)
         return self.fallback(label) if found is None else found
+
+    def stack(self, labels: Sequence[str]) -> np.ndarray:
+        """:meth:`vector_or_fallback` of every label, one row each (a new array).
+
+        Example:
+            >>> words = load_word_vectors(Path("tests/data/vectors/glove-mini.50d.txt"))
+            >>> vectors = ConceptVectors(words)
+            >>> rows = vectors.stack(["cat", "qwertzuiop", "cat"])
+            >>> rows.shape, bool((rows[0] == vectors.vector_or_fallback("cat")).all())
+            ((3, 50), True)
+        """
+        row_of = self._row_of
+        try:
+            rows = [row_of[label] for label in labels]
+        except KeyError:  # a label not met before (rare after the first pairs)
+            rows = [self._row(label) for label in labels]
+        return self._table[rows] if rows else np.empty((0, self.dim))
+
+    def _row(self, label: str) -> int:
+        row = self._row_of.get(label)
+        if row is not None:
+            return row
+        vector = self.vector_or_fallback(label)
+        with _ADDING_ROWS:
+            row = self._row_of.get(label)
+            if row is None:
+                row = len(self._row_of)
+                if row == len(self._table):  # full: double (amortised O(1) adds)
+                    grown = np.empty((max(64, 2 * row), self.dim))
+                    grown[:row] = self._table
+                    self._table = grown
+                self._table[row] = vector
+                # published last: a reader that finds the row finds it filled
+                self._row_of[label] = row
+        return row
 
     def cosine(self, a: str, b: str) -> float:
         """Cosine of two labels' vectors (0.0 if either is OOV)."""

@@ -54,8 +54,20 @@ DIRECTIONS: tuple[str, ...] = ("undirected", "top-down", "bottom-up", "two-way")
 _NO_QUOTES = str.maketrans("", "", "\"'")
 
 
+#: cleaned labels and roles by their text: the same few thousand recur in
+#: every graph, and a lookup costs a fraction of cleaning again
+_CLEANED: dict[str, str] = {}
+#: beyond this many the memo starts over, so memory stays flat on any corpus
+_CLEANED_MAX = 1 << 16
+
+
 def _clean(text: str) -> str:
-    return text.lower().translate(_NO_QUOTES)
+    cleaned = _CLEANED.get(text)
+    if cleaned is None:
+        if len(_CLEANED) >= _CLEANED_MAX:
+            _CLEANED.clear()
+        cleaned = _CLEANED[text] = text.lower().translate(_NO_QUOTES)
+    return cleaned
 
 
 @dataclass(slots=True)
@@ -81,49 +93,54 @@ def wl_graph(graph: Graph, edge_to_node: bool = False) -> WLGraph:  # noqa: C901
         >>> g.labels, g.edges
         (['man', 'walk-01', '-'], [(1, ':arg0', 0), (0, ':polarity', 2)])
     """
-    triples, kinds = graph.triples, graph.kinds
+    instance, relation = TripleKind.INSTANCE, TripleKind.RELATION
     node_of: dict[str, int] = {}
     labels: list[str] = []
     origin: list[int] = []
-    for i, (var, _, concept) in enumerate(triples):
-        if kinds[i] is TripleKind.INSTANCE and var not in node_of:
-            node_of[var] = len(labels)
-            labels.append(_clean(concept))
+    # one pass over the triples for the nodes; edges need every node, so
+    # the other triples wait for a second pass over just them
+    others: list[int] = []
+    for i, (triple, kind) in enumerate(zip(graph.triples, graph.kinds, strict=True)):
+        if kind is not instance:
+            others.append(i)
+        elif triple[0] not in node_of:
+            node_of[triple[0]] = len(labels)
+            labels.append(_clean(triple[2]))
             origin.append(i)
     concepts = set(labels)
     edges: list[tuple[int, str, int]] = []
     edge_origin: list[int] = []
     constants: list[tuple[int, int, str, str]] = []  # triple, source, role, value
-    seen: set[tuple[int, str, str]] = set()  # the reference dedupes triples
-    for i, (source, role, target) in enumerate(triples):
-        kind = kinds[i]
-        if kind is TripleKind.INSTANCE:
-            continue
-        if kind is TripleKind.RELATION:
+    # the reference dedupes triples; a relation's key ends in the target
+    # node (an int), an attribute's in its value (a str), so they never meet
+    seen: set[tuple[int, str, int | str]] = set()
+    triples, kinds = graph.triples, graph.kinds
+    for i in others:
+        source, role, target = triples[i]
+        if kinds[i] is relation:
             if role.endswith("-of"):  # penman reverses every -of to a variable
                 edge = (node_of[target], _clean(role[:-3]), node_of[source])
             else:
                 edge = (node_of[source], _clean(role), node_of[target])
-            key = (edge[0], edge[1], str(edge[2]))
-            if key not in seen:
-                seen.add(key)
+            if edge not in seen:
+                seen.add(edge)
                 edges.append(edge)
                 edge_origin.append(i)
             continue
-        value = _clean(target)
-        key = (node_of[source], _clean(role), "=" + value)
+        holder, label, value = node_of[source], _clean(role), _clean(target)
+        key = (holder, label, value)
         if key in seen:
             continue
         seen.add(key)
         if value in concepts:
             # not made a node: the edge goes to the last node with that
             # label, unless that is node 0 (the reference tests its index)
-            last = max(n for n, label in enumerate(labels) if label == value)
+            last = max(n for n, text in enumerate(labels) if text == value)
             if last:
-                edges.append((node_of[source], _clean(role), last))
+                edges.append((holder, label, last))
                 edge_origin.append(i)
             continue
-        constants.append((i, node_of[source], _clean(role), value))
+        constants.append((i, holder, label, value))
     # constant nodes come last, in the order the reference's set of
     # triple indices yields them (ints: no hash seed involved)
     by_index = {c[0]: c for c in constants}

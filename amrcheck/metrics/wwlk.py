@@ -55,6 +55,7 @@ import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -92,18 +93,19 @@ class NodeGraph:
     """One graph made ready for message passing.
 
     A *group* is a node pair (source, target) joined by edges;
-    ``group_labels`` has each group's edge labels. ``heard_rows[k]`` hears
-    ``heard_cols[k]`` through group ``k % len(group_labels)`` (every group
-    is heard from both ends).
+    ``group_labels`` has each group's edge labels. Every group is heard
+    from both ends: ``heard[k]`` is the flat index (row · n + column) of
+    the adjacency entry that hearing ``k`` adds to, through group
+    ``k % len(group_labels)``; ``divisor`` holds each node's number of
+    hearings (at least 1), to turn the sum heard into a mean.
     """
 
     graph: Graph
     wl: WLGraph
     vectors: np.ndarray
     group_labels: list[tuple[str, ...]]
-    heard_rows: np.ndarray
-    heard_cols: np.ndarray
-    degree: np.ndarray
+    heard: np.ndarray
+    divisor: np.ndarray
 
     @property
     def size(self) -> int:
@@ -113,23 +115,24 @@ class NodeGraph:
 def prepare(graph: Graph, concepts: ConceptVectors) -> NodeGraph:
     """Nodes, initial vectors and edge groups of ``graph``."""
     wl = wl_graph(graph)
-    vectors = np.array([concepts.vector_or_fallback(label) for label in wl.labels])
+    n = len(wl.labels)
     labels_of: dict[tuple[int, int], list[str]] = {}
     for source, role, target in wl.edges:
         labels_of.setdefault((source, target), []).append(role)
-    groups = list(labels_of)
-    sources = np.array([s for s, _ in groups], dtype=np.intp)
-    targets = np.array([t for _, t in groups], dtype=np.intp)
-    rows = np.concatenate([sources, targets])
-    cols = np.concatenate([targets, sources])
+    # built in Python: graphs are small, and a handful of list operations
+    # cost less than the numpy calls they replace
+    heard = [s * n + t for s, t in labels_of] + [t * n + s for s, t in labels_of]
+    degree = [0] * n
+    for s, t in labels_of:
+        degree[s] += 1
+        degree[t] += 1
     return NodeGraph(
         graph=graph,
         wl=wl,
-        vectors=vectors,
-        group_labels=[tuple(labels_of[g]) for g in groups],
-        heard_rows=rows,
-        heard_cols=cols,
-        degree=np.bincount(rows, minlength=len(wl.labels)).astype(np.float64),
+        vectors=concepts.stack(wl.labels),
+        group_labels=[tuple(roles) for roles in labels_of.values()],
+        heard=np.array(heard, dtype=np.intp),
+        divisor=np.array([d or 1 for d in degree], dtype=np.float64)[:, None],
     )
 
 
@@ -137,23 +140,55 @@ def representations(
     nodes: NodeGraph, group_weights: np.ndarray, iterations: int, update: str
 ) -> np.ndarray:
     """Unit-length [x⁰; …; xᴷ] rows, one per node, for these edge weights."""
-    n, dim = nodes.vectors.shape
-    stacked = np.empty((n, dim * (iterations + 1)))
-    x = stacked[:, :dim] = nodes.vectors
+    n = nodes.size
+    x = nodes.vectors
+    parts = [x]
     if iterations:
-        weights = np.concatenate([group_weights, group_weights])
-        flat = nodes.heard_rows * n + nodes.heard_cols
-        adjacency: np.ndarray = np.bincount(flat, weights, minlength=n * n)
-        # (bincount is int when there are no edges)
-        adjacency = adjacency.reshape(n, n).astype(np.float64, copy=False)
-        adjacency /= np.maximum(nodes.degree, 1.0)[:, None]  # mean; none heard: 0
-        for k in range(1, iterations + 1):
-            heard = adjacency @ x
-            x = (x + heard) * 0.5 if update == "average" else x + heard
-            stacked[:, k * dim : (k + 1) * dim] = x
+        if len(nodes.heard):
+            weights = np.concatenate([group_weights, group_weights])
+            flat: np.ndarray = np.bincount(nodes.heard, weights, minlength=n * n)
+            adjacency = flat.reshape(n, n)
+            adjacency /= nodes.divisor  # the mean of what a node hears
+        else:  # no edges (bincount would make ints): nothing is heard
+            adjacency = np.zeros((n, n))
+        for _ in range(iterations):
+            x = x + adjacency @ x
+            if update == "average":
+                x *= 0.5
+            parts.append(x)
+    stacked = np.concatenate(parts, axis=1)
     norms = np.sqrt(np.einsum("ij,ij->i", stacked, stacked))
-    stacked /= np.where(norms > 0, norms, 1.0)[:, None]
+    norms[norms == 0.0] = 1.0  # a zero row stays zero
+    stacked /= norms[:, None]
     return stacked
+
+
+@cache
+def _solver() -> tuple[Callable[..., Any], Callable[[int], Any]]:
+    """POT's network simplex (``emd_c``) and its result check, imported once.
+
+    Called directly rather than through ``ot.emd``: for graphs of a few
+    dozen nodes the wrapper's conversions and checks cost twice the solve
+    itself (bit for bit the same result: see :func:`transport`).
+    """
+    from ot.lp.emd_wrap import check_result, emd_c
+
+    return emd_c, check_result
+
+
+@lru_cache(maxsize=4096)
+def _masses(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Uniform masses of n and m nodes, the second rescaled to the first's
+    total as ``ot.emd`` does (the sums differ in the last bits)."""
+    a = np.full(n, 1 / n)
+    b = np.full(m, 1 / m)
+    b = b * a.sum() / b.sum()
+    a.flags.writeable = b.flags.writeable = False
+    return a, b
+
+
+#: ``ot.emd``'s default iteration limit of the network simplex
+MAX_ITERATIONS = 100_000
 
 
 def transport(
@@ -163,23 +198,19 @@ def transport(
 
     Solved in a canonical order of the two sets (then transposed back),
     so swapping the arguments transposes the flow and keeps the EMD bit
-    for bit.
+    for bit. Computes what ``ot.emd(a, b, cost)`` does for uniform
+    masses, which always balance (no marginal check, no dual centring).
     """
-    from ot.lp import emd
-    from scipy.spatial.distance import cdist
+    from scipy.spatial.distance import cdist  # loaded with POT already
 
-    swap = (first.shape[0], first.tobytes()) > (second.shape[0], second.tobytes())
+    n, m = len(first), len(second)
+    swap = n > m or (n == m and first.tobytes() > second.tobytes())
     a, b = (second, first) if swap else (first, second)
     cost = cdist(a, b)
-    # uniform masses always balance: skip POT's marginal check and dual centring
-    flow = emd(
-        np.full(len(a), 1 / len(a)),
-        np.full(len(b), 1 / len(b)),
-        cost,
-        center_dual=False,
-        check_marginals=False,
-    )
-    distance = float(np.sum(flow * cost))
+    emd_c, check_result = _solver()
+    flow, _, _, _, status = emd_c(*_masses(len(a), len(b)), cost, MAX_ITERATIONS, 1)
+    check_result(status)  # warns, as ot.emd does, if the simplex stopped early
+    distance = float((flow * cost).sum())
     if swap:
         flow, cost = flow.T, cost.T
     return distance, flow, cost
@@ -256,6 +287,10 @@ class WWLK:
             load_word_vectors(self.options.vectors), self.options.seed
         )
         self._weights: dict[str, float] = {}
+        # products of _weights per group of edge labels (most groups are
+        # one of a few hundred single labels); filled as groups are met, so
+        # _weights must be complete before the first pair is scored
+        self._group_weights: dict[tuple[str, ...], float] = {}
 
     @classmethod
     def from_options(cls, options: Any) -> WWLK:
@@ -279,11 +314,19 @@ class WWLK:
 
     def group_weights(self, nodes: NodeGraph) -> np.ndarray:
         """Per node pair, the product of its edges' label weights."""
-        weight: Callable[[str], float] = self.edge_weight
-        return np.array(
-            [math.prod(map(weight, labels)) for labels in nodes.group_labels],
-            dtype=np.float64,
-        )
+        known = self._group_weights
+        try:
+            products = [known[labels] for labels in nodes.group_labels]
+        except KeyError:  # a label combination not met before
+            products = [self._group_weight(labels) for labels in nodes.group_labels]
+        return np.array(products, dtype=np.float64)
+
+    def _group_weight(self, labels: tuple[str, ...]) -> float:
+        product = self._group_weights.get(labels)
+        if product is None:
+            weight: Callable[[str], float] = self.edge_weight
+            product = self._group_weights[labels] = math.prod(map(weight, labels))
+        return product
 
     def embed(self, graph: Graph) -> tuple[NodeGraph, np.ndarray]:
         """The prepared graph and its node representations."""

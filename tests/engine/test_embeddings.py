@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -148,6 +149,44 @@ def test_vectors_are_read_only_views(mini: WordVectors) -> None:
         vector[0] = 1.0
 
 
+def test_stacked_rows_are_the_label_vectors(mini: WordVectors) -> None:
+    """``stack`` gathers rows from a table that grows as labels are met
+    (past its first 64 rows here); every row is ``vector_or_fallback``."""
+    concepts = ConceptVectors(mini, seed=3)
+    labels = ["cat", "-", "new-york", "qwertz-01"] + [f"oov{k}" for k in range(80)]
+    for batch in (labels[:3], labels, labels[::-1], []):
+        rows = concepts.stack(batch)
+        assert rows.shape == (len(batch), 50) and rows.dtype == np.float64
+        for label, row in zip(batch, rows, strict=True):
+            assert np.array_equal(row, concepts.vector_or_fallback(label))
+    rows[:] = 0.0  # a new array: the table is untouched
+    assert concepts.stack(["cat"])[0].any()
+
+
+def test_rows_added_from_several_threads_stay_right(mini: WordVectors) -> None:
+    concepts = ConceptVectors(mini)
+    labels = [f"oov{k}" for k in range(400)] + ["cat", "dog", "new-york"]
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda k: concepts.stack(labels[k::3] + labels[::-1]), range(8)))
+    for label, row in zip(labels, concepts.stack(labels), strict=True):
+        assert np.array_equal(row, concepts.vector_or_fallback(label))
+
+
+def test_sorted_word_index_answers_like_the_dict() -> None:
+    words = ["the", "cat", "über", "cat", "new york", "x" * 9]
+    index = _sources.SortedWords.build(words)
+    assert index is not None
+    assert dict(index.items()) == _sources._index(words)  # first "cat" wins
+    assert list(index) == ["the", "cat", "über", "new york", "x" * 9]  # row order
+    assert len(index) == 5 and "über" in index and index["new york"] == 4
+    # never a false hit from cutting a longer word or dropping a NUL
+    for absent in ("dog", "x" * 10, "cat\0", "\ud800", ""):
+        assert index.get(absent) is None and absent not in index
+    with pytest.raises(KeyError):
+        index["dog"]
+    assert _sources.SortedWords.build(["a\0b"]) is None  # kept as a dict then
+
+
 def test_word2vec_header_and_spaces_in_words(tmp_path: Path) -> None:
     path = tmp_path / "w2v.txt"
     path.write_text("2 3\nnew york 1 0 0\ncat 0 1 0.5\n", encoding="utf-8")
@@ -248,6 +287,22 @@ def test_mini_file_is_an_exact_extract_of_glove(
 ) -> None:
     for word, row in mini.index.items():
         assert np.array_equal(mini.matrix[row], glove.matrix[glove.index[word]])
+
+
+def test_glove_word_index_is_memory_mapped_on_later_loads(
+    glove: WordVectors, glove_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After the first load, the word index is a memory-mapped sorted array
+    answering exactly as the dict of the cached word list would."""
+    monkeypatch.setenv("AMRCHECK_CACHE_DIR", str(glove_cache))
+    again = _sources.load_glove_package()
+    assert isinstance(again.index, _sources.SortedWords)
+    assert isinstance(again.index.words, np.memmap)
+    (cached,) = glove_cache.glob("glove-6b-50d-*.words.txt")
+    words = cached.read_text(encoding="utf-8").split("\n")[:-1]
+    expected = _sources._index(words)
+    for word in [*words[::997], "new-york", "qwertzuiop", "Cat", ""]:
+        assert again.index.get(word) == expected.get(word)
 
 
 def test_default_source_is_glove(glove: WordVectors) -> None:

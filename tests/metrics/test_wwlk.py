@@ -29,6 +29,7 @@ from amrcheck.metrics.wwlk import (  # noqa: E402
     default_edge_weight,
     load_weights,
     save_weights,
+    transport,
 )
 from amrcheck.training import SPSASettings, train_wwlk  # noqa: E402
 
@@ -85,6 +86,43 @@ def test_score_is_one_minus_the_earth_movers_distance() -> None:
         for p in itertools.permutations(range(3))
     )
     assert wwlk.score(a, b).f1 == pytest.approx(1 - best, abs=1e-12)
+
+
+def test_transport_is_pot_emd_bit_for_bit() -> None:
+    """The direct network-simplex call gives exactly what ``ot.emd`` gives
+    (flow, and the EMD summed from it), on real node sets of every size
+    pairing and on ties (equal rows, equal sizes)."""
+    from ot import emd
+    from scipy.spatial.distance import cdist
+
+    wwlk = metric()
+    rows = [wwlk.embed(g)[1] for g in graphs()[:60]]
+    rng = np.random.default_rng(5)
+    ties = rng.normal(size=(4, 150)).round(1)
+    cases = [*zip(rows[::2], rows[1::2], strict=True), (ties, ties[::-1].copy())]
+    for a, b in cases:
+        distance, flow, cost = transport(a, b)
+        swap = (len(a), a.tobytes()) > (len(b), b.tobytes())
+        x, y = (b, a) if swap else (a, b)
+        expected_cost = cdist(x, y)
+        expected = emd(
+            np.full(len(x), 1 / len(x)), np.full(len(y), 1 / len(y)), expected_cost
+        )
+        if swap:
+            expected, expected_cost = expected.T, expected_cost.T
+        assert np.array_equal(flow, expected) and np.array_equal(cost, expected_cost)
+        assert distance == float(np.sum(expected * expected_cost))
+
+
+def test_a_graph_without_edges_hears_nothing() -> None:
+    """One node, no neighbours: each iteration only halves x (``average``)."""
+    wwlk = metric(iterations=2)
+    nodes, rows = wwlk.embed(decode("(b / boy)"))
+    x = wwlk.concepts.vector_or_fallback("boy")
+    expected = np.hstack([x, x / 2, x / 4])
+    assert np.allclose(rows[0], expected / np.linalg.norm(expected))
+    assert len(nodes.heard) == 0
+    assert wwlk.score(decode("(b / boy)"), decode("(b / boy)")).f1 == 1.0
 
 
 def test_edge_weights_are_seeded_per_label() -> None:
