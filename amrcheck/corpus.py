@@ -241,6 +241,18 @@ def read_chunks(path: str | Path, chunk_bytes: int = CHUNK_BYTES) -> Iterator[Ch
             first_index += len(entries)
 
 
+def read_errors(path: str | Path) -> list[str]:
+    """Every reading error of a file (``file:line:col: CODE message``), in file order.
+
+    The file is read in chunks (:func:`read_chunks`): a cheap first look
+    for commands that stop on syntax errors before doing any work.
+
+    Raises:
+        InputError: the file is missing, unreadable or not UTF-8.
+    """
+    return [str(f) for chunk in read_chunks(path) for f in chunk.corpus.errors]
+
+
 def _read(handle: BinaryIO, size: int, name: str) -> bytes:
     try:
         return handle.read(size)

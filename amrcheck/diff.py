@@ -26,6 +26,10 @@ A graph with a syntax error in either version cannot be aligned: it is
 ``unchanged`` when its text is the same in both files (whitespace aside),
 else ``changed`` without triple changes; its ``errors`` say where.
 
+Files are streamed (:class:`amrcheck.streaming.RowStream`), so the graphs
+held at once do not grow with the files; each :class:`GraphDiff` keeps
+text and line:col numbers, never spans, so it holds no chunk alive.
+
 Example:
     >>> from amrcheck.corpus import read_string
     >>> old = read_string("# ::id 1\\n(w / want-01 :ARG0 (b / boy))\\n", "old.amr")
@@ -43,16 +47,18 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
-from ._parse import Entry
-from .corpus import Corpus
+from .corpus import CHUNK_BYTES, Corpus
 from .graph import Graph, TripleKind
 from .metrics import Metric, Score, TripleRef, get_metric
 from .metrics.smatch import Smatch, standard_triples
-from .pairing import Matching, PairBy, match_entries, metric_settings, where
-from .progress import Progress, run_map
+from .pairing import PairBy, metric_settings
+from .progress import Progress, run_batches
+from .streaming import Lineup, Row, RowOrder, RowStream, Sheet
 
 Status = Literal["added", "removed", "changed", "unchanged"]
 STATUSES: tuple[str, ...] = ("added", "removed", "changed", "unchanged")
@@ -146,7 +152,8 @@ class CorpusDiff:
 
     old_path: str
     new_path: str
-    matching: Matching
+    #: how the graphs were paired (``by``, ``note``) and the files' errors
+    matching: Lineup
     metric: str
     settings: dict[str, Any]
     graphs: list[GraphDiff]
@@ -268,14 +275,8 @@ def motif_changes(old: Graph, new: Graph) -> list[Change]:
     return sorted(changes, key=_order)
 
 
-def _comments(entry: Entry) -> list[str]:
-    text = entry.source.text
-    lines = [text[start:end].strip() for start, end in entry.comments]
-    return [line for line in lines if not line.startswith("# ::")]
-
-
 def _metadata_changes(
-    old: Entry, new: Entry
+    old: Sheet, new: Sheet
 ) -> dict[str, tuple[str | None, str | None]]:
     keys = list(old.metadata) + [k for k in new.metadata if k not in old.metadata]
     return {
@@ -285,10 +286,8 @@ def _metadata_changes(
     }
 
 
-def _place(entry: Entry | None) -> tuple[int, int] | None:
-    if entry is None:
-        return None
-    return entry.source.line_column(entry.graph_start)
+def _place(sheet: Sheet | None) -> tuple[int, int] | None:
+    return None if sheet is None else (sheet.line, sheet.column)
 
 
 def _all_triples(graph: Graph, kind: Literal["removed", "added"]) -> list[Change]:
@@ -300,38 +299,39 @@ def _all_triples(graph: Graph, kind: Literal["removed", "added"]) -> list[Change
     return sorted(found, key=_order)
 
 
-def _graph_text(entry: Entry) -> str:
-    return " ".join(entry.source.text[entry.graph_start : entry.end].split())
-
-
 class GraphDiffer:
-    """Picklable ``(key, old entry, new entry) -> GraphDiff`` for worker processes."""
+    """Picklable ``row -> (order, GraphDiff)`` for worker processes.
+
+    Rows are :class:`amrcheck.streaming.RowStream`'s, old file first.
+    """
 
     def __init__(self, metric: Metric, motifs: bool = False) -> None:
         self.metric = metric
         self.motifs = motifs
 
-    def __call__(self, row: tuple[str, Entry | None, Entry | None]) -> GraphDiff:
-        key, old, new = row
+    def __call__(self, row: Row) -> tuple[RowOrder, GraphDiff]:
+        order, key, (old, new) = row
+        return order, self.compare(key, old, new)
+
+    def compare(self, key: str, old: Sheet | None, new: Sheet | None) -> GraphDiff:
         result = GraphDiff(key, "unchanged", _place(old), _place(new))
         if old is None or new is None:
             present = old if old is not None else new
             assert present is not None
             result.status = "removed" if new is None else "added"
-            result.errors = [str(f) for f in present.errors]
+            result.errors = list(present.errors)
             if present.graph is not None:
                 result.changes = _all_triples(
                     present.graph, "removed" if new is None else "added"
                 )
             return result
         result.metadata = _metadata_changes(old, new)
-        result.comments_changed = _comments(old) != _comments(new)
-        result.errors = [str(f) for f in old.errors + new.errors]
+        result.comments_changed = old.comments != new.comments
+        result.errors = old.errors + new.errors
         if old.graph is None or new.graph is None:
-            broken = [e for e in (old, new) if e.graph is None and not e.errors]
-            result.errors += [f"{where(e)}: graph {key} is empty" for e in broken]
-            same = _graph_text(old) == _graph_text(new)
-            result.status = "unchanged" if same else "changed"
+            broken = [s for s in (old, new) if s.graph is None and not s.errors]
+            result.errors += [f"{s.where}: graph {key} is empty" for s in broken]
+            result.status = "unchanged" if old.text == new.text else "changed"
             return result
         result.changes = triple_changes(old.graph, new.graph)
         result.status = "changed" if result.changes else "unchanged"
@@ -342,16 +342,28 @@ class GraphDiffer:
         return result
 
 
+#: rows per batch of work; with the reader's chunks and the batches in
+#: flight (two per process), this bounds the graphs held at once
+CHUNK_ROWS = 128
+
+
 def diff_corpora(
-    old: Corpus,
-    new: Corpus,
+    old: Corpus | str | Path,
+    new: Corpus | str | Path,
     metric: Metric | None = None,
     motifs: bool = False,
     by: PairBy = "auto",
     jobs: int = 1,
     progress: Progress | None = None,
+    chunk_rows: int = CHUNK_ROWS,
+    chunk_bytes: int = CHUNK_BYTES,
 ) -> CorpusDiff:
     """Compare two versions of a file graph by graph.
+
+    Files given by path are streamed (:class:`amrcheck.streaming.RowStream`):
+    the graphs held at once are bounded by ``chunk_bytes`` and
+    ``chunk_rows``, not by the files; what is kept per graph is its
+    :class:`GraphDiff`, which holds no graph and no source text.
 
     Args:
         old: the earlier version (the reference of every score).
@@ -361,20 +373,36 @@ def diff_corpora(
         by: how graphs are paired (see :func:`amrcheck.pairing.match_entries`).
         jobs: worker processes (results do not depend on it).
         progress: called with the number of graphs finished.
+        chunk_rows, chunk_bytes: graphs per batch of work, bytes read at a
+            time from each file (results do not depend on them).
 
     Returns:
         One :class:`GraphDiff` per graph, in the order of the old file
         (graphs only the new file has come last), and the corpus score.
+
+    Raises:
+        PairingError: ``by="id"`` but a file cannot be paired by id.
+        InputError: a file cannot be read.
     """
     metric = metric if metric is not None else get_metric("smatch")
-    matching = match_entries([old, new], by)
-    rows = [(row.key, row.entries[0], row.entries[1]) for row in matching.rows]
-    graphs = run_map(GraphDiffer(metric, motifs), rows, jobs=jobs, progress=progress)
+    differ = GraphDiffer(metric, motifs)
+    stream = RowStream([old, new], by, chunk_bytes)
+    found: list[tuple[RowOrder, GraphDiff]] = []
+
+    def work(batches: Iterator[list[Row]]) -> None:
+        for results in run_batches(differ, batches, jobs, progress):
+            found.extend(results)
+
+    work(stream.in_step(chunk_rows))
+    lineup = stream.close()  # the pairing is known once every file was read
+    work(stream.waiting(chunk_rows))
+    graphs = [graph for _, graph in sorted(found, key=lambda item: item[0])]
     scores = [g.score for g in graphs if g.score is not None]
+    old_path, new_path = lineup.paths
     return CorpusDiff(
-        old.path,
-        new.path,
-        matching,
+        old_path,
+        new_path,
+        lineup,
         metric.name,
         metric_settings(metric),
         graphs,

@@ -20,6 +20,10 @@ scored among those who have it.
   annotator has it, ``added`` = only the second). Sorted lowest first,
   this is the adjudication queue.
 
+Files are streamed in step (:class:`amrcheck.streaming.RowStream`), so
+the graphs held at once do not grow with the files; per sentence only
+its queue record is kept, and the aspects are summed as they come.
+
 Example:
     >>> from amrcheck.corpus import read_string
     >>> a = read_string("# ::id 1\\n(w / want-01 :ARG0 (b / boy))\\n", "ann1.amr")
@@ -34,22 +38,22 @@ Example:
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from pathlib import PurePath
+from pathlib import Path, PurePath
 
 import numpy as np
 
-from ._parse import Entry
-from .corpus import Corpus
+from .corpus import CHUNK_BYTES, Corpus
 from .diff import Change, triple_changes
 from .metrics import Score
 from .metrics.aspects import ASPECTS, aggregate_aspects, aspect_scores
 from .metrics.smatch import Smatch
-from .pairing import Matching, PairBy, match_entries
-from .progress import Progress, run_map
+from .pairing import PairBy
+from .progress import Progress, run_batches
 from .stats import Interval
+from .streaming import Lineup, Row, RowOrder, RowStream
 
 
 @dataclass(slots=True)
@@ -104,7 +108,8 @@ class Agreement:
     names: list[str]
     paths: list[str]
     graphs: list[int]
-    matching: Matching
+    #: how the sentences were lined up (``by``, ``note``)
+    matching: Lineup
     settings: dict[str, object]
     pairs: list[PairAgreement]
     mean: Interval
@@ -144,19 +149,77 @@ def annotator_names(paths: Sequence[str]) -> list[str]:
     return [stem[cut:] for stem in stems]
 
 
-class _PairJudge:
-    """Picklable ``(sentence, a, b, entries) -> (score, changes, aspects)``."""
+@dataclass(slots=True)
+class _Judgement:
+    """One sentence judged: its queue record, and per pair its aspects."""
 
-    def __init__(self, metric: Smatch) -> None:
+    order: RowOrder
+    sentence: SentenceAgreement
+    #: per pair of ``sentence.pairs``, its number among the annotator couples
+    couples: list[int] = field(default_factory=list)
+    #: per pair of ``sentence.pairs``, its aspect scores
+    aspects: list[dict[str, Score]] = field(default_factory=list)
+
+
+class _SentenceJudge:
+    """Picklable ``row -> _Judgement``: every annotator pair on one sentence."""
+
+    def __init__(self, metric: Smatch, names: list[str]) -> None:
         self.metric = metric
+        self.names = names
 
-    def __call__(
-        self, task: tuple[int, int, int, Entry, Entry]
-    ) -> tuple[Score, list[Change], dict[str, Score]]:
-        _, _, _, first, second = task
-        assert first.graph is not None and second.graph is not None
-        aspects = aspect_scores(self.metric, second.graph, first.graph)
-        return aspects["smatch"], triple_changes(first.graph, second.graph), aspects
+    def __call__(self, row: Row) -> _Judgement:
+        order, key, sheets = row
+        usable = [s if s is not None and s.graph is not None else None for s in sheets]
+        texts = [s.metadata.get("snt") for s in sheets if s is not None]
+        names = self.names
+        sentence = SentenceAgreement(
+            key,
+            next((t for t in texts if t), None),
+            [names[i] for i, s in enumerate(usable) if s is not None],
+            [names[i] for i, s in enumerate(usable) if s is None],
+        )
+        judgement = _Judgement(order, sentence)
+        for p, (i, j) in enumerate(combinations(range(len(sheets)), 2)):
+            first, second = usable[i], usable[j]
+            if first is None or second is None:
+                continue
+            assert first.graph is not None and second.graph is not None
+            aspects = aspect_scores(self.metric, second.graph, first.graph)
+            changes = triple_changes(first.graph, second.graph)
+            sentence.pairs.append(
+                PairDisagreement(names[i], names[j], aspects["smatch"], changes)
+            )
+            judgement.couples.append(p)
+            judgement.aspects.append(aspects)
+        return judgement
+
+
+class _Tally:
+    """The judgements as they come, in any order: queue records, aspects summed."""
+
+    def __init__(self, couples: int) -> None:
+        self.found: list[_Judgement] = []
+        #: per couple, its aspects summed over its sentences (micro sums of
+        #: whole counts: the order of the sentences does not matter)
+        self.aspects: list[dict[str, Score] | None] = [None] * couples
+
+    def add(self, judgement: _Judgement) -> None:
+        for p, aspects in zip(judgement.couples, judgement.aspects, strict=True):
+            total = self.aspects[p]
+            self.aspects[p] = (
+                aspects if total is None else aggregate_aspects([total, aspects])
+            )
+        judgement.aspects = []  # summed: only the queue record is kept
+        self.found.append(judgement)
+
+    def sentences(self) -> list[_Judgement]:
+        """The judgements in :func:`amrcheck.pairing.match_entries`' row order."""
+        return sorted(self.found, key=lambda judgement: judgement.order)
+
+    def aspect_total(self, couple: int) -> dict[str, Score]:
+        summed = self.aspects[couple]
+        return {} if summed is None else aggregate_aspects([summed])
 
 
 def _f1(counts: np.ndarray) -> np.ndarray:
@@ -167,8 +230,39 @@ def _f1(counts: np.ndarray) -> np.ndarray:
     return np.where(valid, 2 * matched / np.where(total > 0, total, 1), 0.0)
 
 
+#: sentences drawn per block of bootstrap resamples: bounds the memory of
+#: resampling (a block holds this many (pairs, 3) rows of counts at once)
+_RESAMPLED_CELLS = 1 << 18
+
+
+def _resampled_f1(
+    counts: np.ndarray, resamples: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Per resample and pair, the micro F1 of ``counts`` (sentences, pairs, 3).
+
+    Drawn in blocks of resamples, which takes the same numbers from
+    ``rng`` as drawing them all at once; counts are whole numbers, so the
+    sums do not depend on the blocks either.
+    """
+    size = len(counts)
+    step = max(1, _RESAMPLED_CELLS // size)
+    blocks = []
+    for start in range(0, resamples, step):
+        samples = rng.integers(0, size, size=(min(step, resamples - start), size))
+        blocks.append(_f1(counts[samples].sum(axis=1)))
+    return np.concatenate(blocks)
+
+
+#: the smatch counts behind micro F1, in the order of :func:`_f1`
+_COUNTS = ("matched", "candidate", "reference")
+
+#: sentences per batch of work; with the reader's chunks and the batches in
+#: flight (two per process), this bounds the graphs held at once
+CHUNK_ROWS = 64
+
+
 def agreement(
-    corpora: Sequence[Corpus],
+    corpora: Sequence[Corpus | str | Path],
     metric: Smatch | None = None,
     by: PairBy = "auto",
     resamples: int = 1000,
@@ -176,71 +270,72 @@ def agreement(
     seed: int = 0,
     jobs: int = 1,
     progress: Progress | None = None,
+    chunk_rows: int = CHUNK_ROWS,
+    chunk_bytes: int = CHUNK_BYTES,
 ) -> Agreement:
     """Agreement among the annotators whose files are ``corpora`` (two or more).
+
+    Files given by path are streamed, in step
+    (:class:`amrcheck.streaming.RowStream`): the graphs held at once are
+    bounded by ``chunk_bytes`` and ``chunk_rows``, not by the files; what
+    is kept per sentence is its queue record and its counts.
 
     Args:
         metric: the smatch that scores agreement (default: strict smatch).
         resamples, confidence, seed: of the bootstrap intervals.
         jobs: worker processes (results do not depend on it).
-        progress: called with the number of (sentence, pair) comparisons done.
+        progress: called with the number of sentences done.
+        chunk_rows, chunk_bytes: sentences per batch of work, bytes read
+            at a time from each file (results do not depend on them).
 
     Raises:
-        ValueError: fewer than two files, or no sentence that two
-            annotators both annotated.
+        ValueError: fewer than two files, a file given twice, or no
+            sentence that two annotators both annotated.
+        PairingError: ``by="id"`` but a file cannot be paired by id.
+        InputError: a file cannot be read.
     """
     if len(corpora) < 2:
         raise ValueError("agreement needs at least two annotators")
     metric = metric if metric is not None else Smatch()
-    paths = [c.path for c in corpora]
+    stream = RowStream(corpora, by, chunk_bytes)
+    paths = [s.ledger.path for s in stream.sources]
+    if len(set(paths)) < len(paths):
+        twice = next(p for p in paths if paths.count(p) > 1)
+        raise ValueError(f"{twice} is given twice: one file per annotator")
     names = annotator_names(paths)
-    matching = match_entries(corpora, by)
+    judge = _SentenceJudge(metric, names)
     couples = list(combinations(range(len(corpora)), 2))
-    sentences: list[SentenceAgreement] = []
-    tasks: list[tuple[int, int, int, Entry, Entry]] = []
-    for s, row in enumerate(matching.rows):
-        usable = [
-            e if e is not None and e.graph is not None else None for e in row.entries
-        ]
-        texts = [e.metadata.get("snt") for e in row.entries if e is not None]
-        sentences.append(
-            SentenceAgreement(
-                row.key,
-                next((t for t in texts if t), None),
-                [names[i] for i, e in enumerate(usable) if e is not None],
-                [names[i] for i, e in enumerate(usable) if e is None],
-            )
-        )
-        for i, j in couples:
-            first, second = usable[i], usable[j]
-            if first is not None and second is not None:
-                tasks.append((s, i, j, first, second))
-    judged = run_map(_PairJudge(metric), tasks, jobs=jobs, progress=progress)
+    tally = _Tally(len(couples))
+
+    def work(batches: Iterator[list[Row]]) -> None:
+        for results in run_batches(judge, batches, jobs, progress):
+            for judgement in results:
+                tally.add(judgement)
+
+    work(stream.in_step(chunk_rows))
+    lineup = stream.close()
+    work(stream.waiting(chunk_rows))
+    judged = tally.sentences()
+    sentences = [judgement.sentence for judgement in judged]
     # counts[s, p] = (matched, |A|, |B|) of pair p on sentence s (zeros: not both)
     counts = np.zeros((len(sentences), len(couples), 3))
-    per_pair: dict[int, list[dict[str, Score]]] = {p: [] for p in range(len(couples))}
-    for (s, i, j, _, _), (score, changes, aspects) in zip(tasks, judged, strict=True):
-        p = couples.index((i, j))
-        counts[s, p] = [score.counts[k] for k in ("matched", "candidate", "reference")]
-        per_pair[p].append(aspects)
-        sentences[s].pairs.append(PairDisagreement(names[i], names[j], score, changes))
+    per_pair: dict[int, list[Score]] = {p: [] for p in range(len(couples))}
+    for s, judgement in enumerate(judged):
+        for p, pair in zip(judgement.couples, judgement.sentence.pairs, strict=True):
+            counts[s, p] = [pair.score.counts[k] for k in _COUNTS]
+            per_pair[p].append(pair.score)
     scored = [s for s in range(len(sentences)) if sentences[s].pairs]
     if not scored:
         raise ValueError("no sentence has graphs from two annotators")
     rng = np.random.default_rng(seed)
-    samples = rng.integers(0, len(scored), size=(resamples, len(scored)))
-    resampled = _f1(counts[scored][samples].sum(axis=1))  # (resamples, pairs)
+    resampled = _resampled_f1(counts[scored], resamples, rng)  # (resamples, pairs)
     estimate = _f1(counts.sum(axis=0))
     shared = (counts[..., 1] > 0).sum(axis=0)
     tail = (1 - confidence) / 2
     pairs = []
     for p, (i, j) in enumerate(couples):
         low, high = np.quantile(resampled[:, p], [tail, 1 - tail])
-        total = (
-            metric.aggregate([aspects["smatch"] for aspects in per_pair[p]])
-            if per_pair[p]
-            else Score(f1=0.0)
-        )
+        total = metric.aggregate(per_pair[p]) if per_pair[p] else Score(f1=0.0)
         pairs.append(
             PairAgreement(
                 names[i],
@@ -257,7 +352,7 @@ def agreement(
                 )
                 if per_pair[p]
                 else None,
-                aggregate_aspects(per_pair[p]) if per_pair[p] else {},
+                tally.aspect_total(p),
             )
         )
     compared = [p for p in range(len(couples)) if per_pair[p]]
@@ -276,16 +371,15 @@ def agreement(
         for name in ASPECTS
     }
     sentences.sort(key=lambda s: (s.mean_f1 is None, s.mean_f1 or 0.0))
-    errors = [str(f) for corpus in corpora for f in corpus.errors]
     return Agreement(
         names,
-        paths,
-        [len(c) for c in corpora],
-        matching,
+        lineup.paths,
+        lineup.sizes,
+        lineup,
         dict(metric.settings()),
         pairs,
         mean,
         mean_aspects,
         sentences,
-        errors,
+        lineup.errors,
     )

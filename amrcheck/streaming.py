@@ -1,4 +1,4 @@
-"""Pairing a reference with candidate files without holding their graphs.
+"""Pairing files (a reference and candidates, or versions, or annotators) in chunks.
 
 Layer: engine, above corpus reading (:func:`amrcheck.corpus.read_chunks`).
 It gives the pairs, the order, the keys and the messages of
@@ -19,6 +19,12 @@ of any size, holding only a bounded number of graphs at a time:
 
 Per graph, a :class:`Ledger` keeps its id, place and byte range (about
 150 bytes), which the messages and the second reading need.
+
+:class:`RowStream` does the same for the rows of
+:func:`amrcheck.pairing.match_entries` (two or more files, graphs that
+only some files have included: ``diff`` and ``iaa``), handing out each
+entry as a :class:`Sheet` (plain data and its graph); an entry whose row
+must wait is kept as a sheet without its graph until it is read again.
 
 Example:
     >>> from amrcheck.corpus import read_string
@@ -380,3 +386,225 @@ class PairStream:
                     (number, GraphPair(i, key, cand, ref))
                     for (i, _, key), cand, ref in zip(part, cands, refs, strict=True)
                 ]
+
+
+# --- rows of several files, for diff and agreement -------------------------
+
+
+@dataclass(slots=True)
+class Sheet:
+    """One entry as plain data, with its graph: what a row hands to the work.
+
+    Without its graph a sheet holds no source text, so the sheets kept
+    for later are small; the graph's source is the chunk it was read
+    from, or only the graph's own text when it was read again.
+    """
+
+    path: str
+    id: str | None
+    metadata: dict[str, str]
+    #: the header's ``#`` lines that are not metadata, stripped
+    comments: list[str]
+    #: syntax errors, ``file:line:col: CODE message``
+    errors: list[str]
+    #: where the graph starts (where the header ends, without a graph)
+    line: int
+    column: int
+    #: None when the graph did not parse (or is not read yet)
+    graph: Graph | None = None
+    #: the entry's graph text with white space collapsed, without a graph
+    text: str | None = None
+
+    @property
+    def where(self) -> str:
+        """``file:line:col`` as :func:`amrcheck.pairing.where` gives it."""
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+def _sheet(entry: Entry, ledger: Ledger, graph: bool) -> Sheet:
+    """The sheet of the entry ``ledger`` added last; with its graph or not."""
+    text = entry.source.text
+    comments = [text[start:end].strip() for start, end in entry.comments]
+    return Sheet(
+        ledger.path,
+        entry.id,
+        entry.metadata,
+        [line for line in comments if not line.startswith("# ::")],
+        [str(f) for f in entry.errors],
+        ledger.lines[-1],
+        ledger.columns[-1],
+        entry.graph if graph else None,
+        None
+        if entry.graph is not None
+        else " ".join(text[entry.graph_start : entry.end].split()),
+    )
+
+
+@dataclass(slots=True)
+class Lineup:
+    """How the files of a :class:`RowStream` were lined up, and what they held.
+
+    ``by`` and ``note`` are those of :class:`amrcheck.pairing.Matching`.
+    """
+
+    paths: list[str]
+    by: Literal["id", "position"]
+    note: str | None
+    #: entries per file
+    sizes: list[int]
+    #: syntax errors of every file, in file order, ``file:line:col: CODE message``
+    errors: list[str]
+
+
+#: where a row goes in :func:`amrcheck.pairing.match_entries`' order:
+#: (file that has it first, its position there)
+RowOrder = tuple[int, int]
+#: a row: its order, its key, one sheet per file (None: not in that file)
+Row = tuple[RowOrder, str, tuple[Sheet | None, ...]]
+
+
+class RowStream:
+    """The rows of :func:`amrcheck.pairing.match_entries`, from files read in chunks.
+
+    Every entry is in one row, graphs that only some files have included.
+    Use in three steps: :meth:`in_step` while reading, :meth:`close`,
+    then :meth:`waiting`. Rows come in batches and in no set order; sort
+    them by their :data:`RowOrder` for the order of ``match_entries``.
+    The graphs held at once are those of the current chunks and batches:
+    a position where every file has the same ``::id`` is a row whatever
+    the pairing (so is every position once pairing by position is
+    certain) and goes out at once with its graphs; the entries of other
+    positions are kept as sheets without graphs until :meth:`close`
+    knows the pairing, and their graphs are read again by :meth:`waiting`.
+
+    Example:
+        >>> from amrcheck.corpus import read_string
+        >>> old = read_string("# ::id 1\\n(a / b)\\n\\n# ::id 2\\n(c / d)\\n", "o")
+        >>> new = read_string("# ::id 1\\n(a / e)\\n\\n# ::id 3\\n(c / d)\\n", "n")
+        >>> stream = RowStream([old, new])
+        >>> [(order, key) for batch in stream.in_step(10) for order, key, _ in batch]
+        [((0, 0), '1')]
+        >>> stream.close().by
+        'id'
+        >>> [(order, key, [s is not None for s in sheets])
+        ...  for batch in stream.waiting(10) for order, key, sheets in batch]
+        [((0, 1), '2', [True, False]), ((1, 1), '3', [False, True])]
+    """
+
+    def __init__(
+        self,
+        files: Sequence[Corpus | str | Path],
+        by: PairBy = "auto",
+        chunk_bytes: int = CHUNK_BYTES,
+    ) -> None:
+        self.sources = [_Source(f, chunk_bytes) for f in files]
+        self.by = by
+        #: per file, position -> sheet (without its graph) of entries that wait
+        self.held: list[dict[int, Sheet]] = [{} for _ in files]
+        #: (order, key, position per file) of the rows that wait, after
+        #: close; by position the key is known once the sheets are read
+        self.rows: list[tuple[RowOrder, str | None, tuple[int | None, ...]]] = []
+
+    def _by_position(self) -> bool:
+        if self.by != "auto":
+            return self.by == "position"
+        return any(s.ledger.unfit_for_ids for s in self.sources)
+
+    def in_step(self, size: int) -> Iterator[list[Row]]:
+        """Read every file once; batches of at most ``size`` rows certain already."""
+        streams = [s.entries() for s in self.sources]
+        batch: list[Row] = []
+        for position, entries in enumerate(zip_longest(*streams)):
+            ids = {e.id if e is not None else None for e in entries}
+            agreed = len(ids) == 1 and None not in ids
+            if agreed or self._by_position():
+                sheets = tuple(
+                    None if e is None else _sheet(e, s.ledger, graph=True)
+                    for e, s in zip(entries, self.sources, strict=True)
+                )
+                batch.append(((0, position), _position_key(position, sheets), sheets))
+            else:
+                for held, e, s in zip(self.held, entries, self.sources, strict=True):
+                    if e is not None:
+                        held[position] = _sheet(e, s.ledger, graph=False)
+            if len(batch) >= size:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+    def close(self) -> Lineup:
+        """Decide the pairing once :meth:`in_step` is done.
+
+        Raises:
+            PairingError: ``by="id"`` but a file has graphs without ids or
+                repeats an id (every such file is listed).
+        """
+        ledgers = [s.ledger for s in self.sources]
+        problems = [p for p in (lg.id_problem() for lg in ledgers if len(lg)) if p]
+        if self.by == "id" and problems:
+            raise PairingError(problems)
+        paths = [lg.path for lg in ledgers]
+        sizes = [len(lg) for lg in ledgers]
+        errors = [e for lg in ledgers for e in lg.errors]
+        if self.by == "position" or problems:
+            note = (
+                "graphs paired by position: --by position"
+                if self.by == "position"
+                else f"graphs paired by position: {problems[0]}"
+            )
+            self._rows_by_position(sizes)
+            return Lineup(paths, "position", note, sizes, errors)
+        self._rows_by_id(ledgers)
+        return Lineup(paths, "id", None, sizes, errors)
+
+    def _rows_by_position(self, sizes: list[int]) -> None:
+        waiting = sorted({p for held in self.held for p in held})
+        self.rows = [
+            ((0, p), None, tuple(p if p < n else None for n in sizes)) for p in waiting
+        ]
+
+    def _rows_by_id(self, ledgers: list[Ledger]) -> None:
+        seen: set[str] = set()
+        for number, held in enumerate(self.held):
+            for position, sheet in held.items():
+                key = sheet.id
+                assert key is not None, "pairing by id: every graph has an id"
+                if key in seen:
+                    continue
+                seen.add(key)
+                places = tuple(lg.positions.get(key) for lg in ledgers)
+                self.rows.append(((number, position), key, places))
+
+    def waiting(self, size: int) -> Iterator[list[Row]]:
+        """The rows that waited, their graphs read again, in batches of ``size``."""
+        files = range(len(self.sources))
+        for start in range(0, len(self.rows), size):
+            part = self.rows[start : start + size]
+            columns = [self._read_again(k, [r[2][k] for r in part]) for k in files]
+            batch: list[Row] = []
+            for n, (order, key, _) in enumerate(part):
+                sheets = tuple(column[n] for column in columns)
+                row_key = _position_key(order[1], sheets) if key is None else key
+                batch.append((order, row_key, sheets))
+            yield batch
+
+    def _read_again(
+        self, number: int, positions: list[int | None]
+    ) -> list[Sheet | None]:
+        """The sheets of file ``number`` at ``positions``, with their graphs."""
+        held, source = self.held[number], self.sources[number]
+        sheets = [None if p is None else held.pop(p) for p in positions]
+        parsed = [p for p in positions if p is not None and source.ledger.has_graph(p)]
+        graphs = dict(zip(parsed, source.graphs(parsed), strict=True))
+        for sheet, position in zip(sheets, positions, strict=True):
+            if sheet is not None and position in graphs:
+                sheet.graph = graphs[position]
+        return sheets
+
+
+def _position_key(position: int, sheets: Sequence[Sheet | None]) -> str:
+    """The row key by position: the id every present entry has, else ``#n``."""
+    ids = {s.id for s in sheets if s is not None}
+    key = ids.pop() if len(ids) == 1 and None not in ids else None
+    return f"#{position + 1}" if key is None else key

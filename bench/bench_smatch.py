@@ -72,8 +72,11 @@ def _tsv_optimal(path: Path) -> float:
 
 
 def whole_process(name: str, cand: Path, ref: Path, work: Path) -> list[str]:
-    smatch_py = shutil.which("smatch.py")
-    amrcheck = shutil.which("amrcheck")
+    # the scripts next to this interpreter, not a version manager's shims
+    # (which add their own start-up time to every run)
+    scripts = Path(sys.executable).parent
+    smatch_py = shutil.which("smatch.py", path=str(scripts))
+    amrcheck = shutil.which("amrcheck", path=str(scripts))
     if smatch_py is None or amrcheck is None:
         raise SystemExit(
             "needs smatch.py (pip install smatch==1.0.4) and amrcheck on PATH"

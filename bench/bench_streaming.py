@@ -1,4 +1,4 @@
-"""Whole-process peak RSS and pairs/s of ``amrcheck score`` by corpus size.
+"""Whole-process peak RSS and pairs/s of ``amrcheck score`` (or diff, iaa) by size.
 
 Issue 6 asks for memory that is flat in corpus size: ``score`` streams
 both files in chunks, so peak RSS should stay put from 1k to 40k pairs
@@ -14,6 +14,12 @@ still pair by ``::id``.
     python bench/workloads.py
     python bench/bench_streaming.py [--tree DIR ...] [--jobs 1,2]
                                     [--metrics smatch,rematch]
+                                    [--command score|diff|iaa] [--sizes ...]
+
+``--command diff`` runs ``amrcheck diff REF CAND -q`` (the reference as
+the old version; text output), ``--command iaa`` runs ``amrcheck iaa REF
+CAND -q`` (two annotators; text output); both stream since issue 6 too,
+and take no ``--metrics`` (diff's metric is smatch, iaa's is smatch).
 
 ``--tree DIR`` runs another copy of the package (a directory holding an
 ``amrcheck/`` folder), e.g. the code before a change; given several
@@ -65,22 +71,28 @@ def workloads() -> list[tuple[int, Path, Path]]:
 
 
 def run(
-    ref: Path, cand: Path, metric: str, jobs: int, tree: Path | None
+    ref: Path,
+    cand: Path,
+    metric: str,
+    jobs: int,
+    tree: Path | None,
+    subcommand: str = "score",
 ) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MiB) of one ``amrcheck score`` process."""
+    """(wall seconds, peak RSS in MiB) of one ``amrcheck SUBCOMMAND`` process."""
     env = dict(os.environ)
     if tree is not None:  # and run from there: python -c puts the cwd first
         env["PYTHONPATH"] = str(tree)
+    options = ["-m", metric] if subcommand == "score" else []
     command = [
         sys.executable, "-c", "from amrcheck.cli import main; main()",
-        "score", str(ref), str(cand), "-m", metric, "-q", "--jobs", str(jobs),
+        subcommand, str(ref), str(cand), *options, "-q", "--jobs", str(jobs),
     ]  # fmt: skip
     began = time.perf_counter()
     child = subprocess.Popen(command, env=env, cwd=tree, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.perf_counter() - began
     child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
+    if child.returncode not in (0, 1 if subcommand == "diff" else 0):
         raise SystemExit(f"{' '.join(command)} exited {child.returncode}")
     return seconds, usage.ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
 
@@ -92,15 +104,25 @@ def main() -> None:
     )
     parser.add_argument("--jobs", default="1,2", help="comma-separated --jobs values")
     parser.add_argument("--metrics", default="smatch,rematch")
+    parser.add_argument("--command", default="score", choices=["score", "diff", "iaa"])
+    parser.add_argument(
+        "--sizes", help="comma-separated pair counts to run (default: all)"
+    )
     args = parser.parse_args()
     trees: list[Path | None] = args.tree or [None]
+    metrics = args.metrics.split(",") if args.command == "score" else ["smatch"]
+    sizes = {int(n) for n in args.sizes.split(",")} if args.sizes else None
+    print(f"`amrcheck {args.command}`")
+    print()
     print("| metric | jobs | pairs | code | pairs/s | wall s | peak RSS |")
     print("|---|---|---|---|---|---|---|")
-    for metric in args.metrics.split(","):
+    for metric in metrics:
         for jobs in map(int, args.jobs.split(",")):
             for pairs, cand, ref in workloads():
+                if sizes is not None and pairs not in sizes:
+                    continue
                 for tree in trees:
-                    seconds, peak = run(ref, cand, metric, jobs, tree)
+                    seconds, peak = run(ref, cand, metric, jobs, tree, args.command)
                     print(
                         f"| {metric} | {jobs} | {pairs:,} "
                         f"| {tree.name if tree else 'installed'} "

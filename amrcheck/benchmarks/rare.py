@@ -50,11 +50,11 @@ from pathlib import Path
 import numpy as np
 import penman
 
-from ..corpus import Corpus, read_corpus
+from ..corpus import Corpus
 from ..errors import InputError
+from ..evaluate import evaluate
 from ..metrics import Metric
-from ..pairing import pair_corpora, pair_scorer
-from ..progress import Progress, run_map
+from ..progress import Progress
 
 Triple = tuple[str, str, str]
 
@@ -290,17 +290,25 @@ def score_rare(
     """
     folder = Path(folder)
     truth = read_truth(folder)
-    pairs = pair_corpora(read_corpus(folder / ORIGINAL), read_corpus(folder / REWIRED))
-    missing = [p.id for p in pairs if p.id not in truth]
-    if missing or len(pairs) != len(truth):
+    # streamed: the graphs held at once do not grow with the files (issue 6)
+    (result,) = evaluate(
+        folder / ORIGINAL,
+        [folder / REWIRED],
+        [metric],
+        strict=True,
+        jobs=jobs,
+        progress=progress,
+    ).results
+    missing = [key for key in result.ids if key not in truth]
+    if missing or len(result.ids) != len(truth):
         raise InputError(
-            f"{len(pairs)} pairs but {len(truth)} rows"
+            f"{len(result.ids)} pairs but {len(truth)} rows"
             + (f"; no row for {missing[0]}" if missing else ""),
             str(folder / TRUTH),
         )
-    scores = [s.f1 for s in run_map(pair_scorer(metric), pairs, jobs, progress)]
-    expected = [truth[p.id] for p in pairs]
+    scores = [score.f1 for score in result.corpus.pairs]
+    expected = [truth[key] for key in result.ids]
     from scipy.stats import spearmanr  # slow to import: only when scoring
 
     rho = float(spearmanr(scores, expected)[0])
-    return RareResult(rho * 100, len(pairs), expected, scores)
+    return RareResult(rho * 100, len(result.ids), expected, scores)

@@ -1,7 +1,8 @@
 """``amrcheck diff OLD NEW``: what changed between two versions of an annotation file.
 
-Thin: read both files, :func:`amrcheck.diff.diff_corpora`, render (text,
-``--stat`` or ``--json``; the JSON schema is in ``docs/cli.md``). Exit
+Thin: :func:`amrcheck.diff.diff_corpora` on the files (streamed: memory
+does not grow with their graphs), render (text, ``--stat`` or ``--json``;
+the JSON schema is in ``docs/cli.md``). Exit
 status as ``diff``'s: 0 when no graph was added, removed or changed
 (metadata, comments and layout may differ), 1 otherwise, 2 on errors,
 130 on Ctrl-C.
@@ -17,9 +18,10 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..corpus import read_corpus
+from ..corpus import read_errors
 from ..diff import CorpusDiff, GraphDiff
 from ..diff import diff_corpora as run_diff
+from ..pairing import PairingError
 from . import app
 from ._common import (
     MetricName,
@@ -28,6 +30,7 @@ from ._common import (
     change_line,
     console,
     describe_settings,
+    graphs_in,
     guarded,
     progress_bar,
     report_input_errors,
@@ -81,21 +84,25 @@ def diff(
     """Show which graphs were added, removed or changed, and how (triple diff)."""
     with guarded("diff"):
         (scorer,) = build_metrics([metric.value], option)
-        old_corpus, new_corpus = read_corpus(old), read_corpus(new)
-        report_input_errors(
-            "diff", [str(f) for f in old_corpus.errors + new_corpus.errors], strict
-        )
-        total = max(len(old_corpus), len(new_corpus))
+        if strict:  # a quick read first: stop before diffing anything
+            report_input_errors("diff", read_errors(old) + read_errors(new), strict)
+        total = max(graphs_in(old), graphs_in(new))
         with progress_bar("diff", total, quiet) as done:
-            result = run_diff(
-                old_corpus,
-                new_corpus,
-                scorer,
-                motifs=motifs,
-                by=by.value,
-                jobs=jobs,
-                progress=done,
-            )
+            try:
+                result = run_diff(
+                    old,
+                    new,
+                    scorer,
+                    motifs=motifs,
+                    by=by.value,
+                    jobs=jobs,
+                    progress=done,
+                )
+            except PairingError:  # the syntax errors are told first, as always
+                errors = read_errors(old) + read_errors(new)
+                report_input_errors("diff", errors, strict=False)
+                raise
+        report_input_errors("diff", result.matching.errors, strict=False)
     if result.matching.note and not as_json:
         typer.echo(f"amrcheck diff: {result.matching.note}", err=True)
     if as_json:

@@ -1,6 +1,7 @@
 """``amrcheck iaa A B [C ...]``: inter-annotator agreement and the adjudication queue.
 
-Thin: read the files, :func:`amrcheck.iaa.agreement`, render (text,
+Thin: :func:`amrcheck.iaa.agreement` on the files (streamed, in step:
+memory does not grow with their graphs), render (text,
 ``--csv`` per-sentence table or ``--json``; schema in ``docs/cli.md``).
 Exit status 0, 2 on errors (unreadable files, fewer than two
 annotators, ``--strict`` with syntax errors), 130 on Ctrl-C.
@@ -18,9 +19,10 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..corpus import read_corpus
+from ..corpus import read_errors
 from ..iaa import Agreement, agreement
 from ..metrics.smatch import Smatch
+from ..pairing import PairingError
 from . import app
 from ._common import (
     PairByChoice,
@@ -29,6 +31,7 @@ from ._common import (
     console,
     describe_settings,
     fail,
+    graphs_in,
     guarded,
     progress_bar,
     report_input_errors,
@@ -207,6 +210,10 @@ def render(out: Console, result: Agreement, top: int | None) -> None:
     _queue(out, result, top)
 
 
+def _errors(files: list[Path]) -> list[str]:
+    return [e for path in files for e in read_errors(path)]
+
+
 @app.command()
 def iaa(
     files: Annotated[
@@ -246,14 +253,13 @@ def iaa(
             raise fail("iaa", "give at least two annotators' files")
         (metric,) = build_metrics(["smatch"], option)
         assert isinstance(metric, Smatch)
-        corpora = [read_corpus(path) for path in files]
-        report_input_errors("iaa", [str(f) for c in corpora for f in c.errors], strict)
-        longest = max(len(c) for c in corpora)
-        total = longest * len(files) * (len(files) - 1) // 2
+        if strict:  # a quick read first: stop before comparing anything
+            report_input_errors("iaa", _errors(files), strict)
+        total = max(graphs_in(path) for path in files)
         with progress_bar("iaa", total, quiet) as done:
             try:
                 result = agreement(
-                    corpora,
+                    files,
                     metric,
                     by=by.value,
                     resamples=resamples,
@@ -262,7 +268,12 @@ def iaa(
                     progress=done,
                 )
             except ValueError as exc:
+                report_input_errors("iaa", _errors(files), strict=False)
                 raise fail("iaa", str(exc)) from None
+            except PairingError:  # the syntax errors are told first, as always
+                report_input_errors("iaa", _errors(files), strict=False)
+                raise
+        report_input_errors("iaa", result.errors, strict=False)
     if result.matching.note and not as_json:
         typer.echo(f"amrcheck iaa: {result.matching.note}", err=True)
     if as_json:

@@ -7,10 +7,12 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import amrcheck.cli.iaa  # noqa: F401  (registers the command on `app`)
 from amrcheck.cli import app
+from tests.cli.test_diff import _peak_rss_mib, repeated
 from tests.conftest import shared_path
 
 runner = CliRunner()
@@ -87,3 +89,21 @@ def test_errors(tmp_path: Path) -> None:
     first = next(s for s in report["sentences"] if s["id"] == "sentence 1")
     assert first["missing"] == ["broken"]
     assert run(FILES[0], broken, "--strict").exit_code == 2
+
+
+@pytest.mark.slow
+def test_memory_is_flat_in_the_number_of_sentences_issue_6(tmp_path: Path) -> None:
+    peaks = []
+    for times in (40, 160):  # 2,000 and 8,000 sentences per annotator
+        one = repeated(tmp_path / f"ann1.{times}.amr", times)
+        two = repeated(tmp_path / f"ann2.{times}.amr", times)
+        peaks.append(_peak_rss_mib("iaa", one, two, "-q", "--resamples", "100"))
+    # holding both files (and every sentence's aspects) grew by ~100 MiB
+    # here; the adjudication queue's records by ~14
+    assert peaks[1] - peaks[0] < 25, peaks
+
+
+def test_jobs_same_json() -> None:
+    one = run(*FILES, "--json", "--resamples", "100")
+    two = run(*FILES, "--json", "--resamples", "100", "--jobs", "2")
+    assert one.exit_code == 0 and json.loads(one.stdout) == json.loads(two.stdout)

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import gc
+from pathlib import Path
+
+import pytest
+
 from amrcheck.corpus import read_corpus, read_string
-from amrcheck.diff import CorpusDiff, diff_corpora, motif_changes
+from amrcheck.diff import (
+    Change,
+    CorpusDiff,
+    diff_corpora,
+    motif_changes,
+    triple_changes,
+)
+from amrcheck.graph import Graph
 from amrcheck.metrics import get_metric
-from tests.conftest import REPO
+from tests.conftest import REPO, shared_path
 
 EXAMPLES = REPO / "examples"
 
@@ -141,3 +153,60 @@ def test_motif_changes_point_at_sources() -> None:
     found = [str(c) for c in motif_changes(old[0].graph, new[0].graph)]
     assert f"+ {EXAMPLES / 'annotations_v2.amr'}:7:17 attribute (polarity -)" in found
     assert sum(c.startswith("-") for c in found) == 3
+
+
+def _repeat(source: Path, target: Path, times: int, shuffle: bool = False) -> None:
+    """``source`` ``times`` over, ids made unique; ``shuffle``: graphs reversed."""
+    text = source.read_text(encoding="utf-8")
+    text = "".join(text.replace("# ::id ", f"# ::id {n}.") for n in range(times))
+    blocks = text.strip().split("\n\n")
+    target.write_text("\n\n".join(reversed(blocks) if shuffle else blocks) + "\n")
+
+
+SICK = "bamboo/sick/role_confusion"
+
+
+def _live_graphs() -> int:
+    return sum(isinstance(o, Graph) for o in gc.get_objects())
+
+
+@pytest.mark.parametrize("shuffle", [False, True], ids=["in step", "read again"])
+def test_graphs_held_do_not_grow_with_the_files_issue_6(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shuffle: bool
+) -> None:
+    most = [0]
+    calls = [0]
+
+    def probe(old: Graph, new: Graph) -> list[Change]:
+        calls[0] += 1
+        if calls[0] % 25 == 0:
+            most[0] = max(most[0], _live_graphs())
+        return triple_changes(old, new)
+
+    monkeypatch.setattr("amrcheck.diff.triple_changes", probe)
+    old, new = tmp_path / "old.amr", tmp_path / "new.amr"
+    held = []
+    for times in (4, 16):  # 200 and 800 graphs per file
+        _repeat(shared_path(f"{SICK}/src.dev.amr"), old, times)
+        _repeat(shared_path(f"{SICK}/tgt.dev.amr"), new, times, shuffle)
+        gc.collect()
+        before, most[0] = _live_graphs(), 0
+        result = diff_corpora(old, new, chunk_rows=16, chunk_bytes=2048)
+        assert len(result.graphs) == 50 * times
+        held.append(most[0] - before)
+    # both files whole would be 400 and 1,600 graphs
+    assert held[1] < 150 and held[1] <= held[0] + 30, held
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_streamed_files_diff_as_whole_files_do(tmp_path: Path, jobs: int) -> None:
+    old, new = tmp_path / "old.amr", tmp_path / "new.amr"
+    old.write_text((EXAMPLES / "annotations_v1.amr").read_text())
+    blocks = (EXAMPLES / "annotations_v2.amr").read_text().strip().split("\n\n")
+    # the new version's graphs in another order: most rows wait and are read again
+    new.write_text("\n\n".join(blocks[3:] + blocks[:3]) + "\n")
+    whole = diff_corpora(read_corpus(old), read_corpus(new))
+    streamed = diff_corpora(old, new, jobs=jobs, chunk_rows=2, chunk_bytes=64)
+    assert streamed.graphs == whole.graphs and streamed.total == whole.total
+    assert [g.id for g in streamed.graphs] == [f"ex.{n}" for n in range(1, 7)]
+    assert streamed.matching.errors == [] and streamed.matching.sizes == [5, 6]

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import gc
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 
 from amrcheck.corpus import read_corpus, read_string
+from amrcheck.diff import Change, triple_changes
+from amrcheck.graph import Graph
 from amrcheck.iaa import Agreement, agreement
 from amrcheck.metrics.smatch import Smatch
 from amrcheck.pairing import pair_corpora, score_pairs
 from tests.conftest import shared_path
+from tests.engine.test_diff import SICK, _repeat
 
 TOY = "multi_annotator_toy/comptest_{}.txt"
 ANNOTATORS = ["annot1", "annot2", "annot3", "annot4"]
@@ -89,3 +94,72 @@ def test_needs_two_annotators_sharing_a_sentence() -> None:
         agreement([a, b])
     with pytest.raises(ValueError, match="at least two"):
         agreement([a])
+
+
+def _live_graphs() -> int:
+    return sum(isinstance(o, Graph) for o in gc.get_objects())
+
+
+@pytest.mark.parametrize("shuffle", [False, True], ids=["in step", "read again"])
+def test_graphs_held_do_not_grow_with_the_files_issue_6(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shuffle: bool
+) -> None:
+    most = [0]
+    calls = [0]
+
+    def probe(first: Graph, second: Graph) -> list[Change]:
+        calls[0] += 1
+        if calls[0] % 25 == 0:
+            most[0] = max(most[0], _live_graphs())
+        return triple_changes(first, second)
+
+    monkeypatch.setattr("amrcheck.iaa.triple_changes", probe)
+    one, two = tmp_path / "ann1.amr", tmp_path / "ann2.amr"
+    held = []
+    for times in (4, 16):  # 200 and 800 sentences per annotator
+        _repeat(shared_path(f"{SICK}/src.dev.amr"), one, times)
+        _repeat(shared_path(f"{SICK}/tgt.dev.amr"), two, times, shuffle)
+        gc.collect()
+        before, most[0] = _live_graphs(), 0
+        result = agreement([one, two], resamples=10, chunk_rows=16, chunk_bytes=2048)
+        assert len(result.sentences) == 50 * times
+        held.append(most[0] - before)
+    # both files whole would be 400 and 1,600 graphs
+    assert held[1] < 150 and held[1] <= held[0] + 30, held
+
+
+def _shuffled_toy(tmp_path: Path) -> list[Path]:
+    """The toy files, annot2's and annot4's sentences in another order."""
+    paths = []
+    for number, name in enumerate(ANNOTATORS):
+        text = shared_path(TOY.format(name)).read_text()
+        if number % 2:
+            blocks = text.strip().split("\n\n")
+            text = "\n\n".join(blocks[2:] + blocks[:2]) + "\n"
+        paths.append(tmp_path / f"comptest_{name}.txt")
+        paths[-1].write_text(text)
+    return paths
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_streamed_files_agree_as_whole_files_do(tmp_path: Path, jobs: int) -> None:
+    paths = _shuffled_toy(tmp_path)
+    whole = agreement([read_corpus(p) for p in paths], resamples=300)
+    streamed = agreement(paths, resamples=300, jobs=jobs, chunk_rows=1, chunk_bytes=64)
+    assert streamed == whole  # every figure, the queue and its explanations
+    assert [s.key for s in streamed.sentences] == [s.key for s in toy().sentences]
+
+
+def test_bootstrap_in_blocks_draws_as_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    corpora = [read_corpus(shared_path(TOY.format(n))) for n in ANNOTATORS]
+    at_once = agreement(corpora, resamples=301, seed=3)
+    monkeypatch.setattr("amrcheck.iaa._RESAMPLED_CELLS", 7)  # blocks of one resample
+    in_blocks = agreement(corpora, resamples=301, seed=3)
+    assert in_blocks.mean == at_once.mean
+    assert [p.ci for p in in_blocks.pairs] == [p.ci for p in at_once.pairs]
+
+
+def test_a_file_given_twice_is_an_error() -> None:
+    path = shared_path(TOY.format("annot1"))
+    with pytest.raises(ValueError, match="is given twice"):
+        agreement([path, path])

@@ -13,8 +13,15 @@ from amrcheck.errors import InputError
 from amrcheck.evaluate import evaluate
 from amrcheck.graph import Graph
 from amrcheck.metrics import Score, get_metric
-from amrcheck.pairing import GraphPair, PairBy, PairingError, pair_graphs, score_pairs
-from amrcheck.streaming import PairStream
+from amrcheck.pairing import (
+    GraphPair,
+    PairBy,
+    PairingError,
+    match_entries,
+    pair_graphs,
+    score_pairs,
+)
+from amrcheck.streaming import PairStream, RowStream
 from tests.conftest import shared_path
 
 
@@ -221,3 +228,87 @@ def test_aspects_sum_over_the_pairs_scored(tmp_path: Path, compare: bool) -> Non
         [aspect_scores(smatch, p.candidate, p.reference) for p in pairs]  # type: ignore[arg-type]
     )
     assert report.results[0].aspects == expected
+
+
+# --- rows of several files (diff, agreement) --------------------------------
+
+THIRD = graphs("d", "c", "b", "a")  # a third annotator, ids in another order
+
+
+def _entry_facts(entry: object) -> tuple[object, ...]:
+    """What diff and agreement use of an entry or a sheet, the same for both."""
+    if entry is None:
+        return (None,)
+    graph = getattr(entry, "graph", None)
+    triples = None if graph is None else graph.triples
+    errors = getattr(entry, "errors", [])
+    return getattr(entry, "id", None), triples, [str(e) for e in errors]
+
+
+def expected_rows(texts: Sequence[str], by: PairBy) -> object:
+    names = [f"f{n}.amr" for n in range(len(texts))]
+    corpora = [read_string(t, name) for t, name in zip(texts, names, strict=True)]
+    try:
+        matching = match_entries(corpora, by)
+    except PairingError as error:
+        return str(error)
+    rows = [
+        (row.key, [_entry_facts(e) for e in row.entries])
+        + tuple(
+            corpus.source.line_column(e.graph_start) if e is not None else None
+            for corpus, e in zip(corpora, row.entries, strict=True)
+        )
+        for row in matching.rows
+    ]
+    errors = [str(f) for corpus in corpora for f in corpus.errors]
+    return matching.by, matching.note, errors, rows
+
+
+def streamed_rows(
+    files: Sequence[Corpus | Path], by: PairBy, chunk_bytes: int
+) -> object:
+    stream = RowStream(files, by, chunk_bytes)
+    try:
+        found = [row for batch in stream.in_step(2) for row in batch]
+        lineup = stream.close()
+    except PairingError as error:
+        return str(error)
+    found += [row for batch in stream.waiting(2) for row in batch]
+    rows = [
+        (key, [_entry_facts(s) for s in sheets])
+        + tuple(None if s is None else (s.line, s.column) for s in sheets)
+        for _, key, sheets in sorted(found, key=lambda row: row[0])
+    ]
+    return lineup.by, lineup.note, lineup.errors, rows
+
+
+@pytest.mark.parametrize("by", ["auto", "id", "position"])
+@pytest.mark.parametrize("three", [False, True], ids=["two files", "three files"])
+@pytest.mark.parametrize("case", list(CASES))
+def test_streamed_rows_are_those_of_match_entries(
+    case: str, three: bool, by: PairBy, tmp_path: Path
+) -> None:
+    texts = [*CASES[case], THIRD] if three else list(CASES[case])
+    paths = [tmp_path / f"f{n}.amr" for n in range(len(texts))]
+    for path, text in zip(paths, texts, strict=True):
+        path.write_text(text)
+    want = expected_rows(texts, by)
+    got = streamed_rows(paths, by, chunk_bytes=8)
+    assert str(got).replace(str(tmp_path) + "/", "") == str(want)
+    corpora = [read_string(t, p.name) for t, p in zip(texts, paths, strict=True)]
+    assert streamed_rows(corpora, by, chunk_bytes=8) == want
+
+
+def test_rows_that_wait_hold_no_graph_until_read_again(tmp_path: Path) -> None:
+    old, new = tmp_path / "old.amr", tmp_path / "new.amr"
+    old.write_text(graphs(*ABCD))
+    new.write_text(graphs("b", "a", "c", "d"))
+    stream = RowStream([old, new], chunk_bytes=8)
+    assert [key for batch in stream.in_step(9) for _, key, _ in batch] == ["c", "d"]
+    waiting = [s for held in stream.held for s in held.values()]
+    assert len(waiting) == 4 and all(s.graph is None for s in waiting)
+    stream.close()
+    rows = [row for batch in stream.waiting(9) for row in batch]
+    assert [(order, key) for order, key, _ in rows] == [((0, 0), "a"), ((0, 1), "b")]
+    assert all(s is not None and s.graph is not None for _, _, ss in rows for s in ss)
+    assert stream.held == [{}, {}]  # each sheet let go once handed out
