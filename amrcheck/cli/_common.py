@@ -49,6 +49,20 @@ class PairByChoice(str, Enum):
     POSITION = "position"
 
 
+class RootPolicyChoice(str, Enum):
+    """Where a graph's root is anchored (:mod:`amrcheck.standardize`)."""
+
+    VARIABLE = "variable"
+    CONCEPT = "concept"
+
+
+class CompatChoice(str, Enum):
+    """Triple reading of smatch 1.0.4, or as written (:mod:`amrcheck.standardize`)."""
+
+    SMATCH_104 = "smatch-1.0.4"
+    RAW = "raw"
+
+
 def console(stderr: bool = False) -> Console:
     """A console on stdout (or stderr): styled on a terminal, plain otherwise."""
     probe = Console(stderr=stderr)

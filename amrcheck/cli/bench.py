@@ -30,6 +30,8 @@ from ..metrics import Metric, metric_names
 from ..pairing import metric_settings
 from . import app
 from ._common import (
+    CompatChoice,
+    RootPolicyChoice,
     build_metrics,
     console,
     describe_settings,
@@ -58,16 +60,6 @@ COLUMN = {"main": "", "reify": "(reify)", "syno": "(syno)", "role_confusion": "(
 class Split(str, Enum):
     DEV = "dev"
     TEST = "test"
-
-
-class RootPolicyChoice(str, Enum):
-    VARIABLE = "variable"
-    CONCEPT = "concept"
-
-
-class CompatChoice(str, Enum):
-    SMATCH_104 = "smatch-1.0.4"
-    RAW = "raw"
 
 
 MetricOption = Annotated[

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import csv
 import json
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -26,7 +25,9 @@ from ..evaluate import Evaluation, MetricResult, evaluate
 from ..metrics import Score, metric_names
 from . import app
 from ._common import (
+    CompatChoice,
     PairByChoice,
+    RootPolicyChoice,
     build_metrics,
     console,
     describe_settings,
@@ -41,16 +42,6 @@ from ._common import (
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
-
-
-class RootPolicyChoice(str, Enum):
-    VARIABLE = "variable"
-    CONCEPT = "concept"
-
-
-class CompatChoice(str, Enum):
-    SMATCH_104 = "smatch-1.0.4"
-    RAW = "raw"
 
 
 def _fmt(value: float | None) -> str:
