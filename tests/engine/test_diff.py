@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 
 import pytest
 
 from amrcheck.corpus import read_corpus, read_string
 from amrcheck.diff import (
-    Change,
     CorpusDiff,
     diff_corpora,
     motif_changes,
     triple_changes,
 )
-from amrcheck.graph import Graph
 from amrcheck.metrics import get_metric
 from tests.conftest import REPO, shared_path
+from tests.engine.graph_census import SICK, GraphCensus, repeat_corpus
 
 EXAMPLES = REPO / "examples"
 
@@ -155,45 +153,20 @@ def test_motif_changes_point_at_sources() -> None:
     assert sum(c.startswith("-") for c in found) == 3
 
 
-def _repeat(source: Path, target: Path, times: int, shuffle: bool = False) -> None:
-    """``source`` ``times`` over, ids made unique; ``shuffle``: graphs reversed."""
-    text = source.read_text(encoding="utf-8")
-    text = "".join(text.replace("# ::id ", f"# ::id {n}.") for n in range(times))
-    blocks = text.strip().split("\n\n")
-    target.write_text("\n\n".join(reversed(blocks) if shuffle else blocks) + "\n")
-
-
-SICK = "bamboo/sick/role_confusion"
-
-
-def _live_graphs() -> int:
-    return sum(isinstance(o, Graph) for o in gc.get_objects())
-
-
 @pytest.mark.parametrize("shuffle", [False, True], ids=["in step", "read again"])
 def test_graphs_held_do_not_grow_with_the_files_issue_6(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shuffle: bool
 ) -> None:
-    most = [0]
-    calls = [0]
-
-    def probe(old: Graph, new: Graph) -> list[Change]:
-        calls[0] += 1
-        if calls[0] % 25 == 0:
-            most[0] = max(most[0], _live_graphs())
-        return triple_changes(old, new)
-
-    monkeypatch.setattr("amrcheck.diff.triple_changes", probe)
     old, new = tmp_path / "old.amr", tmp_path / "new.amr"
     held = []
     for times in (4, 16):  # 200 and 800 graphs per file
-        _repeat(shared_path(f"{SICK}/src.dev.amr"), old, times)
-        _repeat(shared_path(f"{SICK}/tgt.dev.amr"), new, times, shuffle)
-        gc.collect()
-        before, most[0] = _live_graphs(), 0
+        repeat_corpus(shared_path(f"{SICK}/src.dev.amr"), old, times)
+        repeat_corpus(shared_path(f"{SICK}/tgt.dev.amr"), new, times, shuffle)
+        census = GraphCensus()
+        monkeypatch.setattr("amrcheck.diff.triple_changes", census.wrap(triple_changes))
         result = diff_corpora(old, new, chunk_rows=16, chunk_bytes=2048)
         assert len(result.graphs) == 50 * times
-        held.append(most[0] - before)
+        held.append(census.held)
     # both files whole would be 400 and 1,600 graphs
     assert held[1] < 150 and held[1] <= held[0] + 30, held
 

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import gc
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
 from amrcheck.corpus import read_corpus, read_string
-from amrcheck.diff import Change, triple_changes
-from amrcheck.graph import Graph
+from amrcheck.diff import triple_changes
 from amrcheck.iaa import Agreement, agreement
 from amrcheck.metrics.smatch import Smatch
 from amrcheck.pairing import pair_corpora, score_pairs
 from tests.conftest import shared_path
-from tests.engine.test_diff import SICK, _repeat
+from tests.engine.graph_census import SICK, GraphCensus, repeat_corpus
 
 TOY = "multi_annotator_toy/comptest_{}.txt"
 ANNOTATORS = ["annot1", "annot2", "annot3", "annot4"]
@@ -96,34 +94,20 @@ def test_needs_two_annotators_sharing_a_sentence() -> None:
         agreement([a])
 
 
-def _live_graphs() -> int:
-    return sum(isinstance(o, Graph) for o in gc.get_objects())
-
-
 @pytest.mark.parametrize("shuffle", [False, True], ids=["in step", "read again"])
 def test_graphs_held_do_not_grow_with_the_files_issue_6(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shuffle: bool
 ) -> None:
-    most = [0]
-    calls = [0]
-
-    def probe(first: Graph, second: Graph) -> list[Change]:
-        calls[0] += 1
-        if calls[0] % 25 == 0:
-            most[0] = max(most[0], _live_graphs())
-        return triple_changes(first, second)
-
-    monkeypatch.setattr("amrcheck.iaa.triple_changes", probe)
     one, two = tmp_path / "ann1.amr", tmp_path / "ann2.amr"
     held = []
     for times in (4, 16):  # 200 and 800 sentences per annotator
-        _repeat(shared_path(f"{SICK}/src.dev.amr"), one, times)
-        _repeat(shared_path(f"{SICK}/tgt.dev.amr"), two, times, shuffle)
-        gc.collect()
-        before, most[0] = _live_graphs(), 0
+        repeat_corpus(shared_path(f"{SICK}/src.dev.amr"), one, times)
+        repeat_corpus(shared_path(f"{SICK}/tgt.dev.amr"), two, times, shuffle)
+        census = GraphCensus()
+        monkeypatch.setattr("amrcheck.iaa.triple_changes", census.wrap(triple_changes))
         result = agreement([one, two], resamples=10, chunk_rows=16, chunk_bytes=2048)
         assert len(result.sentences) == 50 * times
-        held.append(most[0] - before)
+        held.append(census.held)
     # both files whole would be 400 and 1,600 graphs
     assert held[1] < 150 and held[1] <= held[0] + 30, held
 

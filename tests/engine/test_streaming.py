@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -11,7 +10,6 @@ import pytest
 from amrcheck.corpus import Corpus, read_corpus, read_string
 from amrcheck.errors import InputError
 from amrcheck.evaluate import evaluate
-from amrcheck.graph import Graph
 from amrcheck.metrics import Score, get_metric
 from amrcheck.pairing import (
     GraphPair,
@@ -23,6 +21,7 @@ from amrcheck.pairing import (
 )
 from amrcheck.streaming import PairStream, RowStream
 from tests.conftest import shared_path
+from tests.engine.graph_census import SICK, GraphCensus, repeat_corpus
 
 
 def graphs(*ids: str | None, broken: str = "", empty: str = "") -> str:
@@ -126,65 +125,40 @@ def test_the_same_candidate_twice_is_an_error() -> None:
         PairStream(ref, [ref, ref])
 
 
-def _live_graphs() -> int:
-    return sum(isinstance(o, Graph) for o in gc.get_objects())
-
-
 class _Probe:
-    """smatch that samples the number of live graphs as it scores."""
+    """smatch that counts the live graphs as it scores."""
 
     name = "smatch"
 
-    def __init__(self) -> None:
+    def __init__(self, census: GraphCensus) -> None:
         self.metric = get_metric("smatch")
-        self.calls = 0
-        self.most = 0
-
-    def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
-        self.calls += 1
-        if self.calls % 25 == 0:
-            self.most = max(self.most, _live_graphs())
-        return self.metric.score(candidate, reference, explain)
+        self.score = census.wrap(self.metric.score)
 
     def aggregate(self, pairs: Sequence[Score]) -> Score:
         return self.metric.aggregate(pairs)
 
 
-def _repeat(source: Path, target: Path, times: int) -> None:
-    """``source`` ``times`` over, ids made unique (so pairing stays by id)."""
-    text = source.read_text(encoding="utf-8")
-    target.write_text(
-        "".join(text.replace("# ::id ", f"# ::id {n}.") for n in range(times)),
-        encoding="utf-8",
-    )
-
-
 @pytest.mark.parametrize("shuffle", [False, True], ids=["in step", "read again"])
 def test_graphs_held_do_not_grow_with_the_files(tmp_path: Path, shuffle: bool) -> None:
-    sick = "bamboo/sick/role_confusion"
     ref, cand = tmp_path / "ref.amr", tmp_path / "cand.amr"
     most = []
     for times in (4, 16):  # 200 and 800 pairs
-        _repeat(shared_path(f"{sick}/src.dev.amr"), ref, times)
-        _repeat(shared_path(f"{sick}/tgt.dev.amr"), cand, times)
-        if shuffle:  # every pair then waits and is read again from its place
-            blocks = cand.read_text().strip().split("\n\n")
-            cand.write_text("\n\n".join(reversed(blocks)) + "\n")
-        probe = _Probe()
-        gc.collect()
-        before = _live_graphs()
+        repeat_corpus(shared_path(f"{SICK}/src.dev.amr"), ref, times)
+        # reversed, every pair waits and is read again from its place
+        repeat_corpus(shared_path(f"{SICK}/tgt.dev.amr"), cand, times, shuffle)
+        census = GraphCensus()
+        probe = _Probe(census)
         report = evaluate(ref, [cand], [probe], chunk_pairs=16, chunk_bytes=2048)  # type: ignore[list-item]
         assert report.results[0].corpus.n_pairs == 50 * times
-        most.append(probe.most - before)
+        most.append(census.held)
     # every graph at once would be 400 and 1,600
     assert most[1] < 150 and most[1] <= most[0] + 30, most
 
 
 def test_scores_equal_the_whole_file_path_for_any_jobs(tmp_path: Path) -> None:
     ref, cand = tmp_path / "ref.amr", tmp_path / "cand.amr"
-    sick = "bamboo/sick/role_confusion"
-    ref.write_text(shared_path(f"{sick}/src.dev.amr").read_text())
-    blocks = shared_path(f"{sick}/tgt.dev.amr").read_text().strip().split("\n\n")
+    ref.write_text(shared_path(f"{SICK}/src.dev.amr").read_text())
+    blocks = shared_path(f"{SICK}/tgt.dev.amr").read_text().strip().split("\n\n")
     cand.write_text("\n\n".join(blocks[10:] + blocks[:10]) + "\n")  # half waits
     metrics = [get_metric("smatch"), get_metric("rematch")]
     pairing = pair_graphs(read_string(ref.read_text()), read_string(cand.read_text()))
@@ -201,18 +175,17 @@ def test_files_that_will_not_pair_fail_before_any_scoring(tmp_path: Path) -> Non
     ref, cand = tmp_path / "ref.amr", tmp_path / "cand.amr"
     ref.write_text(graphs("a", "b", "c", None))
     cand.write_text(graphs("a", "b", "c"))
-    probe = _Probe()
+    census = GraphCensus()
     with pytest.raises(PairingError, match="ref.amr has 4 graphs but .*cand.amr has 3"):
-        evaluate(ref, [cand], [probe], chunk_pairs=1, chunk_bytes=8)  # type: ignore[list-item]
-    assert probe.calls == 0
+        evaluate(ref, [cand], [_Probe(census)], chunk_pairs=1, chunk_bytes=8)  # type: ignore[list-item]
+    assert census.calls == 0
 
 
 @pytest.mark.parametrize("compare", [False, True])
 def test_aspects_sum_over_the_pairs_scored(tmp_path: Path, compare: bool) -> None:
     from amrcheck.metrics.aspects import aggregate_aspects, aspect_scores
 
-    sick = "bamboo/sick/role_confusion"
-    blocks = shared_path(f"{sick}/src.dev.amr").read_text().strip().split("\n\n")
+    blocks = shared_path(f"{SICK}/src.dev.amr").read_text().strip().split("\n\n")
     ref, good, bad = (tmp_path / f"{n}.amr" for n in ("ref", "good", "bad"))
     ref.write_text("\n\n".join(blocks[:12]) + "\n")
     good.write_text("\n\n".join(blocks[1:12] + blocks[:1]) + "\n")  # one waits
