@@ -28,18 +28,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.workloads import bamboo_sts_main, unrelated  # noqa: E402
+from bench.workloads import bamboo_sts_main, run_timed, unrelated  # noqa: E402
 
 _WORKER = """
 import hashlib, json, resource, sys
@@ -72,17 +69,6 @@ print(len(cand), digest, json.dumps(marks))
 """
 
 
-def _run(command: list[str]) -> tuple[float, float, str]:
-    """Wall seconds, CPU seconds (user + system) and stdout of a child process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=REPO)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, done.stdout
-
-
 def ours(
     metric: str,
     options: dict[str, object],
@@ -94,7 +80,7 @@ def ours(
 ) -> str:
     walls, cpus = [], []
     for _ in range(runs):
-        wall, cpu, out = _run(
+        wall, cpu, out = run_timed(
             [
                 sys.executable,
                 "-c",
@@ -126,7 +112,7 @@ def ours(
 
 def reference(folder: Path, cand: Path, ref: Path) -> str:
     env_path = os.pathsep.join(str(p) for p in (folder, folder.parent / "site"))
-    wall, cpu, out = _run(
+    wall, cpu, out = run_timed(
         [
             "env",
             f"PYTHONPATH={env_path}",

@@ -26,18 +26,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.workloads import bamboo_sts_main, unrelated  # noqa: E402
+from bench.workloads import bamboo_sts_main, run_timed, unrelated  # noqa: E402
 
 _ENGINE = """
 import sys
@@ -68,17 +65,6 @@ for a, b in zip(graphs(sys.argv[1]), graphs(sys.argv[2]), strict=True):
 peak = next(l.split()[1] for l in open("/proc/self/status") if l.startswith("VmHWM"))
 print(pairs, total, peak)
 """
-
-
-def _timed(command: list[str]) -> tuple[float, float, str]:
-    """(wall seconds, CPU seconds of the child, its stdout)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=REPO)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, done.stdout
 
 
 def _tsv_total(path: str) -> float:
@@ -139,7 +125,7 @@ def bench(label: str, cand: Path, ref: Path, reference: Path | None, runs: int) 
     facts: dict[str, tuple[int, float, int]] = {}
     for _ in range(runs):
         for name, command in tools.items():  # alternate: load hits all alike
-            wall, cpu, stdout = _timed(command)
+            wall, cpu, stdout = run_timed(command)
             walls[name].append(wall)
             cpus[name].append(cpu)
             if name.startswith("amrcheck score"):

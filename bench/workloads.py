@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
+import subprocess
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -53,6 +56,17 @@ def unrelated(pairs: int = 10_000, out: Path = DEFAULT_OUT) -> tuple[Path, Path]
         "".join(f"# ::id {i}\n{t}\n\n" for i, t in enumerate(partners[:pairs]))
     )
     return cand, ref
+
+
+def run_timed(command: list[str]) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds (user + system) and stdout of a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=REPO)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
 
 
 def bamboo_sts_main() -> tuple[Path, Path]:
