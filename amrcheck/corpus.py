@@ -8,8 +8,10 @@ of the entries of a run of whole blocks, with file line numbers, and
 
 from __future__ import annotations
 
+import mmap
+import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
@@ -200,13 +202,33 @@ class Chunk:
         return self.byte_offset + done_bytes
 
 
-def read_chunks(path: str | Path, chunk_bytes: int = CHUNK_BYTES) -> Iterator[Chunk]:
+class FilePart(NamedTuple):
+    """A byte range of a file that starts where the reader may cut it.
+
+    ``line`` is the file line it starts on, ``raw_lines`` the ``\\n``
+    bytes before it (for the places of UTF-8 errors) and ``first_entry``
+    the :attr:`Entry.index` of its first entry, as counted by
+    graph-opening lines (:func:`split_file`): whoever reads the part
+    checks that count.
+    """
+
+    start: int
+    end: int
+    line: int
+    raw_lines: int
+    first_entry: int
+
+
+def read_chunks(
+    path: str | Path, chunk_bytes: int = CHUNK_BYTES, part: FilePart | None = None
+) -> Iterator[Chunk]:
     """Read an AMR file piece by piece; the entries are those of :func:`read_corpus`.
 
     Only one chunk (about ``chunk_bytes`` long, or one block if a block
     is longer) is held at a time, whatever the size of the file. Chunks
     end at blank lines, so a file without blank lines between its graphs
-    (or with lone CRs for line ends) is read as one chunk.
+    (or with lone CRs for line ends) is read as one chunk. With ``part``,
+    only that range is read, its entries those of the whole file there.
 
     Raises:
         InputError: the file is missing, unreadable or not UTF-8 (the
@@ -220,8 +242,17 @@ def read_chunks(path: str | Path, chunk_bytes: int = CHUNK_BYTES) -> Iterator[Ch
     with handle:
         pending, offset, more = b"", 0, True
         first_line, first_index, raw_lines = 1, 0, 0
+        left = -1  # bytes of the part still to read (-1: to the end)
+        if part is not None:
+            handle.seek(part.start)
+            offset, left = part.start, part.end - part.start
+            first_line, raw_lines = part.line, part.raw_lines
+            first_index = part.first_entry
         while more:
-            data = _read(handle, chunk_bytes, name)
+            want = chunk_bytes if left < 0 else min(chunk_bytes, left)
+            data = _read(handle, want, name)
+            if left >= 0:
+                left -= len(data)
             more = bool(data)
             # only the new data (and a blank line before it) can hold a new cut
             scan = max(0, len(pending) - _BLANK_LINE_REACH)
@@ -283,6 +314,106 @@ def count_graph_lines(path: str | Path) -> int:
     except OSError as exc:
         raise InputError(exc.strerror or str(exc), str(path)) from None
     return count
+
+
+#: what :func:`split_file` counts: a line that opens with ``(`` (after the first)
+_GRAPH_LINE = b"\n("
+#: how far before a graph-opening line its header may start, for a cut
+_HEADER_REACH = 1 << 16
+
+
+def split_file(path: str | Path, ordinals: Sequence[int]) -> list[FilePart] | None:
+    """The file in parts that start before graph-opening lines ``ordinals``.
+
+    ``ordinals`` are increasing 0-based numbers of lines that open with
+    ``(`` (the first is 0: the file's start); each part starts at the
+    reader's cut before that line, which is where the entry holding that
+    graph begins, so the parts read one by one give the file's entries.
+    None when a cut cannot be placed (no blank line before a header, a
+    header too long, fewer graph lines) or the file holds lone CRs.
+
+    Raises:
+        InputError: the file is missing or unreadable.
+    """
+    try:
+        with Path(path).open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size == 0:
+                return None
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return _split(data, size, ordinals)
+    except OSError as exc:
+        raise InputError(exc.strerror or str(exc), str(path)) from None
+
+
+def _split(
+    data: mmap.mmap, size: int, ordinals: Sequence[int]
+) -> list[FilePart] | None:
+    starts = [0]
+    found, position = 0, 0  # graph lines before `position` (the one at 0 too)
+    if data[:1] == b"(":
+        found = position = 1
+    for ordinal in ordinals[1:]:
+        line = _nth_graph_line(data, size, position, ordinal - found)
+        if line < 0:
+            return None
+        found, position = ordinal + 1, line + 1
+        cut = _cut_before(data, line)
+        if cut <= starts[-1]:
+            return None
+        starts.append(cut)
+    parts: list[FilePart] = []
+    line, raw, done = 1, 0, 0
+    for start, end in zip(starts, [*starts[1:], size], strict=True):
+        lf = _count(data, b"\n", done, start)
+        cr = _count(data, b"\r", done, start)
+        if cr != _count(data, b"\r\n", done, start):
+            return None  # lone CRs: the reader counts them as line ends
+        line, raw, done = line + lf, raw + lf, start
+        parts.append(FilePart(start, end, line, raw, ordinals[len(parts)]))
+    if _count(data, b"\r", done, size) != _count(data, b"\r\n", done, size):
+        return None
+    return parts
+
+
+def _count(data: mmap.mmap, pattern: bytes, start: int, end: int) -> int:
+    """Occurrences of ``pattern`` starting in ``[start, end)``, a block at a time."""
+    total, block = 0, 1 << 20
+    for at in range(start, end, block):
+        stop = min(at + block, end)
+        total += data[at : min(stop + len(pattern) - 1, len(data))].count(pattern)
+    return total
+
+
+def _nth_graph_line(data: mmap.mmap, size: int, start: int, n: int) -> int:
+    """Offset of the ``(`` of the ``n``-th graph line from ``start`` (-1: none)."""
+    block = 1 << 20
+    at = start
+    while at < size:
+        stop = min(at + block, size)
+        seen = data[at : min(stop + 1, size)].count(_GRAPH_LINE)
+        if seen > n:
+            break
+        n -= seen
+        at = stop
+    else:
+        return -1
+    position = at
+    for _ in range(n + 1):
+        position = data.find(_GRAPH_LINE, position) + 1
+    return position
+
+
+def _cut_before(data: mmap.mmap, line: int) -> int:
+    """The reader's cut just before the entry whose graph opens at ``line`` (or -1)."""
+    low = max(0, line - _HEADER_REACH)
+    cut = -1
+    for match in _CUT_RE.finditer(data[low : line + 1]):
+        cut = low + match.end()
+    # only the entry's header (no other graph line) may lie between
+    if cut < 0 or data.find(_GRAPH_LINE, cut - 1, line - 1) >= 0:
+        return -1
+    return cut
 
 
 def read_graph(handle: BinaryIO, path: str, place: GraphPlace) -> Graph:

@@ -6,7 +6,7 @@ reported as :class:`~amrcheck.findings.Finding` data instead.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .span import Span
@@ -20,8 +20,13 @@ class InputError(AmrError):
     """A file cannot be read at all (missing, unreadable, not UTF-8)."""
 
     def __init__(self, message: str, path: str | None = None) -> None:
+        self.message = message
         self.path = path
         super().__init__(f"{path}: {message}" if path else message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # as it was made, so it crosses from a worker process intact
+        return (type(self), (self.message, self.path))
 
 
 class DecodeError(AmrError):

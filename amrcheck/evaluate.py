@@ -31,17 +31,20 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import multiprocessing
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .corpus import CHUNK_BYTES, Corpus, count_graph_lines
 from .errors import InputError
-from .metrics import CorpusScore, Metric, Score
+from .metrics import CorpusScore, Metric, Score, score_pairs
 from .pairing import GraphPair, PairBy, aggregate_scores
-from .progress import Progress, run_batches
-from .streaming import Batch, PairingReport, PairStream
+from .parallel import default_jobs
+from .parts import PartReport, merge_parts, pair_part, plan_parts
+from .progress import Progress, run_work, stripe
+from .streaming import Batch, PairingReport, PairStream, check_reports
 
 if TYPE_CHECKING:  # numpy is imported only when --ci or --compare need it
     from .stats import Interval, PairedComparison
@@ -104,24 +107,27 @@ Scored = tuple[int, int, str, tuple[Score, ...], dict[str, Score] | None]
 
 
 class _PairScorer:
-    """Every metric (and the aspects) of one pair; picklable for worker processes."""
+    """Every metric (and the aspects) of a batch of pairs; picklable for workers."""
 
     def __init__(self, metrics: Sequence[Metric], aspects: Metric | None) -> None:
         self.metrics = tuple(metrics)
         self.aspects = aspects
 
-    def __call__(self, item: tuple[int, GraphPair]) -> Scored:
-        number, pair = item
-        cand, ref = pair.candidate, pair.reference
-        scores = tuple(m.score(cand, ref) for m in self.metrics)
-        aspects = None
-        if self.aspects is not None:
-            from .metrics.aspects import aspect_scores
-            from .metrics.smatch import Smatch
+    def __call__(self, batch: Sequence[tuple[int, GraphPair]]) -> list[Scored]:
+        pairs = [(pair.candidate, pair.reference) for _, pair in batch]
+        by_metric = [score_pairs(metric, pairs) for metric in self.metrics]
+        scored: list[Scored] = []
+        for k, (number, pair) in enumerate(batch):
+            aspects = None
+            if self.aspects is not None:
+                from .metrics.aspects import aspect_scores
+                from .metrics.smatch import Smatch
 
-            assert isinstance(self.aspects, Smatch)
-            aspects = aspect_scores(self.aspects, cand, ref)
-        return number, pair.index, pair.id, scores, aspects
+                assert isinstance(self.aspects, Smatch)
+                aspects = aspect_scores(self.aspects, pair.candidate, pair.reference)
+            scores = tuple(scores[k] for scores in by_metric)
+            scored.append((number, pair.index, pair.id, scores, aspects))
+        return scored
 
 
 class _Tally:
@@ -137,12 +143,12 @@ class _Tally:
         self.aspect_sum: dict[str, Score] | None = None
 
     def add(self, scored: Scored) -> None:
-        from .metrics.aspects import aggregate_aspects
-
         _, position, key, scores, aspects = scored
         self.rows.append((position, key, scores))
         if aspects is None:
             return
+        from .metrics.aspects import aggregate_aspects
+
         if self.keep_aspects:
             self.aspect_rows.append((key, aspects))
         elif self.aspect_sum is None:
@@ -210,17 +216,10 @@ def evaluate(
     smatch = next((m for m in metrics if m.name == "smatch"), None)
     scorer = _PairScorer(metrics, smatch if aspects else None)
     _fail_fast(reference, candidates, by, strict, chunk_bytes)
-    stream = PairStream(reference, candidates, by, chunk_bytes)
-    tallies = [_Tally(keep_aspects=compare) for _ in candidates]
-
-    def score(batches: Iterator[Batch]) -> None:
-        for results in run_batches(scorer, batches, jobs, progress):
-            for scored in results:
-                tallies[scored[0]].add(scored)
-
-    score(stream.in_step(chunk_pairs))
-    report = Evaluation(stream.reference.path, stream.close(strict))
-    score(stream.waiting(chunk_pairs))
+    scoring = _Scoring(scorer, by, strict, compare, jobs, progress, chunk_pairs)
+    report, tallies = scoring.in_parts(
+        reference, candidates
+    ) or scoring.whole(reference, candidates, chunk_bytes)
     paths = list(report.pairings)
     keys = [set(t.keys()) for t in tallies]
     common = set.intersection(*keys) if compare else None
@@ -240,6 +239,96 @@ def evaluate(
     if compare:
         _compare(report, metrics, resamples, confidence, seed)
     return report
+
+
+@dataclass(slots=True)
+class _Scoring:
+    """Reading, pairing and scoring the files, in one or more processes."""
+
+    scorer: _PairScorer
+    by: PairBy
+    strict: bool
+    compare: bool
+    jobs: int
+    progress: Progress | None
+    chunk_pairs: int
+
+    def whole(
+        self,
+        reference: Corpus | str | Path,
+        candidates: Sequence[Corpus | str | Path],
+        chunk_bytes: int,
+    ) -> tuple[Evaluation, list[_Tally]]:
+        """One reading of the whole files; each worker scores its share of batches."""
+        chunk_pairs, strict = self.chunk_pairs, self.strict
+
+        def work(
+            shard: int, shards: int
+        ) -> Generator[Batch, None, tuple[str, dict[str, PairingReport]]]:
+            stream = PairStream(reference, candidates, self.by, chunk_bytes)
+            closed: list[dict[str, PairingReport]] = []
+
+            def batches() -> Iterator[Batch]:
+                yield from stream.in_step(chunk_pairs)
+                closed.append(stream.close(strict))
+                yield from stream.waiting(chunk_pairs)
+
+            yield from stripe(batches(), shard, shards)
+            return stream.reference.path, closed[0]
+
+        run = run_work(self.scorer, work, self.jobs, self.progress)
+        tallies = self._tally(run, len(candidates))
+        return Evaluation(*run.summaries[0]), tallies
+
+    def in_parts(
+        self,
+        reference: Corpus | str | Path,
+        candidates: Sequence[Corpus | str | Path],
+    ) -> tuple[Evaluation, list[_Tally]] | None:
+        """Each worker reads and scores its own part of the files (:mod:`.parts`).
+
+        None when that cannot be done (one job, corpora in memory, files
+        that cannot be cut or do not pair part by part): then the caller
+        reads the files whole, and the progress reported here is taken back.
+        """
+        jobs = default_jobs() if self.jobs <= 0 else self.jobs
+        if (
+            jobs < 2
+            or "fork" not in multiprocessing.get_all_start_methods()
+            or isinstance(reference, Corpus)
+            or any(isinstance(c, Corpus) for c in candidates)
+        ):
+            return None
+        ref, cands = str(reference), [str(c) for c in candidates]
+        plan = plan_parts(ref, cands, jobs, count_graph_lines(ref))
+        if plan is None:
+            return None
+        by, chunk_pairs = self.by, self.chunk_pairs
+
+        def work(shard: int, shards: int) -> Generator[Batch, None, PartReport]:
+            files = plan[shard]
+            entries = None  # the last part: as many entries in each file
+            if shard + 1 < shards:
+                entries = plan[shard + 1][0].first_entry - files[0].first_entry
+            return pair_part(ref, cands, files, by, chunk_pairs, entries=entries)
+
+        run = run_work(self.scorer, work, jobs, self.progress, lambda r: not r.fits)
+        tallies = self._tally(run, len(candidates))
+        pairings = None if run.gave_up else merge_parts(ref, cands, run.summaries, by)
+        if pairings is None:
+            scored = sum(len(t.rows) for t in tallies)
+            if self.progress is not None and scored:
+                self.progress(-scored)
+            return None
+        check_reports(pairings, self.strict)
+        return Evaluation(ref, pairings), tallies
+
+    def _tally(self, run: run_work[Any, Scored], candidates: int) -> list[_Tally]:
+        tallies = [_Tally(keep_aspects=self.compare) for _ in range(candidates)]
+        for results in run:
+            for scored in results:
+                tallies[scored[0]].add(scored)
+        return tallies
 
 
 def _likely_unpaired(

@@ -63,6 +63,9 @@ class PairingError(InputError):
         self.problems = problems
         super().__init__("\n".join(problems))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.problems,))
+
 
 @dataclass(frozen=True, slots=True)
 class EntryRow:

@@ -13,6 +13,10 @@ tracebacks of their own) and are terminated when the parent's
 ``KeyboardInterrupt`` propagates. :func:`run_batches` does the same for
 work that is produced as it goes (a file read in chunks): it takes
 batches from a generator only as fast as the workers finish them.
+:func:`run_work` is for work that a process can produce on its own
+(files read by path): each forked worker runs the whole generator and
+keeps every ``jobs``-th batch, so nothing but results crosses between
+processes and the reading itself runs on every core.
 
 Example:
     >>> done = []
@@ -22,6 +26,14 @@ Example:
     3
     >>> list(run_batches(abs, iter([[-2, 1], [-3]]), jobs=2))
     [[2, 1], [3]]
+    >>> def work(shard, shards):
+    ...     yield from stripe(iter([[-2, 1], [-3]]), shard, shards)
+    ...     return "read"
+    >>> def absolute(batch):
+    ...     return [abs(x) for x in batch]
+    >>> run = run_work(absolute, work, jobs=2)
+    >>> sorted(x for results in run for x in results), run.summaries
+    ([1, 2, 3], ['read', 'read'])
 """
 
 from __future__ import annotations
@@ -29,15 +41,16 @@ from __future__ import annotations
 import multiprocessing
 import signal
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from itertools import chain
 from multiprocessing.pool import AsyncResult, Pool
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .parallel import default_jobs, parallel_map
 
 T = TypeVar("T")
 R = TypeVar("R")
+S = TypeVar("S")
 
 #: called with the number of items finished since the previous call
 Progress = Callable[[int], None]
@@ -222,3 +235,137 @@ def _collect(task: tuple[int, AsyncResult[list[R]]], report: Progress) -> list[R
     results = result.get()
     report(size)
     return results
+
+
+#: the batches of worker ``shard`` of ``shards`` and, at their end, a summary
+Work = Callable[[int, int], Generator[Sequence[T], None, Any]]
+
+#: (function, work, workers, queue) of the running :class:`run_work`,
+#: inherited by forked workers
+_SHARDS: tuple[Callable[[Any], Any], Work[Any], int, Any] | None = None
+
+# what a worker sends: results of a batch, its work's summary, an error
+_RESULTS, _DONE, _FAILED = 0, 1, 2
+
+
+def _run_shard(shard: int) -> None:
+    """Do worker ``shard``'s batches, sending results and summary to the parent."""
+    assert _SHARDS is not None, "worker started without a task"
+    function, work, workers, queue = _SHARDS
+    try:
+        batches = work(shard, workers)
+        while True:
+            try:
+                batch = next(batches)
+            except StopIteration as end:
+                queue.put((_DONE, (shard, end.value)))
+                return
+            queue.put((_RESULTS, function(batch)))
+    except Exception as error:  # raised again in the parent
+        try:
+            queue.put((_FAILED, error))
+        except Exception:  # an error that does not pickle: its text, then
+            queue.put((_FAILED, RuntimeError(f"{type(error).__name__}: {error}")))
+
+
+def stripe(batches: Iterator[S], shard: int, shards: int) -> Iterator[S]:
+    """Every ``shards``-th of ``batches``, from number ``shard`` (0-based)."""
+    for number, batch in enumerate(batches):
+        if number % shards == shard:
+            yield batch
+
+
+class run_work(Generic[T, R]):  # noqa: N801 (used like a function)
+    """``function`` over the batches of ``work``, in ``jobs`` processes.
+
+    ``function`` takes a batch and returns a list of results, one per
+    item (so a metric may score a batch together). ``work(shard,
+    shards)`` is a generator function giving the batches of one of
+    ``shards`` workers, which it makes on its own (it reads files by
+    path, say), and returning a summary at its end. Iterate over the run
+    for each batch's results, then read :attr:`summaries`.
+
+    With one job, ``work(0, 1)`` runs here, in order. Where processes
+    cannot be forked, ``work(0, 1)`` runs here and its batches are
+    shipped to the workers (:func:`run_batches`). Otherwise each worker
+    runs its own share, results come in any order of batches, an error
+    raised by the work in a worker is raised here, and ``give_up`` (if
+    given) may stop the run when a worker's summary comes: then
+    :attr:`gave_up` is True and the results so far are all there is.
+    """
+
+    def __init__(
+        self,
+        function: Callable[[Sequence[T]], list[R]],
+        work: Work[T],
+        jobs: int = 1,
+        progress: Progress | None = None,
+        give_up: Callable[[Any], bool] | None = None,
+    ) -> None:
+        self.function = function
+        self.work = work
+        self.jobs = default_jobs() if jobs <= 0 else jobs
+        self.report = progress or (lambda done: None)
+        self.give_up = give_up
+        #: what each worker's work returned (one, when run here)
+        self.summaries: list[Any] = []
+        self.gave_up = False
+
+    def __iter__(self) -> Iterator[list[R]]:
+        if self.jobs == 1:
+            return self._here()
+        if "fork" not in multiprocessing.get_all_start_methods():
+            return self._shipped()
+        return self._sharded()
+
+    def _batches(self) -> Iterator[Sequence[T]]:
+        self.summaries = [(yield from self.work(0, 1))]
+
+    def _here(self) -> Iterator[list[R]]:
+        for batch in self._batches():
+            results = self.function(batch)
+            self.report(len(results))
+            yield results
+
+    def _shipped(self) -> Iterator[list[R]]:
+        # each batch as the one item of a batch, so the function gets it whole
+        wrapped = ([batch] for batch in self._batches())
+        for (results,) in run_batches(self.function, wrapped, self.jobs):
+            self.report(len(results))
+            yield results
+
+    def _sharded(self) -> Iterator[list[R]]:
+        global _SHARDS
+        queue = multiprocessing.get_context("fork").SimpleQueue()
+        _SHARDS = (self.function, self.work, self.jobs, queue)
+        self.summaries = [None] * self.jobs
+        pool, held = _start_pool(self.jobs, fork=True)
+        try:
+            _release(held)
+            for shard in range(self.jobs):
+                pool.apply_async(_run_shard, (shard,))
+            finished = 0
+            while finished < self.jobs:
+                kind, value = queue.get()
+                if kind == _RESULTS:
+                    self.report(len(value))
+                    yield value
+                elif kind == _DONE:
+                    shard, summary = value
+                    self.summaries[shard] = summary
+                    finished += 1
+                    if self.give_up is not None and self.give_up(summary):
+                        self.gave_up = True
+                        break
+                else:
+                    raise value
+            if self.gave_up:  # the other workers' work is of no use now
+                pool.terminate()
+            else:
+                pool.close()
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
+            _SHARDS = None

@@ -48,7 +48,15 @@ from pathlib import Path
 from typing import Literal
 
 from ._parse import Entry
-from .corpus import CHUNK_BYTES, Chunk, Corpus, GraphPlace, read_chunks, read_graph
+from .corpus import (
+    CHUNK_BYTES,
+    Chunk,
+    Corpus,
+    FilePart,
+    GraphPlace,
+    read_chunks,
+    read_graph,
+)
 from .errors import InputError
 from .graph import Graph
 from .pairing import GraphPair, PairBy, PairingError
@@ -140,19 +148,25 @@ class Ledger:
 
 
 class _Source:
-    """A file read chunk by chunk, or a corpus already in memory."""
+    """A file (or a part of one) read chunk by chunk, or a corpus already in memory."""
 
-    def __init__(self, file: Corpus | str | Path, chunk_bytes: int) -> None:
+    def __init__(
+        self,
+        file: Corpus | str | Path,
+        chunk_bytes: int,
+        part: FilePart | None = None,
+    ) -> None:
         self.corpus = file if isinstance(file, Corpus) else None
         self.path = file.path if isinstance(file, Corpus) else str(file)
         self.chunk_bytes = chunk_bytes
+        self.part = part
         self.ledger = Ledger(self.path)
 
     def entries(self) -> Iterator[Entry]:
         chunks = (
             iter([Chunk(self.corpus, 0)])
             if self.corpus is not None
-            else read_chunks(self.path, self.chunk_bytes)
+            else read_chunks(self.path, self.chunk_bytes, self.part)
         )
         for chunk in chunks:
             self.ledger.errors += [str(f) for f in chunk.corpus.errors]
@@ -319,6 +333,20 @@ class _Pairer:
         ]
 
 
+def check_reports(reports: dict[str, PairingReport], strict: bool) -> None:
+    """Raise what keeps the pairings from being used.
+
+    Raises:
+        PairingError: a graph has no counterpart (or, with ``strict``, a
+            graph has a syntax error); every problem is listed.
+    """
+    problems = [u for r in reports.values() for u in r.unpaired]
+    if strict:
+        problems += [e for r in reports.values() for e in r.errors]
+    if problems:
+        raise PairingError(list(dict.fromkeys(problems)))
+
+
 class PairStream:
     """The scorable pairs of a reference and candidates, read in chunks.
 
@@ -367,11 +395,7 @@ class PairStream:
                 a graph has a syntax error); every problem is listed.
         """
         reports = {p.cand.path: p.close() for p in self.pairers}
-        problems = [u for r in reports.values() for u in r.unpaired]
-        if strict:
-            problems += [e for r in reports.values() for e in r.errors]
-        if problems:
-            raise PairingError(list(dict.fromkeys(problems)))
+        check_reports(reports, strict)
         return reports
 
     def waiting(self, size: int) -> Iterator[Batch]:

@@ -12,6 +12,11 @@ forked workers that inherit the corpus, the metric and its memory-mapped
 vectors), the peak of the largest worker is added, and the run stops if
 any pair's score differs from the single-process run.
 
+Then the product command, ``amrcheck score REF CAND --metric M --jobs N
+--per-pair FILE``, whole process, for each ``--jobs`` (with two or more,
+each worker reads and scores its own part of the files); its per-pair
+scores must equal the in-process runs' bit for bit.
+
 ``--reference DIR`` also runs the reference WWLK on the same files: DIR
 holds ``run_wwlk.py`` and the reference's modules (see bench/RESULTS.md,
 section "Graded metrics", for how that folder was made; it is never part
@@ -26,6 +31,8 @@ figure the issue quotes.
 from __future__ import annotations
 
 import argparse
+import csv
+import hashlib
 import json
 import os
 import statistics
@@ -110,6 +117,46 @@ def ours(
     )
 
 
+def command(
+    metric: str,
+    options: dict[str, object],
+    cand: Path,
+    ref: Path,
+    runs: int,
+    jobs: int,
+    digests: dict[str, str],
+) -> str:
+    """The product command, whole process: ``amrcheck score ... --jobs N --per-pair``.
+
+    With two jobs or more, each worker reads and scores its own part of
+    the files (``amrcheck.parts``); the per-pair scores must equal the
+    in-process runs' bit for bit (same digest).
+    """
+    amrcheck = Path(sys.executable).parent / "amrcheck"
+    settings = [f"{key}={value}" for key, value in options.items()]
+    walls, cpus = [], []
+    with tempfile.TemporaryDirectory() as folder:
+        table = Path(folder) / "pairs.tsv"
+        for _ in range(runs):
+            wall, cpu, _ = run_timed(
+                [str(amrcheck), "score", str(ref), str(cand), "--metric", metric]
+                + [part for s in settings for part in ("--option", s)]
+                + ["--jobs", str(jobs), "-q", "--per-pair", str(table)]
+            )
+            walls.append(wall)
+            cpus.append(cpu)
+        with table.open() as handle:
+            f1s = [float(row["f1"]) for row in csv.DictReader(handle, delimiter="\t")]
+    digest = hashlib.sha256(repr(f1s).encode()).hexdigest()[:16]
+    if digests.setdefault(metric, digest) != digest:
+        raise SystemExit(f"{metric}: amrcheck score --jobs {jobs} gives other scores")
+    wall, cpu = statistics.median(walls), statistics.median(cpus)
+    return (
+        f"| {metric} (`amrcheck score --jobs {jobs}`) | {jobs} "
+        f"| {len(f1s) / wall:,.0f} | {wall:.2f} | {cpu:.1f} | - | - |"
+    )
+
+
 def reference(folder: Path, cand: Path, ref: Path) -> str:
     env_path = os.pathsep.join(str(p) for p in (folder, folder.parent / "site"))
     wall, cpu, out = run_timed(
@@ -177,6 +224,9 @@ def main() -> None:
         for name, options in configs:
             for jobs in args.jobs:
                 row = ours(name, options, cand, ref, args.runs, jobs, digests)
+                print(row, flush=True)
+            for jobs in args.jobs:
+                row = command(name, options, cand, ref, args.runs, jobs, digests)
                 print(row, flush=True)
         if args.reference is not None:
             print(reference(args.reference, cand, ref), flush=True)

@@ -5,7 +5,9 @@ One module per command; each reads files, calls the engine, renders.
 
 from __future__ import annotations
 
+import gc
 import importlib
+import sys
 
 import typer
 
@@ -36,7 +38,8 @@ def _root(
     """Score, diff and check AMR graphs (PENMAN files)."""
 
 
-#: command modules; each registers its commands on `app` when imported
+#: command modules; each registers on `app` the command of its own name
+#: when imported
 COMMAND_MODULES: tuple[str, ...] = (
     "baseline",
     "bench",
@@ -49,11 +52,25 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
-def _register_commands() -> None:
-    for module in COMMAND_MODULES:
+def _register_commands(argv: list[str]) -> None:
+    """Register the command that ``argv`` runs, or every command.
+
+    Only the command at hand is imported when the first argument names
+    one (the others would load numpy, the benchmarks and the diff
+    engine for nothing); ``--help``, ``--version`` and unknown commands
+    get them all, so listings and "no such command" stay complete.
+    """
+    named = argv[0] if argv else ""
+    modules = (named,) if named in COMMAND_MODULES else COMMAND_MODULES
+    for module in modules:
         importlib.import_module(f"{__name__}.{module}")
 
 
 def main() -> None:
-    _register_commands()
-    app()
+    _register_commands(sys.argv[1:])
+    try:
+        app()
+    finally:
+        # what is left at exit is freed with the process: spare the
+        # collector its last pass over it (~0.1 s after scoring 10k pairs)
+        gc.freeze()

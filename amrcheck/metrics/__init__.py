@@ -23,6 +23,7 @@ from ._protocol import (
     corpus_score,
     micro_prf,
     prf,
+    score_pairs,
 )
 
 #: metric name -> factory taking keyword options
@@ -159,4 +160,5 @@ __all__ = [
     "micro_prf",
     "prf",
     "register",
+    "score_pairs",
 ]

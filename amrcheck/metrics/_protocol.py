@@ -131,6 +131,20 @@ class Metric(Protocol):
         ...
 
 
+def score_pairs(metric: Metric, pairs: Sequence[tuple[Graph, Graph]]) -> list[Score]:
+    """``[metric.score(c, r) for c, r in pairs]``, by the metric's batch method if any.
+
+    A metric may define ``score_pairs(pairs)`` when scoring many pairs
+    together is cheaper (WWLK embeds their graphs as one batch); it must
+    give the scores :meth:`Metric.score` gives, bit for bit.
+    """
+    batch = getattr(metric, "score_pairs", None)
+    if batch is not None:
+        scores: list[Score] = batch(pairs)
+        return scores
+    return [metric.score(candidate, reference) for candidate, reference in pairs]
+
+
 def micro_prf(pairs: Sequence[Score]) -> Score:
     """Micro P/R/F1 from summed ``matched``/``candidate``/``reference`` counts."""
     totals: dict[str, float] = {}

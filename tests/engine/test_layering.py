@@ -47,3 +47,33 @@ def test_builtin_metric_table_names_what_each_module_registers() -> None:
     for name, module in BUILTIN_METRICS.items():
         importlib.import_module(f"amrcheck.metrics.{module}")
         assert REGISTRY[name].__module__ == f"amrcheck.metrics.{module}"
+
+
+def test_a_command_loads_only_its_own_module() -> None:
+    """``amrcheck score`` does not import the bench, iaa or train commands
+    (numpy, the benchmarks), while ``--help`` still lists every command."""
+    from amrcheck.cli import COMMAND_MODULES
+
+    code = (
+        "import sys\n"
+        "from amrcheck.cli import COMMAND_MODULES, main\n"
+        "sys.argv = ['amrcheck'] + sys.argv[1:]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "loaded = [m for m in COMMAND_MODULES if f'amrcheck.cli.{m}' in sys.modules]\n"
+        "print(','.join(loaded), file=sys.stderr)\n"
+    )
+
+    def loaded(*argv: str) -> tuple[str, str]:
+        result = subprocess.run(
+            [sys.executable, "-c", code, *argv], capture_output=True, text=True
+        )
+        return result.stderr.strip().splitlines()[-1], result.stdout
+
+    modules, _ = loaded("score", "--help")
+    assert modules == "score"
+    modules, listing = loaded("--help")
+    assert modules.split(",") == list(COMMAND_MODULES)
+    assert all(name in listing for name in ("bench", "score", "train", "iaa"))

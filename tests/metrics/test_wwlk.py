@@ -121,7 +121,7 @@ def test_a_graph_without_edges_hears_nothing() -> None:
     x = wwlk.concepts.vector_or_fallback("boy")
     expected = np.hstack([x, x / 2, x / 4])
     assert np.allclose(rows[0], expected / np.linalg.norm(expected))
-    assert len(nodes.heard) == 0
+    assert len(nodes.listeners) == len(nodes.speakers) == 0
     assert wwlk.score(decode("(b / boy)"), decode("(b / boy)")).f1 == 1.0
 
 
@@ -185,6 +185,20 @@ def test_range_and_exact_symmetry() -> None:
         assert -1.0 <= forward <= 1.0
         below += forward < 0
     assert below > 0
+
+
+def test_pairs_scored_together_score_as_alone_bit_for_bit() -> None:
+    """score_pairs embeds a batch's graphs as one sparse block matrix; a
+    graph's rows must not depend on what else is in the batch."""
+    wwlk = metric()
+    pairs = unrelated_pairs()[:300]
+    alone = [wwlk.score(a, b).f1 for a, b in pairs]
+    assert [s.f1 for s in wwlk.score_pairs(pairs)] == alone
+    assert [s.f1 for s in wwlk.score_pairs(pairs[::-1])] == alone[::-1]
+    mixed = [pair for k, pair in enumerate(pairs) if k % 3]
+    assert [s.f1 for s in wwlk.score_pairs(mixed)] == [
+        f1 for k, f1 in enumerate(alone) if k % 3
+    ]
 
 
 _DIGEST = """
