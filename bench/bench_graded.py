@@ -25,7 +25,7 @@ figure the issue quotes.
 
     python bench/workloads.py     # writes /tmp/amrcheck-bench/unrelated10000.*
     python bench/bench_graded.py [--runs 1] [--weights W.json] [--reference DIR]
-        [--jobs 1 2] [--metrics wwlk wwlk-theta]
+        [--jobs 1 2] [--metrics wwlk wwlk-theta] [--unrelated 10000 20000]
 """
 
 from __future__ import annotations
@@ -204,6 +204,13 @@ def main() -> None:
     parser.add_argument(
         "--metrics", nargs="+", default=["s2match", "wwlk", "wwlk-theta"]
     )
+    parser.add_argument(
+        "--unrelated",
+        type=int,
+        nargs="+",
+        default=[10_000],
+        help="sizes of the unrelated-pair workloads (pairs)",
+    )
     args = parser.parse_args()
     graded = {} if args.vectors is None else {"vectors": args.vectors}
     configs = [
@@ -212,7 +219,10 @@ def main() -> None:
         else (name, graded)
         for name in args.metrics
     ]
-    workloads = {"unrelated 10k": unrelated(), "BAMBOO sts/main dev": bamboo_sts_main()}
+    workloads = {
+        f"unrelated {pairs:,}": unrelated(pairs) for pairs in args.unrelated
+    }
+    workloads["BAMBOO sts/main dev"] = bamboo_sts_main()
     for label, (cand, ref) in workloads.items():
         print(f"\n{label} (load average before: {os.getloadavg()[0]:.2f})\n")
         print(
