@@ -14,9 +14,9 @@ tracebacks of their own) and are terminated when the parent's
 work that is produced as it goes (a file read in chunks): it takes
 batches from a generator only as fast as the workers finish them.
 :func:`run_work` is for work that a process can produce on its own
-(files read by path): each forked worker runs the whole generator and
-keeps every ``jobs``-th batch, so nothing but results crosses between
-processes and the reading itself runs on every core.
+(files read by path): each forked worker makes its own share of the
+batches, so nothing but results crosses between processes and the
+reading itself runs on every core.
 
 Example:
     >>> done = []
@@ -26,9 +26,11 @@ Example:
     3
     >>> list(run_batches(abs, iter([[-2, 1], [-3]]), jobs=2))
     [[2, 1], [3]]
-    >>> def work(shard, shards):
-    ...     yield from stripe(iter([[-2, 1], [-3]]), shard, shards)
+    >>> def batches():
+    ...     yield from [[-2, 1], [-3]]
     ...     return "read"
+    >>> def work(shard, shards):
+    ...     return stripe(batches(), shard, shards)
     >>> def absolute(batch):
     ...     return [abs(x) for x in batch]
     >>> run = run_work(absolute, work, jobs=2)
@@ -42,6 +44,7 @@ import multiprocessing
 import signal
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from itertools import chain
 from multiprocessing.pool import AsyncResult, Pool
 from typing import Any, Generic, TypeVar
@@ -51,16 +54,15 @@ from .parallel import default_jobs, parallel_map
 T = TypeVar("T")
 R = TypeVar("R")
 S = TypeVar("S")
+V = TypeVar("V")
 
 #: called with the number of items finished since the previous call
 Progress = Callable[[int], None]
 
-#: (function, items) of the running map, inherited by forked workers
-_TASK: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
-
-
-#: the function of the running :func:`run_batches`, inherited by forked workers
-_BATCH_FUNCTION: Callable[[Any], Any] | None = None
+#: what the workers of the running pool inherit when forked (see :func:`_workers`):
+#: run_map's (function, items), run_batches' function, run_work's
+#: (function, work, workers, queue)
+_INHERITED: Any = None
 
 
 def _ignore_sigint() -> None:
@@ -68,33 +70,40 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-#: signals blocked before :func:`_start_pool` (None: no signal masks here)
-_Held = set[int | signal.Signals] | None
-
-
-def _start_pool(jobs: int, fork: bool) -> tuple[Pool, _Held]:
-    """A pool of ``jobs`` workers that ignore Ctrl-C; call :func:`_release` next.
+@contextmanager
+def _workers(jobs: int, fork: bool, inherited: Any = None) -> Iterator[Pool]:
+    """A pool of ``jobs`` workers that ignore Ctrl-C and inherit ``inherited``.
 
     Ctrl-C is held while the workers are forked: a SIGINT that arrives
     during a fork is raised inside an at-fork hook, where Python prints
-    and drops it, so the run would go on. Held, it is delivered by
-    :func:`_release`, which the caller calls where it can terminate the pool.
+    and drops it, so the run would go on. Held, it is delivered once the
+    pool exists, where it terminates the pool. Leaving the block closes
+    the pool (its tasks finish); an exception terminates it.
     """
+    global _INHERITED
+    _INHERITED = inherited
     held = None
     if hasattr(signal, "pthread_sigmask"):  # not on Windows
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     context = multiprocessing.get_context("fork" if fork else None)
-    return context.Pool(jobs, initializer=_ignore_sigint), held
-
-
-def _release(held: _Held) -> None:
-    if held is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    pool = context.Pool(jobs, initializer=_ignore_sigint)
+    try:
+        if held is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        yield pool
+    except BaseException:
+        pool.terminate()
+        raise
+    else:
+        pool.close()  # after a terminate, this does nothing
+    finally:
+        pool.join()
+        _INHERITED = None
 
 
 def _run_chunk(bounds: tuple[int, int]) -> list[Any]:
-    assert _TASK is not None, "worker started without a task"
-    function, items = _TASK
+    assert _INHERITED is not None, "worker started without a task"
+    function, items = _INHERITED
     return [function(items[i]) for i in range(*bounds)]
 
 
@@ -119,7 +128,6 @@ def run_map(
     Returns:
         The results in item order.
     """
-    global _TASK
     report = progress or (lambda done: None)
     jobs = default_jobs() if jobs <= 0 else jobs
     count = len(items)
@@ -140,28 +148,18 @@ def run_map(
             report(end - start)
         return shipped
     results = []
-    _TASK = (function, items)
-    pool, held = _start_pool(min(jobs, len(bounds)), fork=True)
-    try:
-        _release(held)
+    with _workers(min(jobs, len(bounds)), True, (function, items)) as pool:
         for (start, end), chunk in zip(
             bounds, pool.imap(_run_chunk, bounds), strict=True
         ):
             results.extend(chunk)
             report(end - start)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
-        _TASK = None
     return results
 
 
 def _run_batch(batch: Sequence[Any]) -> list[Any]:
-    assert _BATCH_FUNCTION is not None, "worker started without a task"
-    return [_BATCH_FUNCTION(item) for item in batch]
+    assert _INHERITED is not None, "worker started without a task"
+    return [_INHERITED(item) for item in batch]
 
 
 def _run_shipped_batch(function: Callable[[T], R], batch: Sequence[T]) -> list[R]:
@@ -189,7 +187,6 @@ def run_batches(
     Yields:
         Each batch's results, in batch order.
     """
-    global _BATCH_FUNCTION
     report = progress or (lambda done: None)
     jobs = default_jobs() if jobs <= 0 else jobs
     if jobs == 1:
@@ -204,12 +201,9 @@ def run_batches(
     if first is None:
         return  # no work, no processes
     forking = "fork" in multiprocessing.get_all_start_methods()
-    # forked workers inherit the function; only batches are pickled
-    _BATCH_FUNCTION = function if forking else None
-    pool, held = _start_pool(jobs, forking)
     pending: deque[tuple[int, AsyncResult[list[R]]]] = deque()
-    try:
-        _release(held)
+    # forked workers inherit the function; only batches are pickled
+    with _workers(jobs, forking, function if forking else None) as pool:
         for batch in chain([first], work):
             task = (
                 pool.apply_async(_run_batch, (batch,))
@@ -221,13 +215,6 @@ def run_batches(
                 yield _collect(pending.popleft(), report)
         while pending:
             yield _collect(pending.popleft(), report)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
-        _BATCH_FUNCTION = None
 
 
 def _collect(task: tuple[int, AsyncResult[list[R]]], report: Progress) -> list[R]:
@@ -240,18 +227,14 @@ def _collect(task: tuple[int, AsyncResult[list[R]]], report: Progress) -> list[R
 #: the batches of worker ``shard`` of ``shards`` and, at their end, a summary
 Work = Callable[[int, int], Generator[Sequence[T], None, Any]]
 
-#: (function, work, workers, queue) of the running :class:`run_work`,
-#: inherited by forked workers
-_SHARDS: tuple[Callable[[Any], Any], Work[Any], int, Any] | None = None
-
 # what a worker sends: results of a batch, its work's summary, an error
 _RESULTS, _DONE, _FAILED = 0, 1, 2
 
 
 def _run_shard(shard: int) -> None:
     """Do worker ``shard``'s batches, sending results and summary to the parent."""
-    assert _SHARDS is not None, "worker started without a task"
-    function, work, workers, queue = _SHARDS
+    assert _INHERITED is not None, "worker started without a task"
+    function, work, workers, queue = _INHERITED
     try:
         batches = work(shard, workers)
         while True:
@@ -268,11 +251,21 @@ def _run_shard(shard: int) -> None:
             queue.put((_FAILED, RuntimeError(f"{type(error).__name__}: {error}")))
 
 
-def stripe(batches: Iterator[S], shard: int, shards: int) -> Iterator[S]:
-    """Every ``shards``-th of ``batches``, from number ``shard`` (0-based)."""
-    for number, batch in enumerate(batches):
+def stripe(
+    batches: Generator[S, None, V], shard: int, shards: int
+) -> Generator[S, None, V]:
+    """Every ``shards``-th of ``batches`` from number ``shard`` (0-based);
+    returns what ``batches`` returns."""
+    number = 0
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration as end:
+            value: V = end.value
+            return value
         if number % shards == shard:
             yield batch
+        number += 1
 
 
 class run_work(Generic[T, R]):  # noqa: N801 (used like a function)
@@ -335,13 +328,10 @@ class run_work(Generic[T, R]):  # noqa: N801 (used like a function)
             yield results
 
     def _sharded(self) -> Iterator[list[R]]:
-        global _SHARDS
         queue = multiprocessing.get_context("fork").SimpleQueue()
-        _SHARDS = (self.function, self.work, self.jobs, queue)
         self.summaries = [None] * self.jobs
-        pool, held = _start_pool(self.jobs, fork=True)
-        try:
-            _release(held)
+        inherited = (self.function, self.work, self.jobs, queue)
+        with _workers(self.jobs, True, inherited) as pool:
             for shard in range(self.jobs):
                 pool.apply_async(_run_shard, (shard,))
             finished = 0
@@ -361,11 +351,3 @@ class run_work(Generic[T, R]):  # noqa: N801 (used like a function)
                     raise value
             if self.gave_up:  # the other workers' work is of no use now
                 pool.terminate()
-            else:
-                pool.close()
-        except BaseException:
-            pool.terminate()
-            raise
-        finally:
-            pool.join()
-            _SHARDS = None
