@@ -47,10 +47,17 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from itertools import zip_longest
 
-from ._parse import Entry
 from .corpus import CHUNK_BYTES, FilePart, split_file
 from .pairing import GraphPair, PairBy
-from .streaming import Batch, Ledger, PairingReport, _Source
+from .streaming import (
+    BY_POSITION_NOTE,
+    Batch,
+    Ledger,
+    PairingReport,
+    _Source,
+    empty_graphs,
+    step_key,
+)
 
 #: fewer graphs per process than this are not worth a cut
 MIN_GRAPHS_PER_PART = 256
@@ -81,10 +88,9 @@ class PartReport:
     ) -> None:
         """Candidate ``number``'s pair at ``position`` has a graph that won't parse."""
         self.broken[number].append((position, key))
-        for ledger in ledgers:  # the reference's, the candidate's
-            if local in ledger.empty:
-                message = f"{ledger.where(local)}: graph {key} is empty"
-                self.empties[number].append((position, message))
+        places = [(ledger, local) for ledger in ledgers]  # reference, candidate
+        for message in empty_graphs(key, places):
+            self.empties[number].append((position, message))
 
 
 def plan_parts(
@@ -143,7 +149,11 @@ def pair_part(
             report.fits = False  # the files hold different numbers of entries here
             return report
         position = first + local
-        keys = [key for cand in cands if (key := _key(ref, cand, position, by))]
+        keys = [
+            key
+            for cand in cands
+            if (key := step_key(ref, cand, position, by == "position"))
+        ]
         if len(keys) < len(cands):  # ids missing or in another order
             report.fits = False
             return report
@@ -166,14 +176,6 @@ def pair_part(
     return report
 
 
-def _key(ref: Entry, cand: Entry, position: int, by: PairBy) -> str | None:
-    """The pair's key as :class:`~amrcheck.streaming.PairStream` gives it (None:
-    the pair is not certain from this part alone)."""
-    if ref.id is not None and ref.id == cand.id:
-        return ref.id
-    return f"#{position + 1}" if by == "position" else None
-
-
 def merge_parts(
     reference: str,
     candidates: Sequence[str],
@@ -190,17 +192,13 @@ def merge_parts(
     merged: dict[str, PairingReport] = {}
     for number, path in enumerate(candidates):
         pairing = (
-            PairingReport(path, "position", "graphs paired by position: --by position")
+            PairingReport(path, "position", BY_POSITION_NOTE)
             if by == "position"
             else PairingReport(path, "id")
         )
-        empties = sorted(m for report in reports for m in report.empties[number])
-        pairing.errors = (
-            ref_errors
-            + [e for report in reports for e in report.errors[number + 1]]
-            + [message for _, message in empties]
+        merged[path] = pairing.finish(
+            ref_errors + [e for report in reports for e in report.errors[number + 1]],
+            [m for report in reports for m in report.empties[number]],
+            [b for report in reports for b in report.broken[number]],
         )
-        broken = sorted(b for report in reports for b in report.broken[number])
-        pairing.broken = [key for _, key in broken]
-        merged[path] = pairing
     return merged

@@ -41,7 +41,7 @@ Example:
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import zip_longest
 from pathlib import Path
@@ -208,6 +208,42 @@ class PairingReport:
     #: keys of the rows left out because a graph has a syntax error
     broken: list[str] = field(default_factory=list)
 
+    def finish(
+        self,
+        errors: list[str],
+        empties: Sequence[tuple[int, str]],
+        broken: Sequence[tuple[int, str]],
+    ) -> PairingReport:
+        """Set the errors (the files' syntax errors, then the empty graphs)
+        and the broken keys, from ``(reference position, text)`` in any order."""
+        self.errors = errors + [message for _, message in sorted(empties)]
+        self.broken = [key for _, key in sorted(broken)]
+        return self
+
+
+#: why a pairing is by position when the user asked for it
+BY_POSITION_NOTE = "graphs paired by position: --by position"
+
+
+def step_key(ref: Entry, cand: Entry, position: int, by_position: bool) -> str | None:
+    """The key of the pair at ``position`` if it is certain as it is read (else None).
+
+    Where the two entries have the same ``::id``, pairing by id or by
+    position pairs them alike; other positions pair only by position.
+    """
+    if ref.id is not None and ref.id == cand.id:
+        return ref.id
+    return f"#{position + 1}" if by_position else None
+
+
+def empty_graphs(key: str, places: Iterable[tuple[Ledger, int]]) -> list[str]:
+    """The messages for the entries at ``places`` that are metadata only."""
+    return [
+        f"{ledger.where(position)}: graph {key} is empty"
+        for ledger, position in places
+        if position in ledger.empty
+    ]
+
 
 class _Pairer:
     """How one candidate pairs with the reference, decided as the files are read."""
@@ -238,11 +274,10 @@ class _Pairer:
             if ref is not None:
                 self.waiting.append(position)
             return None
-        agreed = ref.id is not None and ref.id == cand.id
-        if not agreed and not self.by_position():
+        key = step_key(ref, cand, position, self.by_position())
+        if key is None:
             self.waiting.append(position)
             return None
-        key = ref.id if agreed and ref.id is not None else f"#{position + 1}"
         if not self.scorable(position, position, key):
             return None
         assert ref.graph is not None and cand.graph is not None
@@ -254,11 +289,8 @@ class _Pairer:
         if ref.has_graph(ref_position) and cand.has_graph(cand_position):
             return True
         self.broken.append((ref_position, key))
-        for ledger, position in ((ref, ref_position), (cand, cand_position)):
-            if position in ledger.empty:
-                self.empties.append(
-                    (ref_position, f"{ledger.where(position)}: graph {key} is empty")
-                )
+        for message in empty_graphs(key, ((ref, ref_position), (cand, cand_position))):
+            self.empties.append((ref_position, message))
         return False
 
     def close(self) -> PairingReport:
@@ -273,7 +305,7 @@ class _Pairer:
             raise PairingError(problems)
         if self.by == "position" or problems:
             note = (
-                "graphs paired by position: --by position"
+                BY_POSITION_NOTE
                 if self.by == "position"
                 else f"graphs paired by position: {problems[0]}"
             )
@@ -292,9 +324,7 @@ class _Pairer:
             key = self.key(report.by, i, j)
             if self.scorable(i, j, key):
                 self.rows.append((i, j, key))
-        report.errors = ref.errors + cand.errors + [m for _, m in sorted(self.empties)]
-        report.broken = [key for _, key in sorted(self.broken)]
-        return report
+        return report.finish(ref.errors + cand.errors, self.empties, self.broken)
 
     @staticmethod
     def problem(ledger: Ledger) -> str | None:
@@ -397,6 +427,15 @@ class PairStream:
         reports = {p.cand.path: p.close() for p in self.pairers}
         check_reports(reports, strict)
         return reports
+
+    def batches(
+        self, size: int, strict: bool = False
+    ) -> Generator[Batch, None, dict[str, PairingReport]]:
+        """The three steps in one: every batch, then (returned) the pairings."""
+        yield from self.in_step(size)
+        pairings = self.close(strict)
+        yield from self.waiting(size)
+        return pairings
 
     def waiting(self, size: int) -> Iterator[Batch]:
         """The pairs that had to wait, read again, in batches of ``size``."""
