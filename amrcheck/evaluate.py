@@ -32,7 +32,7 @@ Example:
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -215,10 +215,12 @@ def evaluate(
         raise InputError(f"--compare needs two candidate files, not {len(candidates)}")
     smatch = next((m for m in metrics if m.name == "smatch"), None)
     scorer = _PairScorer(metrics, smatch if aspects else None)
-    _fail_fast(reference, candidates, by, strict, chunk_bytes)
+    # graph-opening lines per file: a cheap look before reading
+    counts = [_graph_count(f) for f in (reference, *candidates)]
+    _fail_fast(reference, candidates, counts, by, strict, chunk_bytes)
     scoring = _Scoring(scorer, by, strict, compare, jobs, progress, chunk_pairs)
     report, tallies = scoring.in_parts(
-        reference, candidates
+        reference, candidates, counts[0]
     ) or scoring.whole(reference, candidates, chunk_bytes)
     paths = list(report.pairings)
     keys = [set(t.keys()) for t in tallies]
@@ -260,21 +262,14 @@ class _Scoring:
         chunk_bytes: int,
     ) -> tuple[Evaluation, list[_Tally]]:
         """One reading of the whole files; each worker scores its share of batches."""
-        chunk_pairs, strict = self.chunk_pairs, self.strict
 
         def work(
             shard: int, shards: int
         ) -> Generator[Batch, None, tuple[str, dict[str, PairingReport]]]:
             stream = PairStream(reference, candidates, self.by, chunk_bytes)
-            closed: list[dict[str, PairingReport]] = []
-
-            def batches() -> Iterator[Batch]:
-                yield from stream.in_step(chunk_pairs)
-                closed.append(stream.close(strict))
-                yield from stream.waiting(chunk_pairs)
-
-            yield from stripe(batches(), shard, shards)
-            return stream.reference.path, closed[0]
+            batches = stream.batches(self.chunk_pairs, self.strict)
+            pairings = yield from stripe(batches, shard, shards)
+            return stream.reference.path, pairings
 
         run = run_work(self.scorer, work, self.jobs, self.progress)
         tallies = self._tally(run, len(candidates))
@@ -284,12 +279,14 @@ class _Scoring:
         self,
         reference: Corpus | str | Path,
         candidates: Sequence[Corpus | str | Path],
+        graphs: int,
     ) -> tuple[Evaluation, list[_Tally]] | None:
         """Each worker reads and scores its own part of the files (:mod:`.parts`).
 
         None when that cannot be done (one job, corpora in memory, files
         that cannot be cut or do not pair part by part): then the caller
         reads the files whole, and the progress reported here is taken back.
+        ``graphs`` is the reference's count of graph-opening lines.
         """
         jobs = default_jobs() if self.jobs <= 0 else self.jobs
         if (
@@ -300,7 +297,7 @@ class _Scoring:
         ):
             return None
         ref, cands = str(reference), [str(c) for c in candidates]
-        plan = plan_parts(ref, cands, jobs, count_graph_lines(ref))
+        plan = plan_parts(ref, cands, jobs, graphs)
         if plan is None:
             return None
         by, chunk_pairs = self.by, self.chunk_pairs
@@ -331,31 +328,26 @@ class _Scoring:
         return tallies
 
 
-def _likely_unpaired(
-    reference: Corpus | str | Path, candidates: Sequence[Corpus | str | Path]
-) -> bool:
-    """Whether a candidate seems to have another number of graphs (a cheap look)."""
-
-    def count(file: Corpus | str | Path) -> int:
-        return len(file) if isinstance(file, Corpus) else count_graph_lines(file)
-
-    expected = count(reference)
-    return any(count(c) != expected for c in candidates)
+def _graph_count(file: Corpus | str | Path) -> int:
+    """About the number of graphs: entries of a corpus, a file's graph-opening lines."""
+    return len(file) if isinstance(file, Corpus) else count_graph_lines(file)
 
 
 def _fail_fast(
     reference: Corpus | str | Path,
     candidates: Sequence[Corpus | str | Path],
+    counts: Sequence[int],
     by: PairBy,
     strict: bool,
     chunk_bytes: int,
 ) -> None:
-    """If the files seem not to pair, read them once without scoring: errors at once.
+    """If the files seem not to pair (``counts`` of graphs differ), read them
+    once without scoring, so that the errors come at once.
 
     Unpaired graphs are known only once whole files have been read;
     without this, files that will not pair would be scored in full first.
     """
-    if not _likely_unpaired(reference, candidates):
+    if len(set(counts)) < 2:
         return
     stream = PairStream(reference, candidates, by, chunk_bytes)
     for _ in stream.in_step(CHUNK_PAIRS):
