@@ -362,17 +362,13 @@ def _split(
         if cut <= starts[-1]:
             return None
         starts.append(cut)
+    if _count(data, b"\r", 0, size) != _count(data, b"\r\n", 0, size):
+        return None  # lone CRs: the reader counts them as line ends too
     parts: list[FilePart] = []
-    line, raw, done = 1, 0, 0
+    raw, done = 0, 0
     for start, end in zip(starts, [*starts[1:], size], strict=True):
-        lf = _count(data, b"\n", done, start)
-        cr = _count(data, b"\r", done, start)
-        if cr != _count(data, b"\r\n", done, start):
-            return None  # lone CRs: the reader counts them as line ends
-        line, raw, done = line + lf, raw + lf, start
-        parts.append(FilePart(start, end, line, raw, ordinals[len(parts)]))
-    if _count(data, b"\r", done, size) != _count(data, b"\r\n", done, size):
-        return None
+        raw, done = raw + _count(data, b"\n", done, start), start
+        parts.append(FilePart(start, end, raw + 1, raw, ordinals[len(parts)]))
     return parts
 
 
