@@ -76,6 +76,19 @@ print(len(cand), digest, json.dumps(marks))
 """
 
 
+def median_runs(command: list[str], runs: int) -> tuple[float, float, str]:
+    """Median wall and CPU seconds of ``runs`` runs of ``command``; the last stdout."""
+    timings = [run_timed(command) for _ in range(runs)]
+    wall = statistics.median(t[0] for t in timings)
+    return wall, statistics.median(t[1] for t in timings), timings[-1][2]
+
+
+def check_digest(digests: dict[str, str], metric: str, digest: str, run: str) -> None:
+    """Stop unless every run of ``metric`` gave the first run's per-pair scores."""
+    if digests.setdefault(metric, digest) != digest:
+        raise SystemExit(f"{metric}: {run} gives other per-pair scores")
+
+
 def ours(
     metric: str,
     options: dict[str, object],
@@ -85,28 +98,23 @@ def ours(
     jobs: int,
     digests: dict[str, str],
 ) -> str:
-    walls, cpus = [], []
-    for _ in range(runs):
-        wall, cpu, out = run_timed(
-            [
-                sys.executable,
-                "-c",
-                _WORKER,
-                metric,
-                str(cand),
-                str(ref),
-                json.dumps(options),
-                str(jobs),
-            ]
-        )
-        walls.append(wall)
-        cpus.append(cpu)
+    wall, cpu, out = median_runs(
+        [
+            sys.executable,
+            "-c",
+            _WORKER,
+            metric,
+            str(cand),
+            str(ref),
+            json.dumps(options),
+            str(jobs),
+        ],
+        runs,
+    )
     pairs, digest, marks = out.split(maxsplit=2)
     # the scores of every pair must not depend on the number of processes
-    if digests.setdefault(metric, digest) != digest:
-        raise SystemExit(f"{metric}: scores differ with --jobs {jobs}")
+    check_digest(digests, metric, digest, f"jobs {jobs}")
     mib = {k: v / 1024 for k, v in json.loads(marks).items()}
-    wall, cpu = statistics.median(walls), statistics.median(cpus)
     after_1k = f"{mib['1000 pairs']:.0f}" if "1000 pairs" in mib else "-"
     peak = f"{mib['peak']:.0f}"
     if jobs > 1:  # each worker's own peak (pages shared with the parent count in both)
@@ -134,23 +142,18 @@ def command(
     """
     amrcheck = Path(sys.executable).parent / "amrcheck"
     settings = [f"{key}={value}" for key, value in options.items()]
-    walls, cpus = [], []
     with tempfile.TemporaryDirectory() as folder:
         table = Path(folder) / "pairs.tsv"
-        for _ in range(runs):
-            wall, cpu, _ = run_timed(
-                [str(amrcheck), "score", str(ref), str(cand), "--metric", metric]
-                + [part for s in settings for part in ("--option", s)]
-                + ["--jobs", str(jobs), "-q", "--per-pair", str(table)]
-            )
-            walls.append(wall)
-            cpus.append(cpu)
+        wall, cpu, _ = median_runs(
+            [str(amrcheck), "score", str(ref), str(cand), "--metric", metric]
+            + [part for s in settings for part in ("--option", s)]
+            + ["--jobs", str(jobs), "-q", "--per-pair", str(table)],
+            runs,
+        )
         with table.open() as handle:
             f1s = [float(row["f1"]) for row in csv.DictReader(handle, delimiter="\t")]
     digest = hashlib.sha256(repr(f1s).encode()).hexdigest()[:16]
-    if digests.setdefault(metric, digest) != digest:
-        raise SystemExit(f"{metric}: amrcheck score --jobs {jobs} gives other scores")
-    wall, cpu = statistics.median(walls), statistics.median(cpus)
+    check_digest(digests, metric, digest, f"amrcheck score --jobs {jobs}")
     return (
         f"| {metric} (`amrcheck score --jobs {jobs}`) | {jobs} "
         f"| {len(f1s) / wall:,.0f} | {wall:.2f} | {cpu:.1f} | - | - |"
