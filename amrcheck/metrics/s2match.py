@@ -51,13 +51,12 @@ import numpy as np
 from ..embeddings import ConceptVectors, load_word_vectors
 from ..standardize import StandardGraph
 from . import register
-from ._align import Alignment, AlignmentProblem, hill_climb, solve_exact
+from ._align import Alignment, hill_climb, solve_exact
 from ._protocol import Explanation, TripleRef
 from .smatch import (
     Smatch,
     alignment_problem,
     explain_alignment,
-    label_bound,
     standard_triples,
 )
 
@@ -192,27 +191,24 @@ class S2match(Smatch):
     def align(self, candidate: StandardGraph, reference: StandardGraph) -> Alignment:
         """smatch's search on graded weights (ILP too with ``exact``)."""
         table = self._table(candidate, reference)
-        exact_problem = alignment_problem(candidate, reference)
+        problem, exact = alignment_problem(candidate, reference, self._ids)
         # smatch already credits identical concepts 1 each; add the rest
         product = candidate.options.counting == "product"
-        n2 = exact_problem.n2
-        unary = dict(exact_problem.unary)
+        n2 = problem.n2
+        unary = problem.unary
         theirs = Counter(reference.instances)
         for (i, a), count in Counter(candidate.instances).items():
             for (j, b), other in theirs.items():
                 weight = table.get((a, b))
                 if weight:
-                    p = i * n2 + j
                     times = count * other if product else min(count, other)
-                    unary[p] = unary.get(p, 0.0) + weight * times
-        problem = AlignmentProblem(
-            exact_problem.n1, n2, unary, exact_problem.pairwise, integral=False
-        )
+                    unary[i * n2 + j] += weight * times
+        problem.integral = False
         found = hill_climb(
             problem,
             restarts=self.options.restarts,
             seed=self.options.seed,
-            bound=_graded_bound(candidate, reference, table),
+            bound=_graded_bound(candidate, reference, table, exact),
         )
         if self.options.exact and not found.optimal:
             found = solve_exact(problem, found, self.options.time_limit)
@@ -262,9 +258,10 @@ def _graded_bound(
     candidate: StandardGraph,
     reference: StandardGraph,
     table: dict[tuple[str, str], float],
+    exact: float | None,
 ) -> float | None:
-    """smatch's label bound with each concept's best similarity instead of 0/1."""
-    exact = label_bound(candidate, reference)
+    """smatch's label bound (``exact``) with each concept's best similarity
+    instead of 0/1."""
     if exact is None:
         return None
     ours = [c for _, c in candidate.instances]

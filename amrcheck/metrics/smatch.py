@@ -30,10 +30,11 @@ Example:
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
+
+import numpy as np
 
 from ..graph import Graph
 from ..standardize import (
@@ -45,96 +46,62 @@ from ..standardize import (
     Standardization,
     standardize,
 )
-from . import register
+from . import _search, register
 from ._align import Alignment, AlignmentProblem, hill_climb, solve_exact
 from ._protocol import Explanation, Score, TripleRef, micro_prf, prf
 
 INSTANCE_ROLE = "instance"
 
 
-def _product(a: int, b: int) -> int:
-    return a * b
+class LabelIds(dict[object, int]):
+    """Small ints for labels: equal ids exactly for equal labels.
+
+    One table per metric instance, shared by every pair it scores; ids are
+    only ever compared within a pair, so scores never depend on them.
+    """
+
+    def __missing__(self, label: object) -> int:
+        self[label] = len(self)
+        return len(self) - 1
+
+    def encode(self, candidate: StandardGraph, reference: StandardGraph) -> Any:
+        """The pair as :func:`._search.build_triple_problem` reads it."""
+        data = [len(candidate.variables), len(reference.variables)]
+        for graph in (candidate, reference):
+            data += (len(graph.instances), len(graph.attributes), len(graph.relations))
+        label = self.__getitem__
+        for graph in (candidate, reference):
+            data += [n for n, _ in graph.instances]
+            data += [label(c) for _, c in graph.instances]
+            data += [n for n, _, _ in graph.attributes]
+            data += [label((r, v)) for _, r, v in graph.attributes]
+            data += [a for a, _, _ in graph.relations]
+            data += [label(r) for _, r, _ in graph.relations]
+            data += [b for _, _, b in graph.relations]
+        return np.array(data, dtype=np.int64)
 
 
 def alignment_problem(
-    candidate: StandardGraph, reference: StandardGraph
-) -> AlignmentProblem:
-    """The weights smatch maximises for a standardised pair.
+    candidate: StandardGraph, reference: StandardGraph, ids: LabelIds | None = None
+) -> tuple[AlignmentProblem, float | None]:
+    """The weights smatch maximises for a standardised pair, and a label bound.
 
     Equal triples of the two graphs make ``min(c1, c2)`` matches (sets:
-    0 or 1), or ``c1 * c2`` under smatch 1.0.4's counting.
+    0 or 1), or ``c1 * c2`` under smatch 1.0.4's counting. The label bound
+    counts the matches possible if only labels had to agree (per concept,
+    per (role, value) and per relation role, the smaller of the two
+    counts); under smatch 1.0.4's product counting it bounds the score
+    only when neither graph has a duplicate triple (else it is None).
     """
-    combine: Callable[[int, int], int] = (
-        _product if candidate.options.counting == "product" else min
+    encoded = (ids or LabelIds()).encode(candidate, reference)
+    unary, row_start, partners, weights, bound = _search.build_triple_problem(
+        encoded, candidate.options.counting == "product"
     )
-    n2 = len(reference.variables)
-    unary: dict[int, float] = {}
-    pairwise: dict[int, dict[int, float]] = {}
-
-    def add_unary(
-        ours: Counter[tuple[int, Any]], theirs: Counter[tuple[int, Any]]
-    ) -> None:
-        by_label: dict[Any, list[tuple[int, int]]] = {}
-        for (j, label), count in theirs.items():
-            by_label.setdefault(label, []).append((j, count))
-        for (i, label), count in ours.items():
-            for j, other in by_label.get(label, ()):
-                p = i * n2 + j
-                unary[p] = unary.get(p, 0) + combine(count, other)
-
-    add_unary(
-        Counter((n, c) for n, c in candidate.instances),
-        Counter((n, c) for n, c in reference.instances),
+    problem = AlignmentProblem(
+        len(candidate.variables), len(reference.variables),
+        unary, row_start, partners, weights,
     )
-    add_unary(
-        Counter((n, (r, v)) for n, r, v in candidate.attributes),
-        Counter((n, (r, v)) for n, r, v in reference.attributes),
-    )
-    by_role: dict[str, list[tuple[int, int, int]]] = {}
-    for (j, role, t), count in Counter(reference.relations).items():
-        by_role.setdefault(role, []).append((j, t, count))
-    for (i, role, k), count in Counter(candidate.relations).items():
-        for j, t, other in by_role.get(role, ()):
-            w = combine(count, other)
-            if i == k and j == t:  # self-loop: earned by one node pair
-                p = i * n2 + j
-                unary[p] = unary.get(p, 0) + w
-            elif i != k and j != t:  # else the two ends can never both align
-                p, q = i * n2 + j, k * n2 + t
-                row = pairwise.setdefault(p, {})
-                row[q] = row.get(q, 0) + w
-                row = pairwise.setdefault(q, {})
-                row[p] = row.get(p, 0) + w
-    return AlignmentProblem(len(candidate.variables), n2, unary, pairwise)
-
-
-def label_bound(candidate: StandardGraph, reference: StandardGraph) -> float | None:
-    """Matches possible if only labels had to agree (None: not a bound here).
-
-    Per concept, per (role, value) and per relation role, the smaller of
-    the two counts. Under smatch 1.0.4's product counting this bounds the
-    score only when neither graph has a duplicate triple.
-    """
-    if candidate.options.counting == "product" and any(
-        len(set(items)) < len(items)
-        for graph in (candidate, reference)
-        for items in (graph.instances, graph.attributes, graph.relations)
-    ):
-        return None
-    total = 0
-    for ours, theirs in (
-        ([c for _, c in candidate.instances], [c for _, c in reference.instances]),
-        (
-            [(r, v) for _, r, v in candidate.attributes],
-            [(r, v) for _, r, v in reference.attributes],
-        ),
-        (
-            [r for _, r, _ in candidate.relations],
-            [r for _, r, _ in reference.relations],
-        ),
-    ):
-        total += sum((Counter(ours) & Counter(theirs)).values())
-    return float(total)
+    return problem, (None if bound < 0 else float(bound))
 
 
 @register("smatch")
@@ -184,6 +151,7 @@ class Smatch:
         self.standardization = Standardization(
             root=self.options.root, compat=self.options.compat
         )
+        self._ids = LabelIds()
 
     @classmethod
     def from_options(cls, options: Smatch.Options) -> Smatch:
@@ -202,8 +170,7 @@ class Smatch:
 
     def align(self, candidate: StandardGraph, reference: StandardGraph) -> Alignment:
         """The best mapping found (proven optimal when ``Alignment.optimal``)."""
-        problem = alignment_problem(candidate, reference)
-        known = label_bound(candidate, reference)
+        problem, known = alignment_problem(candidate, reference, self._ids)
         found = hill_climb(
             problem, restarts=self.options.restarts, seed=self.options.seed, bound=known
         )

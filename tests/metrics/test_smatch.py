@@ -217,7 +217,7 @@ def test_search_and_ilp_agree_with_brute_force_on_small_problems(seed: int) -> N
         for q in range(p + 1, n1 * n2):
             if p // n2 != q // n2 and p % n2 != q % n2 and rng.random() < 0.3:
                 pairwise.setdefault(p, {})[q] = pairwise.setdefault(q, {})[p] = 1
-    problem = AlignmentProblem(n1, n2, unary, pairwise)
+    problem = AlignmentProblem.from_weights(n1, n2, unary, pairwise)
     optimum = _brute_force(problem)
     found = hill_climb(problem, restarts=2, seed=seed)
     assert found.value == problem.value(found.mapping) <= optimum <= found.upper_bound
