@@ -46,6 +46,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain
+from multiprocessing.connection import wait
 from multiprocessing.pool import AsyncResult, Pool
 from typing import Any, Generic, TypeVar
 
@@ -71,25 +72,37 @@ def _ignore_sigint() -> None:
 
 
 @contextmanager
-def _workers(jobs: int, fork: bool, inherited: Any = None) -> Iterator[Pool]:
-    """A pool of ``jobs`` workers that ignore Ctrl-C and inherit ``inherited``.
+def _sigint_held() -> Iterator[None]:
+    """Hold Ctrl-C while workers are forked.
 
-    Ctrl-C is held while the workers are forked: a SIGINT that arrives
-    during a fork is raised inside an at-fork hook, where Python prints
-    and drops it, so the run would go on. Held, it is delivered once the
-    pool exists, where it terminates the pool. Leaving the block closes
-    the pool (its tasks finish); an exception terminates it.
+    A SIGINT that arrives during a fork is raised inside an at-fork hook,
+    where Python prints and drops it, so the run would go on. Held, it is
+    delivered when the block ends, where the caller stops its workers.
     """
-    global _INHERITED
-    _INHERITED = inherited
     held = None
     if hasattr(signal, "pthread_sigmask"):  # not on Windows
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    context = multiprocessing.get_context("fork" if fork else None)
-    pool = context.Pool(jobs, initializer=_ignore_sigint)
     try:
+        yield
+    finally:
         if held is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+@contextmanager
+def _workers(jobs: int, fork: bool, inherited: Any = None) -> Iterator[Pool]:
+    """A pool of ``jobs`` workers that ignore Ctrl-C and inherit ``inherited``.
+
+    Ctrl-C is held while the workers are forked (:func:`_sigint_held`).
+    Leaving the block closes the pool (its tasks finish); an exception
+    terminates it.
+    """
+    global _INHERITED
+    _INHERITED = inherited
+    context = multiprocessing.get_context("fork" if fork else None)
+    with _sigint_held():
+        pool = context.Pool(jobs, initializer=_ignore_sigint)
+    try:
         yield pool
     except BaseException:
         pool.terminate()
@@ -232,23 +245,89 @@ _RESULTS, _DONE, _FAILED = 0, 1, 2
 
 
 def _run_shard(shard: int) -> None:
-    """Do worker ``shard``'s batches, sending results and summary to the parent."""
+    """Do worker ``shard``'s batches, sending results and summary to the parent.
+
+    Stops early, without a summary, once the parent sets ``stop``.
+    """
     assert _INHERITED is not None, "worker started without a task"
-    function, work, workers, queue = _INHERITED
+    _ignore_sigint()
+    function, work, workers, channel, stop = _INHERITED
     try:
         batches = work(shard, workers)
-        while True:
+        while not stop.is_set():
             try:
                 batch = next(batches)
             except StopIteration as end:
-                queue.put((_DONE, (shard, end.value)))
+                channel.send((_DONE, (shard, end.value)))
                 return
-            queue.put((_RESULTS, function(batch)))
+            channel.send((_RESULTS, function(batch)))
+        channel.send((_DONE, (shard, None)))
     except Exception as error:  # raised again in the parent
         try:
-            queue.put((_FAILED, error))
+            channel.send((_FAILED, error))
         except Exception:  # an error that does not pickle: its text, then
-            queue.put((_FAILED, RuntimeError(f"{type(error).__name__}: {error}")))
+            channel.send((_FAILED, RuntimeError(f"{type(error).__name__}: {error}")))
+
+
+class _Channel:
+    """Messages from the workers to the parent over one pipe.
+
+    ``send`` holds a lock so that messages of several workers never
+    interleave; ``receive`` also watches the workers, so one that dies
+    without a word (killed, out of memory) raises instead of hanging.
+    """
+
+    def __init__(self, context: Any) -> None:
+        self._reader, self._writer = context.Pipe(duplex=False)
+        self._lock = context.Lock()
+
+    def send(self, message: Any) -> None:
+        with self._lock:
+            self._writer.send(message)
+
+    def receive(self, processes: Sequence[Any]) -> Any:
+        """The next message; ``processes``: the workers that still owe one."""
+        while not self._reader.poll():
+            sentinels = [p.sentinel for p in processes]
+            ready = wait([self._reader, *sentinels])
+            if self._reader in ready:
+                break
+            for process in processes:
+                if process.sentinel in ready and not self._reader.poll():
+                    raise RuntimeError(
+                        f"a worker process died (exit code {process.exitcode})"
+                    )
+        return self._reader.recv()
+
+
+@contextmanager
+def _forked(jobs: int, inherited: Any) -> Iterator[list[Any]]:
+    """``jobs`` processes running :func:`_run_shard` with ``inherited``.
+
+    Leaving the block waits for them; an exception terminates them first.
+    """
+    global _INHERITED
+    _INHERITED = inherited
+    context = multiprocessing.get_context("fork")
+    processes = [
+        context.Process(target=_run_shard, args=(shard,), daemon=True)
+        for shard in range(jobs)
+    ]
+    try:
+        with _sigint_held():
+            for process in processes:
+                process.start()
+        yield processes
+    except BaseException:
+        for process in processes:
+            if process.pid is not None:
+                process.terminate()
+        raise
+    finally:
+        for process in processes:
+            if process.pid is not None:
+                process.join()
+        _INHERITED = None
 
 
 def stripe(
@@ -328,26 +407,31 @@ class run_work(Generic[T, R]):  # noqa: N801 (used like a function)
             yield results
 
     def _sharded(self) -> Iterator[list[R]]:
-        queue = multiprocessing.get_context("fork").SimpleQueue()
+        context = multiprocessing.get_context("fork")
+        channel, stop = _Channel(context), context.Event()
         self.summaries = [None] * self.jobs
-        inherited = (self.function, self.work, self.jobs, queue)
-        with _workers(self.jobs, True, inherited) as pool:
-            for shard in range(self.jobs):
-                pool.apply_async(_run_shard, (shard,))
-            finished = 0
-            while finished < self.jobs:
-                kind, value = queue.get()
+        inherited = (self.function, self.work, self.jobs, channel, stop)
+        with _forked(self.jobs, inherited) as processes:
+            running = dict(enumerate(processes))
+            while running:
+                kind, value = channel.receive(list(running.values()))
                 if kind == _RESULTS:
-                    self.report(len(value))
-                    yield value
+                    if not self.gave_up:
+                        self.report(len(value))
+                        yield value
                 elif kind == _DONE:
                     shard, summary = value
                     self.summaries[shard] = summary
-                    finished += 1
-                    if self.give_up is not None and self.give_up(summary):
+                    del running[shard]
+                    if (
+                        not self.gave_up
+                        and self.give_up is not None
+                        and self.give_up(summary)
+                    ):
+                        # the others' work is of no use now: they stop after
+                        # their batch; their messages are read (a worker
+                        # blocked on a full pipe could not stop) and dropped
                         self.gave_up = True
-                        break
+                        stop.set()
                 else:
                     raise value
-            if self.gave_up:  # the other workers' work is of no use now
-                pool.terminate()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pickle
 from collections.abc import Generator, Sequence
 
@@ -61,6 +62,20 @@ def test_a_summary_that_gives_up_stops_every_worker() -> None:
     for _ in run:
         pass
     assert run.gave_up and run.summaries[0] is False
+
+
+
+def dying(shard: int, shards: int) -> Generator[list[int], None, None]:
+    yield [shard]
+    if shard == 1:
+        os._exit(3)  # as if killed: no error, no summary
+    yield [shard]
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
+    with pytest.raises(RuntimeError, match="worker process died .exit code 3"):
+        for _ in run_work(squares, dying, 2):
+            pass
 
 
 def test_input_errors_cross_processes_as_they_were_made() -> None:
