@@ -93,7 +93,7 @@ def alignment_problem(
     counts); under smatch 1.0.4's product counting it bounds the score
     only when neither graph has a duplicate triple (else it is None).
     """
-    encoded = (ids or LabelIds()).encode(candidate, reference)
+    encoded = (LabelIds() if ids is None else ids).encode(candidate, reference)
     unary, row_start, partners, weights, bound = _search.build_triple_problem(
         encoded, candidate.options.counting == "product"
     )
