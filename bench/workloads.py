@@ -48,13 +48,17 @@ def unrelated(pairs: int = 10_000, out: Path = DEFAULT_OUT) -> tuple[Path, Path]
     pool = _graph_texts()
     rng = random.Random(0)
     rng.shuffle(pool)
-    picked = pool[:pairs]
-    partners = pool[pairs:] + pool[:pairs]
+    # pair i: graphs i and i + offset of the shuffled pool, both taken round
+    # the pool, so a graph is never paired with itself, at any size (up to
+    # session 3 the partners were sliced, and any size above half the pool
+    # paired graphs with themselves)
+    size = len(pool)
+    offset = pairs % size or size // 2
+    picked = [pool[i % size] for i in range(pairs)]
+    partners = [pool[(i + offset) % size] for i in range(pairs)]
     out.mkdir(parents=True, exist_ok=True)
     cand.write_text("".join(f"# ::id {i}\n{t}\n\n" for i, t in enumerate(picked)))
-    ref.write_text(
-        "".join(f"# ::id {i}\n{t}\n\n" for i, t in enumerate(partners[:pairs]))
-    )
+    ref.write_text("".join(f"# ::id {i}\n{t}\n\n" for i, t in enumerate(partners)))
     return cand, ref
 
 
