@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -194,8 +195,14 @@ def locate(ref: TripleRef) -> Located:
 
 # --- one graph ---------------------------------------------------------------
 
-#: the alignment every diff uses: strict triples, proven optimal
-DIFF_ALIGNER = Smatch(exact=True)
+@cache
+def diff_aligner() -> Smatch:
+    """The alignment every diff uses: strict triples, proven optimal.
+
+    Made on first use: making it loads the compiled search (0.3 s), which
+    importing this module should not cost.
+    """
+    return Smatch(exact=True)
 
 
 Slot = tuple[str | None, str]  # (node in the old graph's variables, role)
@@ -217,7 +224,7 @@ def _slots(
 
 
 def triple_changes(
-    old: Graph, new: Graph, aligner: Smatch = DIFF_ALIGNER
+    old: Graph, new: Graph, aligner: Smatch | None = None
 ) -> list[Change]:
     """The triples that differ between two graphs under the optimal alignment.
 
@@ -225,6 +232,7 @@ def triple_changes(
     pair a removed and an added triple on aligned nodes with the same
     role (an instance's concept, or an attribute's value).
     """
+    aligner = aligner if aligner is not None else diff_aligner()
     explanation = aligner.score(new, old, explain=True).explanation
     assert explanation is not None
     removed, added = explanation.missing, explanation.extra
@@ -291,7 +299,8 @@ def _place(sheet: Sheet | None) -> tuple[int, int] | None:
 
 
 def _all_triples(graph: Graph, kind: Literal["removed", "added"]) -> list[Change]:
-    located = [locate(ref) for ref in standard_triples(DIFF_ALIGNER.standardize(graph))]
+    standard = diff_aligner().standardize(graph)
+    located = [locate(ref) for ref in standard_triples(standard)]
     if kind == "removed":
         found = [Change("removed", old=place) for place in located]
     else:

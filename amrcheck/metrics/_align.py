@@ -30,15 +30,74 @@ hash seeds or on the process.
 from __future__ import annotations
 
 import math
+import sys
+import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _search
-from ._search import EPSILON
+if TYPE_CHECKING:
+    from types import ModuleType
 
-__all__ = ["EPSILON", "Alignment", "AlignmentProblem", "hill_climb", "solve_exact"]
+__all__ = [
+    "EPSILON",
+    "Alignment",
+    "AlignmentProblem",
+    "hill_climb",
+    "solve_exact",
+    "triple_problem",
+]
+
+#: gains below this are noise (graded weights are floats)
+EPSILON = 1e-9
+
+#: seconds after which a first call is taken to be compiling, and said so
+_COMPILING_AFTER = 1.0
+_loaded = False
+
+
+def _compiled() -> ModuleType:
+    """The compiled core, loaded into this process on first use.
+
+    Importing numba and loading the search take about 0.5 s, which only
+    work that aligns graphs pays (not, say, reading a configuration that
+    names a metric). On a machine's first run numba compiles the search
+    instead (about 20 s, then cached on disk); a notice on stderr says so
+    when loading takes longer than a second.
+    """
+    from . import _search
+
+    global _loaded
+    if _loaded:
+        return _search
+    notice = threading.Timer(_COMPILING_AFTER, _say_compiling)
+    notice.daemon = True
+    notice.start()
+    try:
+        _loaded = True  # the warm-up below aligns: it must not come back here
+        pairwise = {1: {2: 1.0}, 2: {1: 1.0}}
+        problem = AlignmentProblem.from_weights(2, 2, {0: 1.0}, pairwise)
+        hill_climb(problem)
+        problem.value([0, 1])
+        one_concept_each = [1, 1, 1, 0, 0, 1, 0, 0, 0, 7, 0, 7]
+        _search.build_triple_problem(np.array(one_concept_each, dtype=np.int64), True)
+    except BaseException:
+        _loaded = False
+        raise
+    finally:
+        notice.cancel()
+        notice.join()
+    return _search
+
+
+def _say_compiling() -> None:
+    print(
+        "amrcheck: compiling the alignment search for this machine "
+        "(first run only, about 20 s; cached afterwards) ...",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 @dataclass(slots=True, eq=False)
@@ -130,7 +189,7 @@ class AlignmentProblem:
     def value(self, mapping: list[int]) -> float:
         """Total weight earned by ``mapping`` (``mapping[i]`` = j or -1)."""
         return float(
-            _search.mapping_value(
+            _compiled().mapping_value(
                 self.n1,
                 self.n2,
                 self.unary,
@@ -172,7 +231,7 @@ def hill_climb(
     bound (e.g. the smaller graph's triple count). Same problem and seed
     give the same result in any process.
     """
-    mapping, value, upper, proven = _search.search(
+    mapping, value, upper, proven = _compiled().search(
         problem.n1,
         problem.n2,
         problem.unary,
@@ -186,6 +245,20 @@ def hill_climb(
     )
     method = "search+bound" if proven else "search"
     return Alignment(mapping.tolist(), float(value), float(upper), method)
+
+
+def triple_problem(
+    encoded: np.ndarray[Any, np.dtype[np.int64]], product: bool
+) -> tuple[AlignmentProblem, float | None]:
+    """smatch's problem from a graph pair's triples encoded as ints, and its
+    label bound (None where it bounds nothing); see
+    :func:`._search.build_triple_problem` for the encoding."""
+    unary, row_start, partners, weights, bound = _compiled().build_triple_problem(
+        encoded, product
+    )
+    n1, n2 = int(encoded[0]), int(encoded[1])
+    problem = AlignmentProblem(n1, n2, unary, row_start, partners, weights)
+    return problem, (None if bound < 0 else float(bound))
 
 
 def _round_down(problem: AlignmentProblem, bound: float) -> float:

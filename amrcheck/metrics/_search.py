@@ -25,11 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-#: gains below this are noise (graded weights are floats)
-EPSILON = 1e-9
-
-_INT = np.int64
-
+from ._align import EPSILON
 
 # -- pairwise lookups and the climber's state ---------------------------------
 

@@ -46,8 +46,14 @@ from ..standardize import (
     Standardization,
     standardize,
 )
-from . import _search, register
-from ._align import Alignment, AlignmentProblem, hill_climb, solve_exact
+from . import register
+from ._align import (
+    Alignment,
+    AlignmentProblem,
+    hill_climb,
+    solve_exact,
+    triple_problem,
+)
 from ._protocol import Explanation, Score, TripleRef, micro_prf, prf
 
 INSTANCE_ROLE = "instance"
@@ -65,7 +71,7 @@ class LabelIds(dict[object, int]):
         return len(self) - 1
 
     def encode(self, candidate: StandardGraph, reference: StandardGraph) -> Any:
-        """The pair as :func:`._search.build_triple_problem` reads it."""
+        """The pair as :func:`._align.triple_problem` reads it."""
         data = [len(candidate.variables), len(reference.variables)]
         for graph in (candidate, reference):
             data += (len(graph.instances), len(graph.attributes), len(graph.relations))
@@ -94,14 +100,7 @@ def alignment_problem(
     only when neither graph has a duplicate triple (else it is None).
     """
     encoded = (LabelIds() if ids is None else ids).encode(candidate, reference)
-    unary, row_start, partners, weights, bound = _search.build_triple_problem(
-        encoded, candidate.options.counting == "product"
-    )
-    problem = AlignmentProblem(
-        len(candidate.variables), len(reference.variables),
-        unary, row_start, partners, weights,
-    )
-    return problem, (None if bound < 0 else float(bound))
+    return triple_problem(encoded, candidate.options.counting == "product")
 
 
 @register("smatch")

@@ -173,3 +173,25 @@ def test_the_same_pair_scores_the_same_in_another_process() -> None:
         cwd=Path(__file__).parent,
     )
     assert done.stdout.split() == [str(x) for x in here]
+
+
+def test_a_slow_first_load_says_it_is_compiling(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import time
+
+    from amrcheck.metrics import _align
+
+    def slow_build(*args: object) -> object:
+        time.sleep(0.5)  # as numba compiling on a machine's first run
+        return None
+
+    monkeypatch.setattr(_align, "_loaded", False)
+    monkeypatch.setattr(_align, "_COMPILING_AFTER", 0.05)
+    monkeypatch.setattr(_search, "build_triple_problem", slow_build)
+    _align._compiled()
+    assert "compiling the alignment search" in capsys.readouterr().err
+    monkeypatch.setattr(_align, "_loaded", False)
+    monkeypatch.setattr(_align, "_COMPILING_AFTER", 5.0)
+    _align._compiled()  # loads well within the limit: no notice
+    assert capsys.readouterr().err == "" and _align._loaded
