@@ -316,6 +316,11 @@ def count_graph_lines(path: str | Path) -> int:
     return count
 
 
+def graph_count(file: Corpus | str | Path) -> int:
+    """About the number of graphs: a corpus's entries, a file's graph-opening lines."""
+    return len(file) if isinstance(file, Corpus) else count_graph_lines(file)
+
+
 #: what :func:`split_file` counts: a line that opens with ``(`` (after the first)
 _GRAPH_LINE = b"\n("
 #: how far before a graph-opening line its header may start, for a cut

@@ -53,9 +53,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from .corpus import CHUNK_BYTES, Corpus
+from .corpus import CHUNK_BYTES, Corpus, graph_count
 from .graph import Graph, TripleKind
-from .metrics import Metric, Score, TripleRef, get_metric
+from .metrics import Metric, Score, TripleRef, expect_pairs, get_metric
 from .metrics.smatch import Smatch, standard_triples
 from .pairing import PairBy, metric_settings
 from .progress import Progress, run_batches
@@ -394,6 +394,8 @@ def diff_corpora(
         InputError: a file cannot be read.
     """
     metric = metric if metric is not None else get_metric("smatch")
+    for prepared in (metric, diff_aligner()):
+        expect_pairs(prepared, graph_count(old))
     differ = GraphDiffer(metric, motifs)
     stream = RowStream([old, new], by, chunk_bytes)
     found: list[tuple[RowOrder, GraphDiff]] = []

@@ -37,9 +37,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .corpus import CHUNK_BYTES, Corpus, count_graph_lines
+from .corpus import CHUNK_BYTES, Corpus, graph_count
 from .errors import InputError
-from .metrics import CorpusScore, Metric, Score, score_pairs
+from .metrics import CorpusScore, Metric, Score, expect_pairs, score_pairs
 from .pairing import GraphPair, PairBy, aggregate_scores
 from .parallel import default_jobs
 from .parts import PartReport, merge_parts, pair_part, plan_parts
@@ -216,8 +216,10 @@ def evaluate(
     smatch = next((m for m in metrics if m.name == "smatch"), None)
     scorer = _PairScorer(metrics, smatch if aspects else None)
     # graph-opening lines per file: a cheap look before reading
-    counts = [_graph_count(f) for f in (reference, *candidates)]
+    counts = [graph_count(f) for f in (reference, *candidates)]
     _fail_fast(reference, candidates, counts, by, strict, chunk_bytes)
+    for metric in metrics:
+        expect_pairs(metric, counts[0] * len(candidates))
     scoring = _Scoring(scorer, by, strict, compare, jobs, progress, chunk_pairs)
     report, tallies = scoring.in_parts(
         reference, candidates, counts[0]
@@ -326,11 +328,6 @@ class _Scoring:
             for scored in results:
                 tallies[scored[0]].add(scored)
         return tallies
-
-
-def _graph_count(file: Corpus | str | Path) -> int:
-    """About the number of graphs: entries of a corpus, a file's graph-opening lines."""
-    return len(file) if isinstance(file, Corpus) else count_graph_lines(file)
 
 
 def _fail_fast(

@@ -45,7 +45,7 @@ from pathlib import Path, PurePath
 
 import numpy as np
 
-from .corpus import CHUNK_BYTES, Corpus
+from .corpus import CHUNK_BYTES, Corpus, graph_count
 from .diff import Change, triple_changes
 from .metrics import Score
 from .metrics.aspects import ASPECTS, aggregate_aspects, aspect_scores
@@ -297,6 +297,8 @@ def agreement(
     if len(corpora) < 2:
         raise ValueError("agreement needs at least two annotators")
     metric = metric if metric is not None else Smatch()
+    annotators = len(corpora)
+    metric.expect_pairs(annotators * (annotators - 1) // 2 * graph_count(corpora[0]))
     stream = RowStream(corpora, by, chunk_bytes)
     paths = [s.ledger.path for s in stream.sources]
     if len(set(paths)) < len(paths):

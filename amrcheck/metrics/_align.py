@@ -33,62 +33,79 @@ import math
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from types import ModuleType
-
 __all__ = [
     "EPSILON",
+    "SWITCH_AFTER",
     "Alignment",
     "AlignmentProblem",
     "hill_climb",
     "solve_exact",
     "triple_problem",
+    "use_compiled",
 ]
 
 #: gains below this are noise (graded weights are floats)
 EPSILON = 1e-9
 
-#: seconds after which a first call is taken to be compiling, and said so
+#: alignments a process does with the plain search before it loads the
+#: compiled one (loading costs about 0.5 s, some 1,000 plain alignments)
+SWITCH_AFTER = 1000
+#: seconds after which loading is taken to be compiling, and said so
 _COMPILING_AFTER = 1.0
-_loaded = False
+_compiled: dict[str, Any] | None = None
+_plain_alignments = 0
 
 
-def _compiled() -> ModuleType:
-    """The compiled core, loaded into this process on first use.
+def use_compiled() -> None:
+    """Load the compiled search into this process now (idempotent).
 
-    Importing numba and loading the search take about 0.5 s, which only
-    work that aligns graphs pays (not, say, reading a configuration that
-    names a metric). On a machine's first run numba compiles the search
-    instead (about 20 s, then cached on disk); a notice on stderr says so
-    when loading takes longer than a second.
+    The search runs as plain Python for a process's first
+    :data:`SWITCH_AFTER` alignments, then compiled by numba: the same code
+    and the same results, ~20× faster, for about 0.5 s of loading (numba's
+    import and its first call) that small jobs — a pre-commit hook, an
+    editor's first checks — should not pay. Work known to be large calls
+    this first (in the parent, so that forked workers inherit it loaded).
+    On a machine's first run numba compiles the search instead (about
+    20 s, then cached on disk); a notice on stderr says so when loading
+    takes longer than a second.
     """
+    global _compiled
+    if _compiled is not None:
+        return
     from . import _search
 
-    global _loaded
-    if _loaded:
-        return _search
     notice = threading.Timer(_COMPILING_AFTER, _say_compiling)
     notice.daemon = True
     notice.start()
     try:
-        _loaded = True  # the warm-up below aligns: it must not come back here
-        pairwise = {1: {2: 1.0}, 2: {1: 1.0}}
-        problem = AlignmentProblem.from_weights(2, 2, {0: 1.0}, pairwise)
-        hill_climb(problem)
-        problem.value([0, 1])
-        one_concept_each = [1, 1, 1, 0, 0, 1, 0, 0, 0, 7, 0, 7]
-        _search.build_triple_problem(np.array(one_concept_each, dtype=np.int64), True)
-    except BaseException:
-        _loaded = False
-        raise
+        compiled = _search.compiled()
+        # one call of each entry point, with the argument types of real ones
+        unary, row_start, partners, weights, _ = compiled["build_triple_problem"](
+            np.array([1, 1, 1, 0, 0, 1, 0, 0, 0, 7, 0, 7], dtype=np.int64), True
+        )
+        compiled["search"](1, 1, unary, row_start, partners, weights, True, 4, 0, 1.0)
+        compiled["mapping_value"](
+            1, 1, unary, row_start, partners, weights, np.zeros(1, dtype=np.int64)
+        )
     finally:
         notice.cancel()
         notice.join()
-    return _search
+    _compiled = compiled
+
+
+def _kernels() -> tuple[dict[str, Any], bool]:
+    """The search to use now, and whether it takes numpy arrays (else lists)."""
+    if _compiled is None and _plain_alignments >= SWITCH_AFTER:
+        use_compiled()
+    if _compiled is not None:
+        return _compiled, True
+    from . import _search
+
+    return vars(_search), False
 
 
 def _say_compiling() -> None:
@@ -188,17 +205,21 @@ class AlignmentProblem:
 
     def value(self, mapping: list[int]) -> float:
         """Total weight earned by ``mapping`` (``mapping[i]`` = j or -1)."""
-        return float(
-            _compiled().mapping_value(
-                self.n1,
-                self.n2,
-                self.unary,
-                self.row_start,
-                self.partners,
-                self.weights,
-                np.asarray(mapping, dtype=np.int64),
-            )
+        kernels, arrays = _kernels()
+        found = kernels["mapping_value"](
+            self.n1,
+            self.n2,
+            *self._storage(arrays),
+            np.asarray(mapping, dtype=np.int64) if arrays else list(mapping),
         )
+        return float(found)
+
+    def _storage(self, arrays: bool) -> tuple[Any, Any, Any, Any]:
+        """unary, row_start, partners, weights: arrays, or lists for plain code."""
+        found = (self.unary, self.row_start, self.partners, self.weights)
+        if arrays:
+            return found
+        return tuple(a.tolist() for a in found)
 
 
 @dataclass(slots=True)
@@ -231,33 +252,39 @@ def hill_climb(
     bound (e.g. the smaller graph's triple count). Same problem and seed
     give the same result in any process.
     """
-    mapping, value, upper, proven = _compiled().search(
+    global _plain_alignments
+    kernels, arrays = _kernels()
+    _plain_alignments += not arrays
+    mapping, value, upper, proven = kernels["search"](
         problem.n1,
         problem.n2,
-        problem.unary,
-        problem.row_start,
-        problem.partners,
-        problem.weights,
+        *problem._storage(arrays),
         problem.integral,
         restarts,
         seed,
         math.inf if bound is None else float(bound),
     )
     method = "search+bound" if proven else "search"
-    return Alignment(mapping.tolist(), float(value), float(upper), method)
+    return Alignment(list(map(int, mapping)), float(value), float(upper), method)
 
 
 def triple_problem(
-    encoded: np.ndarray[Any, np.dtype[np.int64]], product: bool
+    encoded: list[int], product: bool
 ) -> tuple[AlignmentProblem, float | None]:
     """smatch's problem from a graph pair's triples encoded as ints, and its
     label bound (None where it bounds nothing); see
     :func:`._search.build_triple_problem` for the encoding."""
-    unary, row_start, partners, weights, bound = _compiled().build_triple_problem(
-        encoded, product
+    kernels, arrays = _kernels()
+    data = np.array(encoded, dtype=np.int64) if arrays else encoded
+    built = kernels["build_triple_problem"](data, product)
+    unary, row_start, partners, weights, bound = built
+    if not arrays:
+        unary, weights = np.array(unary, dtype=float), np.array(weights, dtype=float)
+        row_start = np.array(row_start, dtype=np.int64)
+        partners = np.array(partners, dtype=np.int64)
+    problem = AlignmentProblem(
+        int(encoded[0]), int(encoded[1]), unary, row_start, partners, weights
     )
-    n1, n2 = int(encoded[0]), int(encoded[1])
-    problem = AlignmentProblem(n1, n2, unary, row_start, partners, weights)
     return problem, (None if bound < 0 else float(bound))
 
 

@@ -145,6 +145,19 @@ def score_pairs(metric: Metric, pairs: Sequence[tuple[Graph, Graph]]) -> list[Sc
     return [metric.score(candidate, reference) for candidate, reference in pairs]
 
 
+def expect_pairs(metric: Metric, count: int) -> None:
+    """Tell ``metric`` that about ``count`` pairs are coming, if it cares.
+
+    A metric may define ``expect_pairs(count)`` to get ready for large
+    work (smatch loads its compiled search at once instead of after its
+    first thousand alignments). Call it before forking workers, so that
+    they inherit what it prepared. Scores never depend on it.
+    """
+    prepare = getattr(metric, "expect_pairs", None)
+    if prepare is not None:
+        prepare(count)
+
+
 def micro_prf(pairs: Sequence[Score]) -> Score:
     """Micro P/R/F1 from summed ``matched``/``candidate``/``reference`` counts."""
     totals: dict[str, float] = {}

@@ -22,16 +22,87 @@ as integers (one array per graph pair, see :func:`build_triple_problem`).
 
 from __future__ import annotations
 
+import math
+from types import FunctionType
+from typing import Any
+
 import numpy as np
-from numba import njit
 
 from ._align import EPSILON
+
+#: the modulus of the starts' random generator (Lehmer / MINSTD, 48271)
+_RANDOM_MODULUS = 2147483647
+
+# -- storage: lists here, numpy arrays where compiled (:func:`compiled`) -------
+
+
+def _ints(size, fill):
+    return [fill] * size
+
+
+def _floats(size):
+    return [0.0] * size
+
+
+def _flags(size):
+    return [False] * size
+
+
+def _copy(values):
+    return list(values)
+
+
+def _sorted(values):
+    return sorted(values)
+
+
+def _stable_order(values):
+    """Indices of ``values`` by increasing value, ties by index."""
+    return sorted(range(len(values)), key=values.__getitem__)
+
+
+def _array_ints(size, fill):
+    return np.full(size, fill, dtype=np.int64)
+
+
+def _array_floats(size):
+    return np.zeros(size)
+
+
+def _array_flags(size):
+    return np.zeros(size, dtype=np.bool_)
+
+
+def _array_copy(values):
+    return values.copy()
+
+
+def _array_sorted(values):
+    return np.sort(values)
+
+
+def _array_stable_order(values):
+    return np.argsort(values, kind="mergesort")
+
+
+def _random_below(state, bound):
+    """A draw in ``[0, bound)`` from the Lehmer generator in ``state[0]``.
+
+    Integer arithmetic only, so the plain and the compiled search draw the
+    same numbers from the same seed.
+    """
+    state[0] = state[0] * 48271 % _RANDOM_MODULUS
+    return state[0] % bound
+
+
+def _node_pair(n2, node, target):
+    return node * n2 + target if target >= 0 else -1
+
 
 # -- pairwise lookups and the climber's state ---------------------------------
 
 
-@njit(cache=True)
-def _pair_weight(row_start, partners, weights, p, q):  # type: ignore[no-untyped-def]
+def _pair_weight(row_start, partners, weights, p, q):
     """Weight of node pairs ``p`` and ``q`` together (0 if none or p, q < 0)."""
     if p < 0 or q < 0:
         return 0.0
@@ -48,15 +119,16 @@ def _pair_weight(row_start, partners, weights, p, q):  # type: ignore[no-untyped
     return 0.0
 
 
-@njit(cache=True)
-def _load(n1, n2, unary, row_start, partners, weights, mapping, m, inv, gain):  # type: ignore[no-untyped-def]
+def _load(n1, n2, unary, row_start, partners, weights, mapping, m, inv, gain):
     """Load ``mapping`` into ``m``/``inv``/``gain``; return its value.
 
     ``gain[p]`` is what node pair ``p`` would earn against the current
     mapping: its unary weight plus its weights with every aligned pair.
     """
-    inv[:] = -1
-    gain[:] = unary
+    for j in range(n2):
+        inv[j] = -1
+    for p in range(n1 * n2):
+        gain[p] = unary[p]
     value = 0.0
     for i in range(n1):
         j = mapping[i]
@@ -76,8 +148,7 @@ def _load(n1, n2, unary, row_start, partners, weights, mapping, m, inv, gain):  
     return value
 
 
-@njit(cache=True)
-def _assign(n2, row_start, partners, weights, m, inv, gain, i, j):  # type: ignore[no-untyped-def]
+def _assign(n2, row_start, partners, weights, m, inv, gain, i, j):
     """Align ``i -> j`` (both free); return the value gained."""
     p = i * n2 + j
     gained = gain[p]
@@ -88,8 +159,7 @@ def _assign(n2, row_start, partners, weights, m, inv, gain, i, j):  # type: igno
     return gained
 
 
-@njit(cache=True)
-def _release(n2, row_start, partners, weights, m, inv, gain, i):  # type: ignore[no-untyped-def]
+def _release(n2, row_start, partners, weights, m, inv, gain, i):
     """Unalign ``i``; return the value lost."""
     j = m[i]
     p = i * n2 + j
@@ -103,8 +173,7 @@ def _release(n2, row_start, partners, weights, m, inv, gain, i):  # type: ignore
 # -- the climb ----------------------------------------------------------------
 
 
-@njit(cache=True)
-def _moves_and_swaps(  # type: ignore[no-untyped-def]  # noqa: C901 (hot path)
+def _moves_and_swaps(  # noqa: C901 (hot path)
     n1, n2, row_start, partners, weights, cand_start, cand, m, inv, gain, value, stop_at
 ):
     """Best-improvement moves and swaps until none gains (or ``stop_at``).
@@ -155,8 +224,7 @@ def _moves_and_swaps(  # type: ignore[no-untyped-def]  # noqa: C901 (hot path)
     return value
 
 
-@njit(cache=True)
-def _change_value(n2, row_start, partners, weights, gain, changes, count):  # type: ignore[no-untyped-def]
+def _change_value(n2, row_start, partners, weights, gain, changes, count):
     """Value change of reassigning ``changes[:count]`` = (node, old, new) together.
 
     ``gain`` counts each node's relations to the *current* positions of the
@@ -165,17 +233,17 @@ def _change_value(n2, row_start, partners, weights, gain, changes, count):  # ty
     """
     delta = 0.0
     for x in range(count):
-        node, old, new = changes[x, 0], changes[x, 1], changes[x, 2]
+        node, old, new = changes[3 * x], changes[3 * x + 1], changes[3 * x + 2]
         if new >= 0:
             delta += gain[node * n2 + new]
         if old >= 0:
             delta -= gain[node * n2 + old]
     for x in range(count):
-        old_x = changes[x, 0] * n2 + changes[x, 1] if changes[x, 1] >= 0 else -1
-        new_x = changes[x, 0] * n2 + changes[x, 2] if changes[x, 2] >= 0 else -1
+        old_x = _node_pair(n2, changes[3 * x], changes[3 * x + 1])
+        new_x = _node_pair(n2, changes[3 * x], changes[3 * x + 2])
         for y in range(x + 1, count):
-            old_y = changes[y, 0] * n2 + changes[y, 1] if changes[y, 1] >= 0 else -1
-            new_y = changes[y, 0] * n2 + changes[y, 2] if changes[y, 2] >= 0 else -1
+            old_y = _node_pair(n2, changes[3 * y], changes[3 * y + 1])
+            new_y = _node_pair(n2, changes[3 * y], changes[3 * y + 2])
             delta += _pair_weight(row_start, partners, weights, old_x, old_y)
             delta += _pair_weight(row_start, partners, weights, new_x, new_y)
             delta -= _pair_weight(row_start, partners, weights, new_x, old_y)
@@ -183,8 +251,7 @@ def _change_value(n2, row_start, partners, weights, gain, changes, count):  # ty
     return delta
 
 
-@njit(cache=True)
-def _best_edge_change(  # type: ignore[no-untyped-def]
+def _best_edge_change(
     n2, row_start, partners, weights, m, inv, gain, i, j, k, t, trial, chosen
 ):
     """The better way to align ``i -> j`` and ``k -> t`` together, if it gains.
@@ -203,27 +270,35 @@ def _best_edge_change(  # type: ignore[no-untyped-def]
     best, best_count = EPSILON, 0
     for order in range(2):
         first, second = (free_a, free_b) if order == 0 else (free_b, free_a)
-        trial[0, 0], trial[0, 1], trial[0, 2] = i, a, j
-        trial[1, 0], trial[1, 1], trial[1, 2] = k, b, t
+        trial[0], trial[1], trial[2] = i, a, j
+        trial[3], trial[4], trial[5] = k, b, t
         count = 2
         # weights are >= 0, so re-seating a displaced node never loses
         if hj >= 0:
-            trial[count, 0], trial[count, 1], trial[count, 2] = hj, m[hj], first
+            trial[3 * count], trial[3 * count + 1], trial[3 * count + 2] = (
+                hj,
+                m[hj],
+                first,
+            )
             count += 1
         if ht >= 0:
-            trial[count, 0], trial[count, 1], trial[count, 2] = ht, m[ht], second
+            trial[3 * count], trial[3 * count + 1], trial[3 * count + 2] = (
+                ht,
+                m[ht],
+                second,
+            )
             count += 1
         delta = _change_value(n2, row_start, partners, weights, gain, trial, count)
         if delta > best:
             best, best_count = delta, count
-            chosen[:count] = trial[:count]
+            for x in range(3 * count):
+                chosen[x] = trial[x]
         if free_a == free_b or (hj < 0 and ht < 0):
             break  # the other order is the same change
     return best, best_count
 
 
-@njit(cache=True)
-def _edge_step(  # type: ignore[no-untyped-def]  # noqa: C901 (hot path)
+def _edge_step(  # noqa: C901 (hot path)
     n1, n2, row_start, partners, weights, m, inv, gain, trial, chosen
 ):
     """Realise one relation match that single moves and swaps cannot.
@@ -258,12 +333,11 @@ def _edge_step(  # type: ignore[no-untyped-def]  # noqa: C901 (hot path)
             )
             if count:
                 for x in range(count):
-                    if chosen[x, 1] >= 0:
-                        _release(
-                            n2, row_start, partners, weights, m, inv, gain, chosen[x, 0]
-                        )
+                    if chosen[3 * x + 1] >= 0:
+                        node = chosen[3 * x]
+                        _release(n2, row_start, partners, weights, m, inv, gain, node)
                 for x in range(count):
-                    if chosen[x, 2] >= 0:
+                    if chosen[3 * x + 2] >= 0:
                         _assign(
                             n2,
                             row_start,
@@ -272,15 +346,14 @@ def _edge_step(  # type: ignore[no-untyped-def]  # noqa: C901 (hot path)
                             m,
                             inv,
                             gain,
-                            chosen[x, 0],
-                            chosen[x, 2],
+                            chosen[3 * x],
+                            chosen[3 * x + 2],
                         )
                 return best
     return 0.0
 
 
-@njit(cache=True)
-def _climb(  # type: ignore[no-untyped-def]
+def _climb(
     n1, n2, row_start, partners, weights, cand_start, cand, m, inv, gain,
     value, stop_at, trial, chosen,
 ):
@@ -307,11 +380,10 @@ def _climb(  # type: ignore[no-untyped-def]
 # -- starts and bounds --------------------------------------------------------
 
 
-@njit(cache=True)
-def _candidates(n1, n2, unary, row_start):  # type: ignore[no-untyped-def]
+def _candidates(n1, n2, unary, row_start):
     """Per node ``i``, the nodes ``j`` it can earn anything with (CSR)."""
-    cand_start = np.zeros(n1 + 1, dtype=np.int64)
-    cand = np.empty(n1 * n2, dtype=np.int64)
+    cand_start = _ints(n1 + 1, 0)
+    cand = _ints(n1 * n2, 0)
     count = 0
     for i in range(n1):
         for j in range(n2):
@@ -323,14 +395,22 @@ def _candidates(n1, n2, unary, row_start):  # type: ignore[no-untyped-def]
     return cand_start, cand[:count]
 
 
-@njit(cache=True)
-def _smart_start(n1, n2, unary):  # type: ignore[no-untyped-def]
+def _smart_start(n1, n2, unary):
     """Greedy start: node pairs by decreasing unary weight (ties: by index)."""
-    mapping = np.full(n1, -1, dtype=np.int64)
-    used = np.zeros(n2, dtype=np.bool_)
-    nonzero = np.nonzero(unary)[0]
-    order = np.argsort(-unary[nonzero], kind="mergesort")
-    for o in order:
+    mapping = _ints(n1, -1)
+    used = _flags(n2)
+    count = 0
+    for p in range(n1 * n2):
+        if unary[p] != 0.0:
+            count += 1
+    nonzero = _ints(count, 0)
+    negated = _floats(count)
+    count = 0
+    for p in range(n1 * n2):
+        if unary[p] != 0.0:
+            nonzero[count], negated[count] = p, -unary[p]
+            count += 1
+    for o in _stable_order(negated):
         p = nonzero[o]
         i, j = p // n2, p % n2
         if mapping[i] < 0 and not used[j]:
@@ -339,36 +419,40 @@ def _smart_start(n1, n2, unary):  # type: ignore[no-untyped-def]
     return mapping
 
 
-@njit(cache=True)
-def _random_start(n1, n2, cand_start, cand):  # type: ignore[no-untyped-def]
+def _random_start(n1, n2, cand_start, cand, rng):
     """Each node, in random order, to a random free candidate (if any)."""
-    mapping = np.full(n1, -1, dtype=np.int64)
-    used = np.zeros(n2, dtype=np.bool_)
-    free = np.empty(n2, dtype=np.int64)
-    for i in np.random.permutation(n1):
+    mapping = _ints(n1, -1)
+    used = _flags(n2)
+    free = _ints(n2, 0)
+    order = _ints(n1, 0)
+    for i in range(n1):
+        order[i] = i
+    for i in range(n1 - 1, 0, -1):  # Fisher-Yates
+        k = _random_below(rng, i + 1)
+        order[i], order[k] = order[k], order[i]
+    for i in order:
         count = 0
         for c in range(cand_start[i], cand_start[i + 1]):
             if not used[cand[c]]:
                 free[count] = cand[c]
                 count += 1
         if count:
-            j = free[np.random.randint(0, count)]
+            j = free[_random_below(rng, count)]
             mapping[i] = j
             used[j] = True
     return mapping
 
 
-@njit(cache=True)
-def star_weights(n1, n2, unary, row_start, partners, weights):  # type: ignore[no-untyped-def]
+def star_weights(n1, n2, unary, row_start, partners, weights):
     """Per node pair: unary weight + half its best relation gain to the neighbours.
 
     For ``i -> j``, each neighbour ``k`` of ``i`` can align to one node
     only, so it adds at most its best weight; the same holds from the side
     of the neighbours ``t`` of ``j``; the smaller of the two sums is kept.
     """
-    stars = unary.copy()
-    by_k = np.zeros(n1)
-    by_t = np.zeros(n2)
+    stars = _copy(unary)
+    by_k = _floats(n1)
+    by_t = _floats(n2)
     for p in range(n1 * n2):
         low, high = row_start[p], row_start[p + 1]
         if low == high:
@@ -388,50 +472,53 @@ def star_weights(n1, n2, unary, row_start, partners, weights):  # type: ignore[n
     return stars
 
 
-@njit(cache=True)
-def _round_down(bound, integral):  # type: ignore[no-untyped-def]
-    return np.floor(bound + EPSILON) if integral else bound
+def _round_down(bound, integral):
+    return float(math.floor(bound + EPSILON)) if integral else bound
 
 
-@njit(cache=True)
-def line_bound(n1, n2, stars, known, integral):  # type: ignore[no-untyped-def]
+def line_bound(n1, n2, stars, known, integral):
     """The smaller of the sums of row and of column maxima of ``stars``."""
-    rows = np.zeros(n1)
-    cols = np.zeros(n2)
+    rows = _floats(n1)
+    cols = _floats(n2)
     for i in range(n1):
         for j in range(n2):
             w = stars[i * n2 + j]
             rows[i] = max(rows[i], w)
             cols[j] = max(cols[j], w)
-    return _round_down(min(known, rows.sum(), cols.sum()), integral)
+    row_sum, col_sum = 0.0, 0.0
+    for i in range(n1):
+        row_sum += rows[i]
+    for j in range(n2):
+        col_sum += cols[j]
+    return _round_down(min(known, row_sum, col_sum), integral)
 
 
-@njit(cache=True)
-def _min_cost_assignment(cost):  # type: ignore[no-untyped-def]  # noqa: C901
-    """Column of each row in a minimum-cost assignment (rows <= columns).
+def _min_cost_assignment(cost, n, w):  # noqa: C901
+    """Column of each row in a minimum-cost assignment of the ``n`` x ``w``
+    matrix ``cost`` (flat, rows <= columns).
 
     Shortest augmenting paths with potentials (the Hungarian method in
     its O(n^2 m) form).
     """
-    n, w = cost.shape
-    u = np.zeros(n + 1)
-    v = np.zeros(w + 1)
-    owner = np.zeros(w + 1, dtype=np.int64)  # row (1-based) holding column
-    way = np.zeros(w + 1, dtype=np.int64)
-    min_v = np.empty(w + 1)
-    used = np.empty(w + 1, dtype=np.bool_)
+    u = _floats(n + 1)
+    v = _floats(w + 1)
+    owner = _ints(w + 1, 0)  # row (1-based) holding column
+    way = _ints(w + 1, 0)
+    min_v = _floats(w + 1)
+    used = _flags(w + 1)
     for row in range(1, n + 1):
         owner[0] = row
         col0 = 0
-        min_v[:] = np.inf
-        used[:] = False
+        for col in range(w + 1):
+            min_v[col] = math.inf
+            used[col] = False
         while True:
             used[col0] = True
             row0 = owner[col0]
-            delta, col1 = np.inf, 0
+            delta, col1 = math.inf, 0
             for col in range(1, w + 1):
                 if not used[col]:
-                    reduced = cost[row0 - 1, col - 1] - u[row0] - v[col]
+                    reduced = cost[(row0 - 1) * w + col - 1] - u[row0] - v[col]
                     if reduced < min_v[col]:
                         min_v[col] = reduced
                         way[col] = col0
@@ -450,34 +537,40 @@ def _min_cost_assignment(cost):  # type: ignore[no-untyped-def]  # noqa: C901
             col1 = way[col0]
             owner[col0] = owner[col1]
             col0 = col1
-    assigned = np.full(n, -1, dtype=np.int64)
+    assigned = _ints(n, -1)
     for col in range(1, w + 1):
         if owner[col] != 0:
             assigned[owner[col] - 1] = col - 1
     return assigned
 
 
-@njit(cache=True)
-def assignment_bound(n1, n2, stars, integral):  # type: ignore[no-untyped-def]
+def assignment_bound(n1, n2, stars, integral):
     """The best one-to-one assignment of ``stars``: (bound, that mapping).
 
     The mapping keeps only pairs with a positive star weight; it is also a
     good start for the search.
     """
-    matrix = stars.reshape(n1, n2)
-    mapping = np.full(n1, -1, dtype=np.int64)
+    mapping = _ints(n1, -1)
+    cost = _floats(n1 * n2)
     total = 0.0
     if n1 <= n2:
-        columns = _min_cost_assignment(-matrix)
+        for p in range(n1 * n2):
+            cost[p] = -stars[p]
+        columns = _min_cost_assignment(cost, n1, n2)
         for i in range(n1):
-            total += matrix[i, columns[i]]
-            if matrix[i, columns[i]] > 0:
+            p = i * n2 + columns[i]
+            total += stars[p]
+            if stars[p] > 0:
                 mapping[i] = columns[i]
-    else:
-        rows = _min_cost_assignment(-matrix.T.copy())
+    else:  # transposed, so that rows <= columns
+        for i in range(n1):
+            for j in range(n2):
+                cost[j * n1 + i] = -stars[i * n2 + j]
+        rows = _min_cost_assignment(cost, n2, n1)
         for j in range(n2):
-            total += matrix[rows[j], j]
-            if matrix[rows[j], j] > 0:
+            p = rows[j] * n2 + j
+            total += stars[p]
+            if stars[p] > 0:
                 mapping[rows[j]] = j
     return _round_down(total, integral), mapping
 
@@ -485,17 +578,13 @@ def assignment_bound(n1, n2, stars, integral):  # type: ignore[no-untyped-def]
 # -- the search ---------------------------------------------------------------
 
 
-@njit(cache=True)
-def mapping_value(n1, n2, unary, row_start, partners, weights, mapping):  # type: ignore[no-untyped-def]
+def mapping_value(n1, n2, unary, row_start, partners, weights, mapping):
     """Total weight earned by ``mapping`` (``mapping[i]`` = j or -1)."""
-    m = np.empty(n1, dtype=np.int64)
-    inv = np.empty(n2, dtype=np.int64)
-    gain = np.empty(n1 * n2)
+    m, inv, gain = _ints(n1, -1), _ints(n2, -1), _floats(n1 * n2)
     return _load(n1, n2, unary, row_start, partners, weights, mapping, m, inv, gain)
 
 
-@njit(cache=True)
-def search(  # type: ignore[no-untyped-def]
+def search(
     n1, n2, unary, row_start, partners, weights, integral, restarts, seed, known
 ):
     """Smart starts + ``restarts`` seeded random starts, each climbed.
@@ -507,11 +596,8 @@ def search(  # type: ignore[no-untyped-def]
     random starts (seeded with ``seed`` for each problem), stopping as soon
     as a mapping reaches the bound.
     """
-    m = np.empty(n1, dtype=np.int64)
-    inv = np.empty(n2, dtype=np.int64)
-    gain = np.empty(n1 * n2)
-    trial = np.empty((4, 3), dtype=np.int64)
-    chosen = np.empty((4, 3), dtype=np.int64)
+    m, inv, gain = _ints(n1, -1), _ints(n2, -1), _floats(n1 * n2)
+    trial, chosen = _ints(12, 0), _ints(12, 0)  # up to 4 (node, old, new)
     cand_start, cand = _candidates(n1, n2, unary, row_start)
     value = _load(
         n1, n2, unary, row_start, partners, weights, _smart_start(n1, n2, unary),
@@ -521,7 +607,7 @@ def search(  # type: ignore[no-untyped-def]
         n1, n2, row_start, partners, weights, cand_start, cand, m, inv, gain,
         value, known, trial, chosen,
     )
-    best, best_value, bound = m.copy(), value, known
+    best, best_value, bound = _copy(m), value, known
     if best_value >= bound - EPSILON:
         return best, best_value, bound, 0
     stars = star_weights(n1, n2, unary, row_start, partners, weights)
@@ -530,19 +616,20 @@ def search(  # type: ignore[no-untyped-def]
         return best, best_value, bound, 1
     tighter, start = assignment_bound(n1, n2, stars, integral)
     bound = min(bound, tighter)
-    np.random.seed(seed)
+    rng = _ints(1, seed % (_RANDOM_MODULUS - 1) + 1)
     for run in range(restarts + 1):
         if best_value >= bound - EPSILON:
             break
         if run > 0:
-            start = _random_start(n1, n2, cand_start, cand)
+            start = _random_start(n1, n2, cand_start, cand, rng)
         value = _load(n1, n2, unary, row_start, partners, weights, start, m, inv, gain)
         value = _climb(
             n1, n2, row_start, partners, weights, cand_start, cand, m, inv, gain,
             value, bound, trial, chosen,
         )
         if value > best_value + EPSILON:
-            best[:] = m
+            for i in range(n1):
+                best[i] = m[i]
             best_value = value
     return best, best_value, bound, 1 if best_value >= bound - EPSILON else 0
 
@@ -550,12 +637,11 @@ def search(  # type: ignore[no-untyped-def]
 # -- smatch's problem from encoded triples -------------------------------------
 
 
-@njit(cache=True)
-def _runs(keys):  # type: ignore[no-untyped-def]
+def _runs(keys):
     """Sorted distinct ``keys`` and how often each occurs."""
-    ordered = np.sort(keys)
-    distinct = np.empty(len(ordered), dtype=np.int64)
-    counts = np.empty(len(ordered), dtype=np.int64)
+    ordered = _sorted(keys)
+    distinct = _ints(len(ordered), 0)
+    counts = _ints(len(ordered), 0)
     size = 0
     for x in ordered:
         if size and distinct[size - 1] == x:
@@ -567,13 +653,11 @@ def _runs(keys):  # type: ignore[no-untyped-def]
     return distinct[:size], counts[:size]
 
 
-@njit(cache=True)
-def _combine(ours, theirs, product):  # type: ignore[no-untyped-def]
+def _combine(ours, theirs, product):
     return ours * theirs if product else min(ours, theirs)
 
 
-@njit(cache=True)
-def _label_matches(ours, our_counts, theirs, their_counts, scale):  # type: ignore[no-untyped-def]
+def _label_matches(ours, our_counts, theirs, their_counts, scale):
     """Sum over labels of the smaller count (keys are ``label * scale + …``)."""
     total = 0
     x = y = 0
@@ -596,8 +680,7 @@ def _label_matches(ours, our_counts, theirs, their_counts, scale):  # type: igno
     return total
 
 
-@njit(cache=True)
-def _keyed_triples(encoded):  # type: ignore[no-untyped-def]
+def _keyed_triples(encoded):
     """Per graph and kind, the distinct triple keys (label first) and counts.
 
     Instance and attribute keys are ``label * scale + node``, relation keys
@@ -610,20 +693,20 @@ def _keyed_triples(encoded):  # type: ignore[no-untyped-def]
     for graph in range(2):
         for kind in range(3):
             size = encoded[2 + 3 * graph + kind]
-            nodes = encoded[at : at + size]
-            labels = encoded[at + size : at + 2 * size]
+            keys = _ints(size, 0)
+            for x in range(size):  # label, then node
+                keys[x] = encoded[at + size + x] * scale + encoded[at + x]
             if kind < 2:
-                keyed.append(_runs(labels * scale + nodes))
                 at += 2 * size
-            else:
-                targets = encoded[at + 2 * size : at + 3 * size]
-                keyed.append(_runs((labels * scale + nodes) * scale + targets))
+            else:  # then target
+                for x in range(size):
+                    keys[x] = keys[x] * scale + encoded[at + 2 * size + x]
                 at += 3 * size
+            keyed.append(_runs(keys))
     return keyed
 
 
-@njit(cache=True)
-def _relation_rows(  # type: ignore[no-untyped-def]  # noqa: C901 (one pass)
+def _relation_rows(  # noqa: C901 (one pass)
     ours, our_counts, theirs, their_counts, n1, n2, scale, product, unary
 ):
     """The pairwise weights of matching relation triples, as compressed rows.
@@ -637,8 +720,8 @@ def _relation_rows(  # type: ignore[no-untyped-def]  # noqa: C901 (one pass)
             if ours[x] // square == theirs[y] // square:
                 capacity += 2
     cells = n1 * n2
-    pair_keys = np.empty(capacity, dtype=np.int64)
-    pair_weights = np.empty(capacity)
+    pair_keys = _ints(capacity, 0)
+    pair_weights = _floats(capacity)
     size = 0
     for x in range(len(ours)):
         i, k = (ours[x] // scale) % scale, ours[x] % scale
@@ -646,7 +729,7 @@ def _relation_rows(  # type: ignore[no-untyped-def]  # noqa: C901 (one pass)
             if ours[x] // square != theirs[y] // square:
                 continue
             j, t = (theirs[y] // scale) % scale, theirs[y] % scale
-            w = _combine(our_counts[x], their_counts[y], product)
+            w = float(_combine(our_counts[x], their_counts[y], product))
             if i == k and j == t:  # self-loop: earned by one node pair
                 unary[i * n2 + j] += w
             elif i != k and j != t:  # else the two ends can never both align
@@ -654,10 +737,10 @@ def _relation_rows(  # type: ignore[no-untyped-def]  # noqa: C901 (one pass)
                 pair_keys[size], pair_weights[size] = p * cells + q, w
                 pair_keys[size + 1], pair_weights[size + 1] = q * cells + p, w
                 size += 2
-    order = np.argsort(pair_keys[:size])
-    row_start = np.zeros(cells + 1, dtype=np.int64)
-    partners = np.empty(size, dtype=np.int64)
-    weights = np.empty(size)
+    order = _stable_order(pair_keys[:size])
+    row_start = _ints(cells + 1, 0)
+    partners = _ints(size, 0)
+    weights = _floats(size)
     kept, last = 0, -1
     for o in order:
         key = pair_keys[o]
@@ -674,8 +757,7 @@ def _relation_rows(  # type: ignore[no-untyped-def]  # noqa: C901 (one pass)
     return row_start, partners[:kept], weights[:kept]
 
 
-@njit(cache=True)
-def build_triple_problem(encoded, product):  # type: ignore[no-untyped-def]
+def build_triple_problem(encoded, product):
     """smatch's alignment problem from one encoded graph pair.
 
     ``encoded`` = ``[n1, n2, I1, A1, R1, I2, A2, R2]`` followed by the
@@ -693,13 +775,15 @@ def build_triple_problem(encoded, product):  # type: ignore[no-untyped-def]
     n1, n2 = encoded[0], encoded[1]
     scale = max(n1, n2, 1)
     keyed = _keyed_triples(encoded)
-    unary = np.zeros(n1 * n2)
+    unary = _floats(n1 * n2)
     duplicates = False
     bound = 0
     for kind in range(3):
         ours, our_counts = keyed[kind]
         theirs, their_counts = keyed[3 + kind]
-        duplicates |= (our_counts > 1).any() or (their_counts > 1).any()
+        for counts in (our_counts, their_counts):
+            for count in counts:
+                duplicates = duplicates or count > 1
         label_scale = scale if kind < 2 else scale * scale
         bound += _label_matches(ours, our_counts, theirs, their_counts, label_scale)
         if kind == 2:
@@ -708,7 +792,7 @@ def build_triple_problem(encoded, product):  # type: ignore[no-untyped-def]
             for y in range(len(theirs)):
                 if ours[x] // scale == theirs[y] // scale:
                     p = (ours[x] % scale) * n2 + theirs[y] % scale
-                    unary[p] += _combine(our_counts[x], their_counts[y], product)
+                    unary[p] += float(_combine(our_counts[x], their_counts[y], product))
     ours, our_counts = keyed[2]
     theirs, their_counts = keyed[5]
     row_start, partners, weights = _relation_rows(
@@ -716,3 +800,34 @@ def build_triple_problem(encoded, product):  # type: ignore[no-untyped-def]
     )
     label_bound = -1.0 if product and duplicates else float(bound)
     return unary, row_start, partners, weights, label_bound
+
+
+# -- the compiled namespace ---------------------------------------------------
+
+_STORAGE = ("_ints", "_floats", "_flags", "_copy", "_sorted", "_stable_order")
+
+
+def compiled() -> dict[str, Any]:
+    """This module's functions compiled by numba, storage on numpy arrays.
+
+    Each function is compiled from its own code, with globals in which
+    every name of this module is the compiled one (the storage helpers
+    being their ``_array_`` versions), so both namespaces run the same
+    search and give the same results. Compiled code is cached beside this
+    file (numba keys it on this file alone, which holds all of it).
+    """
+    from numba import njit
+
+    namespace = dict(globals())
+    for name, function in globals().items():
+        if (
+            not isinstance(function, FunctionType)
+            or function.__module__ != __name__
+            or name == "compiled"
+            or name.startswith("_array_")
+        ):
+            continue
+        code = namespace["_array" + name] if name in _STORAGE else function
+        copy = FunctionType(code.__code__, namespace, name, code.__defaults__)
+        namespace[name] = njit(cache=True)(copy)
+    return namespace

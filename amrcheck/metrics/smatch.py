@@ -34,8 +34,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-import numpy as np
-
 from ..graph import Graph
 from ..standardize import (
     COMPAT_MODES,
@@ -48,11 +46,13 @@ from ..standardize import (
 )
 from . import register
 from ._align import (
+    SWITCH_AFTER,
     Alignment,
     AlignmentProblem,
     hill_climb,
     solve_exact,
     triple_problem,
+    use_compiled,
 )
 from ._protocol import Explanation, Score, TripleRef, micro_prf, prf
 
@@ -70,7 +70,7 @@ class LabelIds(dict[object, int]):
         self[label] = len(self)
         return len(self) - 1
 
-    def encode(self, candidate: StandardGraph, reference: StandardGraph) -> Any:
+    def encode(self, candidate: StandardGraph, reference: StandardGraph) -> list[int]:
         """The pair as :func:`._align.triple_problem` reads it."""
         data = [len(candidate.variables), len(reference.variables)]
         for graph in (candidate, reference):
@@ -84,7 +84,7 @@ class LabelIds(dict[object, int]):
             data += [a for a, _, _ in graph.relations]
             data += [label(r) for _, r, _ in graph.relations]
             data += [b for _, _, b in graph.relations]
-        return np.array(data, dtype=np.int64)
+        return data
 
 
 def alignment_problem(
@@ -166,6 +166,12 @@ class Smatch:
 
     def standardize(self, graph: Graph) -> StandardGraph:
         return standardize(graph, self.standardization)
+
+    def expect_pairs(self, count: int) -> None:
+        """Large work (``count`` >= :data:`._align.SWITCH_AFTER` pairs) loads
+        the compiled search now; see :func:`._align.use_compiled`."""
+        if count >= SWITCH_AFTER:
+            use_compiled()
 
     def align(self, candidate: StandardGraph, reference: StandardGraph) -> Alignment:
         """The best mapping found (proven optimal when ``Alignment.optimal``)."""

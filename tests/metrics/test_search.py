@@ -7,12 +7,14 @@ search's determinism across processes.
 
 from __future__ import annotations
 
+import math
 import random
 import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,6 +22,7 @@ from scipy.optimize import linear_sum_assignment
 
 from amrcheck.corpus import read_corpus
 from amrcheck.metrics import _search
+from amrcheck.metrics._align import AlignmentProblem
 from amrcheck.metrics.smatch import LabelIds, Smatch, alignment_problem
 from amrcheck.standardize import StandardGraph
 
@@ -138,20 +141,73 @@ def test_builder_counts_duplicates_as_smatch_104_does() -> None:
     assert problem.weights.max() == 2 and bound is None
 
 
+@pytest.fixture(scope="module")
+def compiled() -> dict[str, Any]:
+    return _search.compiled()
+
+
 @pytest.mark.parametrize("seed", range(40))
-def test_assignment_bound_is_the_optimal_assignment(seed: int) -> None:
+def test_assignment_bound_is_the_optimal_assignment(
+    seed: int, compiled: dict[str, Any]
+) -> None:
     rng = np.random.default_rng(seed)
-    n1, n2 = rng.integers(1, 8, size=2)
+    n1, n2 = (int(n) for n in rng.integers(1, 8, size=2))
     stars = rng.integers(0, 4, size=n1 * n2).astype(float) / 2
-    bound, mapping = _search.assignment_bound(n1, n2, stars, False)
     matrix = stars.reshape(n1, n2)
     rows, cols = linear_sum_assignment(matrix, maximize=True)
+    plain = _search.assignment_bound(n1, n2, stars.tolist(), False)
+    bound, mapping = compiled["assignment_bound"](n1, n2, stars, False)
+    assert (bound, list(mapping)) == plain
     assert bound == pytest.approx(matrix[rows, cols].sum(), abs=1e-12)
     taken = [j for j in mapping if j >= 0]
     assert len(taken) == len(set(taken))
     assert sum(matrix[i, j] for i, j in enumerate(mapping) if j >= 0) == bound
-    integral, _ = _search.assignment_bound(n1, n2, stars, True)
+    integral, _ = _search.assignment_bound(n1, n2, stars.tolist(), True)
     assert integral == np.floor(bound + 1e-9)
+
+
+def _both_ways(problem: AlignmentProblem, seed: int) -> tuple[Any, Any]:
+    """(plain, compiled) ``search`` results on one problem, as lists."""
+    arrays = (problem.unary, problem.row_start, problem.partners, problem.weights)
+    args = (problem.n1, problem.n2)
+    tail = (problem.integral, 4, seed, math.inf)
+    plain = _search.search(*args, *(a.tolist() for a in arrays), *tail)
+    compiled = _search.compiled()["search"](*args, *arrays, *tail)
+    return plain, (list(compiled[0]), *compiled[1:])
+
+
+@pytest.mark.parametrize("options", [{}, {"compat": "smatch-1.0.4"}])
+def test_plain_and_compiled_search_give_the_same_results(
+    options: dict[str, str], compiled: dict[str, Any]
+) -> None:
+    """The plain search (small jobs) and the compiled one (large jobs) must
+    agree exactly, or a pair's score would depend on the size of the run."""
+    metric = Smatch(**options)
+    ids = LabelIds()
+    for n, (candidate, reference) in enumerate(_pairs(metric, 250)):
+        encoded = ids.encode(candidate, reference)
+        built = compiled["build_triple_problem"](np.array(encoded), True)
+        plain_built = _search.build_triple_problem(encoded, True)
+        assert [list(x) for x in built[:4]] == [list(x) for x in plain_built[:4]]
+        assert built[4] == plain_built[4]
+        problem, _ = alignment_problem(candidate, reference, ids)
+        plain, fast = _both_ways(problem, seed=n)
+        assert plain == fast
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_plain_and_compiled_agree_on_graded_weights(seed: int) -> None:
+    rng = random.Random(seed)
+    n1, n2 = rng.randint(1, 9), rng.randint(1, 9)
+    unary = {p: rng.random() for p in range(n1 * n2) if rng.random() < 0.3}
+    pairwise: dict[int, dict[int, float]] = {}
+    for p in range(n1 * n2):
+        for q in range(p + 1, n1 * n2):
+            if p // n2 != q // n2 and p % n2 != q % n2 and rng.random() < 0.2:
+                pairwise.setdefault(p, {})[q] = pairwise.setdefault(q, {})[p] = 1.0
+    problem = AlignmentProblem.from_weights(n1, n2, unary, pairwise, integral=False)
+    plain, fast = _both_ways(problem, seed)
+    assert plain == fast
 
 
 def test_the_same_pair_scores_the_same_in_another_process() -> None:
@@ -182,16 +238,51 @@ def test_a_slow_first_load_says_it_is_compiling(
 
     from amrcheck.metrics import _align
 
-    def slow_build(*args: object) -> object:
+    def slow_compiled() -> dict[str, Any]:
         time.sleep(0.5)  # as numba compiling on a machine's first run
-        return None
+        return compiled_namespace
 
-    monkeypatch.setattr(_align, "_loaded", False)
+    compiled_namespace = _search.compiled()
+    monkeypatch.setattr(_align, "_compiled", None)
     monkeypatch.setattr(_align, "_COMPILING_AFTER", 0.05)
-    monkeypatch.setattr(_search, "build_triple_problem", slow_build)
-    _align._compiled()
+    monkeypatch.setattr(_search, "compiled", slow_compiled)
+    _align.use_compiled()
     assert "compiling the alignment search" in capsys.readouterr().err
-    monkeypatch.setattr(_align, "_loaded", False)
+    monkeypatch.setattr(_align, "_compiled", None)
     monkeypatch.setattr(_align, "_COMPILING_AFTER", 5.0)
-    _align._compiled()  # loads well within the limit: no notice
-    assert capsys.readouterr().err == "" and _align._loaded
+    _align.use_compiled()  # loads well within the limit: no notice
+    assert capsys.readouterr().err == "" and _align._compiled is compiled_namespace
+
+
+def test_a_process_switches_to_the_compiled_search_after_many_alignments(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from amrcheck.metrics import _align
+
+    monkeypatch.setattr(_align, "_compiled", None)
+    monkeypatch.setattr(_align, "_plain_alignments", 0)
+    monkeypatch.setattr(_align, "SWITCH_AFTER", 3)
+    metric = Smatch()
+    pairs = list(_pairs(metric, 5))
+    scores = [metric.score_standard(a, b).counts["matched"] for a, b in pairs[:3]]
+    assert _align._compiled is None and _align._plain_alignments == 3
+    scores += [metric.score_standard(a, b).counts["matched"] for a, b in pairs[3:]]
+    assert _align._compiled is not None
+    monkeypatch.setattr(_align, "_compiled", None)
+    monkeypatch.setattr(_align, "_plain_alignments", 0)
+    monkeypatch.setattr(_align, "SWITCH_AFTER", 10**6)
+    assert [metric.score_standard(a, b).counts["matched"] for a, b in pairs] == scores
+
+
+def test_large_work_loads_the_compiled_search_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from amrcheck.metrics import _align, expect_pairs, get_metric
+
+    monkeypatch.setattr(_align, "_compiled", None)
+    expect_pairs(get_metric("smatch"), 10)
+    assert _align._compiled is None
+    expect_pairs(get_metric("rematch"), 10**6)  # no alignment: nothing to load
+    assert _align._compiled is None
+    expect_pairs(get_metric("smatch"), _align.SWITCH_AFTER)
+    assert _align._compiled is not None
