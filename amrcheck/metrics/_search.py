@@ -1,7 +1,7 @@
-"""The compiled core of the alignment search (numba, cached on disk).
+"""The core of the alignment search: plain Python, or compiled by numba.
 
 Layer: metrics, below :mod:`._align`, which is the only module that calls
-it. Everything here works on flat arrays of one alignment problem:
+it. Everything here works on flat sequences of one alignment problem:
 
 * ``unary[p]`` — weight of node pair ``p = i * n2 + j`` on its own;
 * ``row_start``, ``partners``, ``weights`` — the pairwise weights in
@@ -9,15 +9,17 @@ it. Everything here works on flat arrays of one alignment problem:
   that earns ``weights[e]`` together with ``p`` (symmetric; the two pairs
   differ in both nodes).
 
-The search is smatch's hill climbing, as :mod:`._align` describes it; it
-is compiled because it is the hot path of every smatch-family metric (a
-pure-Python climb was 380 µs per pair of 10-node graphs; this is ~100×
-less). numba writes the machine code to a cache beside this file (or the
-user's cache directory when that is read-only) on first use, so only the
-first run on a machine pays the compilation (a few seconds).
+The search is smatch's hill climbing, as :mod:`._align` describes it. The
+functions here run as they are over Python lists (no start-up cost: small
+jobs), and :func:`compiled` gives numba-compiled versions of the very same
+functions over numpy arrays (about 20× faster per pair, ~0.5 s to load).
+So the code keeps to what both run alike: indexing, integer and float
+arithmetic, loops, and the storage helpers below, which have a list and
+an array version. Random starts draw from a Lehmer generator in integer
+arithmetic, so both versions give the same results from the same seed.
 
 :func:`build_triple_problem` builds smatch's problem from triples encoded
-as integers (one array per graph pair, see :func:`build_triple_problem`).
+as integers (one sequence per graph pair).
 """
 
 from __future__ import annotations
