@@ -97,6 +97,11 @@ def _random_below(state, bound):
     return state[0] % bound
 
 
+def _put_change(changes, row, node, old, new):
+    """Row ``row`` of the flat (node, old target, new target) table ``changes``."""
+    changes[3 * row], changes[3 * row + 1], changes[3 * row + 2] = node, old, new
+
+
 def _node_pair(n2, node, target):
     return node * n2 + target if target >= 0 else -1
 
@@ -272,23 +277,15 @@ def _best_edge_change(
     best, best_count = EPSILON, 0
     for order in range(2):
         first, second = (free_a, free_b) if order == 0 else (free_b, free_a)
-        trial[0], trial[1], trial[2] = i, a, j
-        trial[3], trial[4], trial[5] = k, b, t
+        _put_change(trial, 0, i, a, j)
+        _put_change(trial, 1, k, b, t)
         count = 2
         # weights are >= 0, so re-seating a displaced node never loses
         if hj >= 0:
-            trial[3 * count], trial[3 * count + 1], trial[3 * count + 2] = (
-                hj,
-                m[hj],
-                first,
-            )
+            _put_change(trial, count, hj, m[hj], first)
             count += 1
         if ht >= 0:
-            trial[3 * count], trial[3 * count + 1], trial[3 * count + 2] = (
-                ht,
-                m[ht],
-                second,
-            )
+            _put_change(trial, count, ht, m[ht], second)
             count += 1
         delta = _change_value(n2, row_start, partners, weights, gain, trial, count)
         if delta > best:
