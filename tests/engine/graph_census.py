@@ -6,6 +6,7 @@ Not a test module: the streaming tests of score, diff and iaa share it.
 from __future__ import annotations
 
 import gc
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,12 @@ def repeat_corpus(
 def live_graphs() -> int:
     from amrcheck.graph import Graph
 
-    return sum(isinstance(o, Graph) for o in gc.get_objects())
+    # weak proxies (numba keeps some) are skipped by type: isinstance would
+    # dereference them, and a dead one raises ReferenceError
+    proxies = weakref.ProxyTypes
+    return sum(
+        type(o) not in proxies and isinstance(o, Graph) for o in gc.get_objects()
+    )
 
 
 class GraphCensus:
