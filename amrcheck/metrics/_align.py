@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import sys
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -136,7 +136,6 @@ class AlignmentProblem:
     partners: np.ndarray[Any, np.dtype[np.int64]]
     weights: np.ndarray[Any, np.dtype[np.float64]]
     integral: bool = True
-    _candidates: list[list[int]] | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def from_weights(
@@ -179,16 +178,6 @@ class AlignmentProblem:
             raise ValueError("unary and row_start must have n1 * n2 (+ 1) entries")
         if (self.unary < 0).any() or (self.weights < 0).any():
             raise ValueError("alignment weights must be >= 0")
-
-    @property
-    def candidates(self) -> list[list[int]]:
-        """Per node ``i``, the nodes ``j`` it can earn anything with (increasing)."""
-        if self._candidates is None:
-            earns = (self.unary != 0) | (np.diff(self.row_start) > 0)
-            self._candidates = [
-                np.flatnonzero(row).tolist() for row in earns.reshape(self.n1, self.n2)
-            ]
-        return self._candidates
 
     def edges(self) -> list[tuple[int, int, float]]:
         """Each pairwise weight once: ``(p, q, w)`` with ``p < q``."""
@@ -288,17 +277,23 @@ def triple_problem(
     return problem, (None if bound < 0 else float(bound))
 
 
-def _round_down(problem: AlignmentProblem, bound: float) -> float:
-    return math.floor(bound + EPSILON) if problem.integral else bound
-
-
 def _ilp_model(problem: AlignmentProblem) -> tuple[list[int], Any, Any, Any]:
     """(node pair per x column, cost vector, constraint, integrality)."""
     from scipy.optimize import LinearConstraint
     from scipy.sparse import coo_matrix
 
+    from . import _search
+
     n2 = problem.n2
-    pairs = [i * n2 + j for i, js in enumerate(problem.candidates) for j in js]
+    # the node pairs the search considers (the plain search's own list)
+    starts, targets = _search._candidates(
+        problem.n1, n2, problem.unary.tolist(), problem.row_start.tolist()
+    )
+    pairs = [
+        i * n2 + targets[c]
+        for i in range(problem.n1)
+        for c in range(starts[i], starts[i + 1])
+    ]
     x_index = {p: v for v, p in enumerate(pairs)}
     edges = problem.edges()
     n_x, n_y = len(pairs), len(edges)
@@ -368,10 +363,12 @@ def solve_exact(
         bound = min(bound, -float(result.fun))
     elif dual is not None and math.isfinite(dual):
         bound = min(bound, -float(dual))
+    from . import _search
+
     best = Alignment(
         incumbent.mapping,
         incumbent.value,
-        _round_down(problem, bound + EPSILON),
+        _search._round_down(bound + EPSILON, problem.integral),
         incumbent.method,
     )
     if result.x is not None:

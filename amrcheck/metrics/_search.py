@@ -379,7 +379,7 @@ def _climb(
 # -- starts and bounds --------------------------------------------------------
 
 
-def _candidates(n1, n2, unary, row_start):
+def _candidates(n1: int, n2: int, unary: Any, row_start: Any) -> tuple[Any, Any]:
     """Per node ``i``, the nodes ``j`` it can earn anything with (CSR)."""
     cand_start = _ints(n1 + 1, 0)
     cand = _ints(n1 * n2, 0)
@@ -471,7 +471,7 @@ def star_weights(n1, n2, unary, row_start, partners, weights):
     return stars
 
 
-def _round_down(bound, integral):
+def _round_down(bound: float, integral: bool) -> float:
     return float(math.floor(bound + EPSILON)) if integral else bound
 
 
