@@ -11,8 +11,8 @@ with the largest peak RSS (``ru_maxrss`` of the child):
   counting, so mean F1 is comparable) and the strict default, each with
   one process and with ``--jobs 2``; ``--exact`` with ``--exact``.
 
-One untimed ``amrcheck score`` comes first: the first run on a machine
-compiles the search into numba's cache (seconds, once).
+One untimed process loads the compiled search first: the first run on a
+machine compiles it into numba's cache (seconds, once).
 
 Then time per pair by graph size, in process, both tools parsing the pair
 from its text and scoring it (smatch: ``get_amr_match`` on one-line
@@ -137,17 +137,19 @@ def whole_process(
     return rows
 
 
-def _warm_up(work: Path) -> None:
-    """One untimed run, so that the compiled search is in numba's cache.
-
-    The first run on a machine compiles it (seconds, once); every later
-    process loads it. Timed runs measure the later ones.
+def _warm_up() -> None:
+    """Load the compiled search once in a fresh process, untimed, so that it
+    is in numba's cache: the first run on a machine compiles it (seconds,
+    once); every later process loads it. Timed runs measure the later ones.
     """
-    pair = work / "warm.amr"
-    pair.write_text("# ::id 1\n(a / b :ARG0 (c / d))\n")
-    scripts = Path(sys.executable).parent
-    amrcheck = shutil.which("amrcheck", path=str(scripts)) or "amrcheck"
-    _run([amrcheck, "score", str(pair), str(pair), "-q"], work / "warm.txt")
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from amrcheck.metrics._align import use_compiled; use_compiled()",
+        ],
+        check=True,
+    )
 
 
 def by_size(cand: Path, ref: Path, sample: int) -> list[str]:
@@ -210,7 +212,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-smatch-"))
-    _warm_up(work)
+    _warm_up()
     print(
         "| workload | tool | pairs/s | vs smatch 1.0.4 | mean F1 "
         "| proven optimal | peak RSS |"
