@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +10,8 @@ from typer.testing import CliRunner
 
 import amrcheck.cli.diff as diff_command
 from amrcheck.cli import app
-from tests.conftest import REPO, shared_path
+from tests.cli.peak_memory import peak_rss_mib, repeated
+from tests.conftest import REPO
 
 runner = CliRunner()
 V1 = REPO / "examples" / "annotations_v1.amr"
@@ -167,34 +165,12 @@ def test_jobs_same_json() -> None:
     assert json.loads(one.stdout) == json.loads(two.stdout)
 
 
-def _peak_rss_mib(*args: str | Path) -> float:
-    """Peak RSS of one ``amrcheck`` process (its own, not earlier children's)."""
-    child = subprocess.Popen(
-        [sys.executable, "-c", "from amrcheck.cli import main; main()"]
-        + [str(a) for a in args],
-        stdout=subprocess.DEVNULL,
-    )
-    _, status, usage = os.wait4(child.pid, 0)
-    assert os.waitstatus_to_exitcode(status) in (0, 1)
-    return usage.ru_maxrss / 1024  # KiB on Linux
-
-
-def repeated(target: Path, times: int) -> Path:
-    """SICK's reference graphs ``times`` over, ids made unique."""
-    text = shared_path("bamboo/sick/role_confusion/src.dev.amr").read_text("utf-8")
-    target.write_text(
-        "".join(text.replace("# ::id ", f"# ::id {n}.") for n in range(times)),
-        encoding="utf-8",
-    )
-    return target
-
-
 @pytest.mark.slow
 def test_memory_is_flat_in_the_number_of_graphs_issue_6(tmp_path: Path) -> None:
     peaks = []
     for times in (40, 160):  # 2,000 and 8,000 graphs per file
         old = repeated(tmp_path / f"old{times}.amr", times)
         new = repeated(tmp_path / f"new{times}.amr", times)
-        peaks.append(_peak_rss_mib("diff", old, new, "-q"))
+        peaks.append(peak_rss_mib("diff", old, new, "-q", exit_codes=(0, 1)))
     # holding both files grew by ~57 MiB here; the per-graph reports by ~10
     assert peaks[1] - peaks[0] < 25, peaks

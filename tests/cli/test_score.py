@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 import amrcheck.cli.score as score_command
 from amrcheck.cli import app
+from tests.cli.peak_memory import peak_rss_mib
 from tests.conftest import shared_path
 
 from ..bamboo import subtask
@@ -227,18 +228,6 @@ def test_console_script_runs() -> None:
     assert 0 < float(result.stdout) < 1
 
 
-def _peak_rss_mib(*args: str | Path) -> float:
-    """Peak RSS of one ``amrcheck score`` process (its own, not earlier children's)."""
-    child = subprocess.Popen(
-        [sys.executable, "-c", "from amrcheck.cli import main; main()", "score"]
-        + [str(a) for a in args],
-        stdout=subprocess.DEVNULL,
-    )
-    _, status, usage = os.wait4(child.pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-    return usage.ru_maxrss / 1024  # KiB on Linux
-
-
 @pytest.mark.slow
 def test_memory_is_flat_in_the_number_of_pairs_issue_6(tmp_path: Path) -> None:
     peaks = []
@@ -250,7 +239,7 @@ def test_memory_is_flat_in_the_number_of_pairs_issue_6(tmp_path: Path) -> None:
                 "".join(text.replace("# ::id ", f"# ::id {n}.") for n in range(times)),
                 encoding="utf-8",
             )
-        peaks.append(_peak_rss_mib(ref, cand, "-m", "rematch", "-q"))
+        peaks.append(peak_rss_mib("score", ref, cand, "-m", "rematch", "-q"))
     # holding every graph grew by ~48 MiB here; the per-pair scores and the
     # ledger of ids and places grow by ~7 MiB
     assert peaks[1] - peaks[0] < 20, peaks
