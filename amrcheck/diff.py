@@ -394,8 +394,9 @@ def diff_corpora(
         InputError: a file cannot be read.
     """
     metric = metric if metric is not None else get_metric("smatch")
+    pairs = graph_count(old)
     for prepared in (metric, diff_aligner()):
-        expect_pairs(prepared, graph_count(old))
+        expect_pairs(prepared, pairs)
     differ = GraphDiffer(metric, motifs)
     stream = RowStream([old, new], by, chunk_bytes)
     found: list[tuple[RowOrder, GraphDiff]] = []
