@@ -1,0 +1,207 @@
+"""Canonical node order: one numbering of a graph's nodes whatever way it was written.
+
+Layer: engine core, on top of :mod:`amrcheck.standardize`. Two PENMAN texts
+of the same graph — variables renamed, branches in another order, a
+re-entrant node defined at another of its places, ``:X-of`` written either
+way — standardise to the same triples under different node numbers and in
+different orders. :func:`canonicalize` renumbers the nodes and sorts the
+triples so that all such texts give *identical* standard graphs (the same
+lists, element for element). Any computation that is a deterministic
+function of those lists — a seeded search, a float sum, a model's forward
+pass — then gives bit-for-bit the same result for every writing of a graph.
+
+How: colour refinement (1-dimensional Weisfeiler-Leman) from each node's
+concepts and attributes, over labelled, directed relations; colours are
+ranks of sorted signatures, so they depend on the graph alone, never on
+variable names or text order. Where refinement leaves nodes tied, each
+candidate of the first tied cell is singled out in turn and refined again
+(individualisation-refinement, as in graph canonisation tools); the
+numbering whose relabelled triples sort first wins. Nodes that are twins
+(same colour and the same labelled neighbours) are interchangeable, so only
+one of them is tried. For AMR graphs ties are rare and small; a search
+that would try more than :data:`MAX_LEAVES` numberings keeps the best
+found so far (deterministic, but then not guaranteed canonical).
+
+Example:
+    >>> from amrcheck.corpus import decode
+    >>> from amrcheck.standardize import standardize
+    >>> a = standardize(decode("(w / want :ARG0 (b / boy) :ARG1 (g / go :ARG0 b))"))
+    >>> b = standardize(decode("(x / want :ARG1 (y / go :ARG0 (z / boy)) :ARG0 z)"))
+    >>> canonical_key(a) == canonical_key(b)
+    True
+    >>> canonicalize(b).variables
+    ['x', 'z', 'y']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from .standardize import StandardGraph
+
+#: numberings tried at most when refinement leaves ties (see the module doc)
+MAX_LEAVES = 64
+
+#: the relabelled triples of a graph: instances, attributes, relations
+Form = tuple[
+    tuple[tuple[int, str], ...],
+    tuple[tuple[int, str, str], ...],
+    tuple[tuple[int, str, int], ...],
+]
+
+
+def canonical_order(graph: StandardGraph) -> list[int]:
+    """The graph's nodes in canonical order (position -> node)."""
+    return _Canon(graph).order()
+
+
+def canonical_key(graph: StandardGraph) -> Form:
+    """A hashable value equal for two standard graphs exactly when their
+    triples are the same up to node numbering (isomorphic graphs)."""
+    return _form(graph, _rank(canonical_order(graph)))
+
+
+def canonicalize(graph: StandardGraph) -> StandardGraph:
+    """``graph`` renumbered in canonical order, its triples sorted.
+
+    Variables, origins and options travel with their nodes and triples,
+    so explanations still point at the written text.
+    """
+    order = canonical_order(graph)
+    if order == list(range(len(order))) and _sorted(graph):
+        return graph
+    rank = _rank(order)
+    instances = sorted(
+        ((rank[n], c), o)
+        for (n, c), o in zip(graph.instances, graph.instance_origin, strict=True)
+    )
+    attributes = sorted(
+        ((rank[n], r, v), o)
+        for (n, r, v), o in zip(graph.attributes, graph.attribute_origin, strict=True)
+    )
+    relations = sorted(
+        ((rank[s], r, rank[t]), o)
+        for (s, r, t), o in zip(graph.relations, graph.relation_origin, strict=True)
+    )
+    return replace(
+        graph,
+        variables=[graph.variables[node] for node in order],
+        instances=[t for t, _ in instances],
+        instance_origin=[o for _, o in instances],
+        attributes=[t for t, _ in attributes],
+        attribute_origin=[o for _, o in attributes],
+        relations=[t for t, _ in relations],
+        relation_origin=[o for _, o in relations],
+    )
+
+
+def _sorted(graph: StandardGraph) -> bool:
+    return all(
+        list(items) == sorted(items)
+        for items in (graph.instances, graph.attributes, graph.relations)
+    )
+
+
+def _rank(order: Sequence[int]) -> list[int]:
+    rank = [0] * len(order)
+    for position, node in enumerate(order):
+        rank[node] = position
+    return rank
+
+
+def _form(graph: StandardGraph, rank: Sequence[int]) -> Form:
+    return (
+        tuple(sorted((rank[n], c) for n, c in graph.instances)),
+        tuple(sorted((rank[n], r, v) for n, r, v in graph.attributes)),
+        tuple(sorted((rank[s], r, rank[t]) for s, r, t in graph.relations)),
+    )
+
+
+class _Canon:
+    """Colour refinement with individualisation over one standard graph."""
+
+    def __init__(self, graph: StandardGraph) -> None:
+        self.graph = graph
+        n = len(graph.variables)
+        self.n = n
+        own: list[list[tuple[str, ...]]] = [[] for _ in range(n)]
+        for node, concept in graph.instances:
+            own[node].append((concept,))
+        for node, role, value in graph.attributes:
+            own[node].append((role, value))
+        #: per node: (role, direction, neighbour) of its relations
+        self.edges: list[list[tuple[str, int, int]]] = [[] for _ in range(n)]
+        for source, role, target in graph.relations:
+            self.edges[source].append((role, 0, target))
+            self.edges[target].append((role, 1, source))
+        self.start = _ranks([tuple(sorted(labels)) for labels in own])
+        self.leaves = 0
+
+    def order(self) -> list[int]:
+        if self.n < 2:
+            return list(range(self.n))
+        best = self._search(self._refine(self.start), None)
+        assert best is not None
+        return best[1]
+
+    def _refine(self, colours: list[int]) -> list[int]:
+        """Refine ``colours`` until the partition is stable."""
+        classes = len(set(colours))
+        while classes < self.n:
+            signatures = [
+                (colours[v], tuple(sorted((r, d, colours[u]) for r, d, u in edges)))
+                for v, edges in enumerate(self.edges)
+            ]
+            refined = _ranks(signatures)
+            count = len(set(refined))
+            if count == classes:
+                break
+            colours, classes = refined, count
+        return colours
+
+    def _search(
+        self, colours: list[int], best: tuple[Form, list[int]] | None
+    ) -> tuple[Form, list[int]] | None:
+        cells: dict[int, list[int]] = {}
+        for node, colour in enumerate(colours):
+            cells.setdefault(colour, []).append(node)
+        tied = [cells[c] for c in sorted(cells) if len(cells[c]) > 1]
+        if not tied:
+            self.leaves += 1
+            order = sorted(range(self.n), key=colours.__getitem__)
+            form = _form(self.graph, _rank(order))
+            return (form, order) if best is None or form < best[0] else best
+        for node in self._untwinned(tied[0]):
+            if best is not None and self.leaves >= MAX_LEAVES:
+                break
+            # single ``node`` out: it sorts before the rest of its cell
+            split = [2 * c + (0 if v == node else 1) for v, c in enumerate(colours)]
+            best = self._search(self._refine(_ranks(split)), best)
+        return best
+
+    def _untwinned(self, cell: list[int]) -> list[int]:
+        """``cell`` without the nodes that are twins of one kept before.
+
+        Two nodes of a cell are twins when swapping them maps the graph
+        onto itself: they see the same labelled neighbours, each other
+        aside. Singling out either then gives the same numbering.
+        """
+        kept: list[int] = []
+        for node in cell:
+            if not any(self._view(node, k) == self._view(k, node) for k in kept):
+                kept.append(node)
+        return kept
+
+    def _view(self, node: int, other: int) -> list[tuple[str, int, int]]:
+        # -1: the node itself (a loop), -2: the other node
+        return sorted(
+            (r, d, -1 if u == node else -2 if u == other else u)
+            for r, d, u in self.edges[node]
+        )
+
+
+def _ranks(signatures: Sequence[object]) -> list[int]:
+    """Each signature's rank among the distinct signatures, sorted."""
+    table = {s: i for i, s in enumerate(sorted(set(signatures)))}  # type: ignore[type-var]
+    return [table[s] for s in signatures]
