@@ -19,7 +19,7 @@ from typing import Any
 from lsprotocol import types
 
 from amrcheck import Corpus, Entry, Finding, Graph, Score, validate
-from amrcheck.validate import GraphFindingsCache
+from amrcheck.validation.validate import GraphFindingsCache
 
 from .compare import Comparer, GraphComparison, TripleId
 from .config import Settings

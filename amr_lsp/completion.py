@@ -18,7 +18,7 @@ from lsprotocol import types
 from penman.models.amr import model as _amr_model
 
 from amrcheck import Entry
-from amrcheck.propbank import FrameInventory
+from amrcheck.validation.propbank import FrameInventory
 
 from .convert import LineIndex
 

@@ -32,7 +32,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types
 
 from amrcheck import Finding, Severity, Span
-from amrcheck.layout import TextEdit
+from amrcheck.reading.layout import TextEdit
 
 #: LSP position encodings the server can speak (pygls negotiates one)
 ENCODINGS = ("utf-16", "utf-8", "utf-32")

@@ -3,7 +3,7 @@
 Everything else in the server asks this module for a document's
 :class:`ParsedDocument` (its engine :class:`~amrcheck.Corpus` and the
 :class:`~amr_lsp.convert.LineIndex` of the same text). A new version is
-read with the engine's incremental reader (:func:`amrcheck.incremental.reparse`:
+read with the engine's incremental reader (:func:`amrcheck.reading.incremental.reparse`:
 only the blocks around the edit are parsed again); the first version of
 a document is read whole.
 """
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from amrcheck import Corpus, Entry, Span, read_string
-from amrcheck.incremental import reparse
-from amrcheck.locate import TokenAt, entry_at, token_at
+from amrcheck.reading.incremental import reparse
+from amrcheck.reading.locate import TokenAt, entry_at, token_at
 
 from .convert import LineIndex
 

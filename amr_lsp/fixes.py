@@ -1,7 +1,7 @@
 """Quick fixes for the validator's fixable findings, as engine text edits.
 
 Each fixer takes the corpus and one :class:`~amrcheck.Finding` and
-returns a :class:`Fix` (a title and :class:`~amrcheck.layout.TextEdit` s
+returns a :class:`Fix` (a title and :class:`~amrcheck.reading.layout.TextEdit` s
 in engine offsets), or None when it cannot help. The server converts the
 edits to a ``WorkspaceEdit``. Nothing here is LSP-specific: it belongs in
 the engine (``amrcheck/fixes.py``) once the CLI wants ``--fix``.
@@ -16,8 +16,8 @@ from pathlib import PurePosixPath
 from urllib.parse import urlparse
 
 from amrcheck import Corpus, Finding
-from amrcheck.layout import TextEdit
-from amrcheck.locate import entry_at
+from amrcheck.reading.layout import TextEdit
+from amrcheck.reading.locate import entry_at
 
 _SCAN_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|[()]')
 

@@ -1,7 +1,7 @@
 """Hover text: the token under the cursor, its PropBank frame and its reference match.
 
-Builds Markdown from engine answers only: :func:`amrcheck.locate.token_at`
-says what is under the cursor, :mod:`amrcheck.propbank` describes frames,
+Builds Markdown from engine answers only: :func:`amrcheck.reading.locate.token_at`
+says what is under the cursor, :mod:`amrcheck.validation.propbank` describes frames,
 the cached :class:`~amr_lsp.compare.GraphComparison` gives the alignment.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from amrcheck import Graph, TripleKind
-from amrcheck.locate import TokenAt, TokenRole
-from amrcheck.propbank import FrameInventory
+from amrcheck.reading.locate import TokenAt, TokenRole
+from amrcheck.validation.propbank import FrameInventory
 
 from .analysis import Analysis, GraphReport, written
 from .compare import GraphComparison, TripleId

@@ -28,10 +28,10 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from amrcheck import __version__
-from amrcheck.layout import format_corpus
-from amrcheck.locate import variable_occurrences
-from amrcheck.propbank import FrameInventory, load_frames
-from amrcheck.validate import GraphFindingsCache
+from amrcheck.reading.layout import format_corpus
+from amrcheck.reading.locate import variable_occurrences
+from amrcheck.validation.propbank import FrameInventory, load_frames
+from amrcheck.validation.validate import GraphFindingsCache
 
 from .analysis import (
     Analysis,

@@ -13,16 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from .__about__ import __version__
 
-# Functions named like their own module are imported now: importing the
-# submodule (``import amrcheck.validate``) would otherwise set the package
-# attribute to the module and hide the function.
+# A function named like its own module is imported now: importing the
+# submodule (``import amrcheck.standardize``) would otherwise set the
+# package attribute to the module and hide the function.
 from .standardize import standardize
-from .validate import validate
+from .validation.validate import validate
 
 if TYPE_CHECKING:
-    from ._parse import Entry
-    from .corpus import Corpus, decode, read_corpus, read_string
-    from .diff import Change, CorpusDiff, GraphDiff, diff_corpora
     from .errors import AmrError, ConfigError, DecodeError, InputError, MetricError
     from .findings import Finding, Severity
     from .graph import Graph, TripleKind
@@ -35,7 +32,7 @@ if TYPE_CHECKING:
         get_metric,
         metric_names,
     )
-    from .pairing import (
+    from .pairing.graphs import (
         GraphPair,
         Matching,
         PairingError,
@@ -43,22 +40,25 @@ if TYPE_CHECKING:
         pair_corpora,
         pair_graphs,
     )
+    from .reading._parse import Entry
+    from .reading.corpus import Corpus, decode, read_corpus, read_string
     from .span import SourceText, Span
     from .standardize import StandardGraph, Standardization
+    from .workflows.diff import Change, CorpusDiff, GraphDiff, diff_corpora
 
-# Names are loaded on first use (PEP 562), so that ``import amrcheck.corpus``
-# or one metric does not import the whole engine: every command and the
-# language server start faster.
+# Names are loaded on first use (PEP 562), so that importing one module
+# (``amrcheck.reading.corpus``) or one metric does not import the whole
+# engine: every command and the language server start faster.
 _EXPORTS: dict[str, str] = {
-    "Entry": "._parse",
-    "Corpus": ".corpus",
-    "decode": ".corpus",
-    "read_corpus": ".corpus",
-    "read_string": ".corpus",
-    "Change": ".diff",
-    "CorpusDiff": ".diff",
-    "GraphDiff": ".diff",
-    "diff_corpora": ".diff",
+    "Entry": ".reading._parse",
+    "Corpus": ".reading.corpus",
+    "decode": ".reading.corpus",
+    "read_corpus": ".reading.corpus",
+    "read_string": ".reading.corpus",
+    "Change": ".workflows.diff",
+    "CorpusDiff": ".workflows.diff",
+    "GraphDiff": ".workflows.diff",
+    "diff_corpora": ".workflows.diff",
     "AmrError": ".errors",
     "ConfigError": ".errors",
     "DecodeError": ".errors",
@@ -75,12 +75,12 @@ _EXPORTS: dict[str, str] = {
     "TripleRef": ".metrics",
     "get_metric": ".metrics",
     "metric_names": ".metrics",
-    "GraphPair": ".pairing",
-    "Matching": ".pairing",
-    "PairingError": ".pairing",
-    "match_entries": ".pairing",
-    "pair_corpora": ".pairing",
-    "pair_graphs": ".pairing",
+    "GraphPair": ".pairing.graphs",
+    "Matching": ".pairing.graphs",
+    "PairingError": ".pairing.graphs",
+    "match_entries": ".pairing.graphs",
+    "pair_corpora": ".pairing.graphs",
+    "pair_graphs": ".pairing.graphs",
     "SourceText": ".span",
     "Span": ".span",
     "StandardGraph": ".standardize",

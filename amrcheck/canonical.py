@@ -23,7 +23,7 @@ that would try more than :data:`MAX_LEAVES` numberings keeps the best
 found so far (deterministic, but then not guaranteed canonical).
 
 Example:
-    >>> from amrcheck.corpus import decode
+    >>> from amrcheck.reading.corpus import decode
     >>> from amrcheck.standardize import standardize
     >>> a = standardize(decode("(w / want :ARG0 (b / boy) :ARG1 (g / go :ARG0 b))"))
     >>> b = standardize(decode("(x / want :ARG1 (y / go :ARG0 (z / boy)) :ARG0 z)"))

@@ -162,7 +162,7 @@ def standardize(graph: Graph, options: Standardization = STRICT) -> StandardGrap
     """Standardise ``graph`` for scoring under ``options``.
 
     Example:
-        >>> from amrcheck.corpus import decode
+        >>> from amrcheck.reading.corpus import decode
         >>> g = standardize(decode('(a / Apple :ARG0-of (e / eat-01))'))
         >>> g.instances, g.relations, g.attributes
         ([(0, 'apple'), (1, 'eat-01')], [(1, 'arg0', 0)], [(0, 'TOP', 'top')])

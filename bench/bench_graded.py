@@ -7,7 +7,8 @@ the process' resident memory after reading, after 1,000 pairs and at the
 end (flat = the scoring keeps nothing per pair), and its peak (VmHWM).
 
 ``--jobs 1 2`` runs each metric once per process count; with more than
-one, pairs are scored as ``--jobs`` scores them (:func:`amrcheck.progress.run_map`:
+one, pairs are scored as ``--jobs`` scores them
+(:func:`amrcheck.execution.progress.run_map`:
 forked workers that inherit the corpus, the metric and its memory-mapped
 vectors), the peak of the largest worker is added, and the run stops if
 any pair's score differs from the single-process run.
@@ -50,9 +51,9 @@ import hashlib, json, resource, sys
 def rss(key="VmRSS"):
     lines = open("/proc/self/status").read().splitlines()
     return next(int(l.split()[1]) for l in lines if l.startswith(key))
-from amrcheck.corpus import read_corpus
+from amrcheck.reading.corpus import read_corpus
 from amrcheck.metrics import get_metric
-from amrcheck.progress import run_map
+from amrcheck.execution.progress import run_map
 metric = get_metric(sys.argv[1], **json.loads(sys.argv[4]))
 jobs = int(sys.argv[5])
 cand, ref = read_corpus(sys.argv[2]), read_corpus(sys.argv[3])
@@ -137,7 +138,7 @@ def command(
     """The product command, whole process: ``amrcheck score ... --jobs N --per-pair``.
 
     With two jobs or more, each worker reads and scores its own part of
-    the files (``amrcheck.parts``); the per-pair scores must equal the
+    the files (``amrcheck.pairing.parts``); the per-pair scores must equal the
     in-process runs' bit for bit (same digest).
     """
     amrcheck = Path(sys.executable).parent / "amrcheck"

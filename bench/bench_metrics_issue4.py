@@ -28,7 +28,7 @@ METRICS = ("rematch", "sembleu", "sema", "wlk")
 
 _WORKER = """
 import sys
-from amrcheck.corpus import read_corpus
+from amrcheck.reading.corpus import read_corpus
 from amrcheck.metrics import get_metric
 metric = get_metric(sys.argv[1])
 cand, ref = read_corpus(sys.argv[2]), read_corpus(sys.argv[3])
@@ -61,8 +61,8 @@ def whole_process(
 
 
 def in_process(cand: Path, ref: Path) -> None:
-    from amrcheck.corpus import read_corpus
     from amrcheck.metrics import get_metric
+    from amrcheck.reading.corpus import read_corpus
 
     start = time.perf_counter()
     a, b = read_corpus(cand), read_corpus(ref)
@@ -82,7 +82,7 @@ def in_process(cand: Path, ref: Path) -> None:
 
 
 def _pairs(cand: Path, ref: Path) -> list[tuple[Graph, Graph]]:
-    from amrcheck.corpus import read_corpus
+    from amrcheck.reading.corpus import read_corpus
 
     pairs = zip(read_corpus(cand), read_corpus(ref), strict=True)
     return [(x.graph, y.graph) for x, y in pairs if x.graph and y.graph]

@@ -45,7 +45,7 @@ def whole_process(path: Path, runs: int) -> list[float]:
 
 def in_process(path: Path) -> tuple[float, float, int]:
     from amrcheck import read_corpus, validate
-    from amrcheck.propbank import load_frames
+    from amrcheck.validation.propbank import load_frames
 
     start = time.perf_counter()
     corpus = read_corpus(path)

@@ -38,7 +38,7 @@ from bench.workloads import bamboo_sts_main, run_timed, unrelated  # noqa: E402
 
 _ENGINE = """
 import sys
-from amrcheck.corpus import read_corpus
+from amrcheck.reading.corpus import read_corpus
 from amrcheck.metrics import get_metric
 metric = get_metric("rematch")
 cand, ref = read_corpus(sys.argv[1]), read_corpus(sys.argv[2])
@@ -51,7 +51,7 @@ print(len(cand), total, peak)
 # in the same order, as the workloads are)
 _ENGINE_STREAMED = """
 import sys
-from amrcheck.corpus import read_chunks
+from amrcheck.reading.corpus import read_chunks
 from amrcheck.metrics import get_metric
 metric = get_metric("rematch")
 def graphs(path):

@@ -156,9 +156,9 @@ def by_size(cand: Path, ref: Path, sample: int) -> list[str]:
     """In-process seconds per pair, by total triple count, both tools."""
     import smatch  # type: ignore[import-not-found]
 
-    from amrcheck.corpus import decode, read_corpus
     from amrcheck.metrics import expect_pairs
     from amrcheck.metrics.smatch import Smatch
+    from amrcheck.reading.corpus import decode, read_corpus
 
     texts_c = [e.graph.text for e in read_corpus(cand)][:sample]
     texts_r = [e.graph.text for e in read_corpus(ref)][:sample]

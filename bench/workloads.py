@@ -25,7 +25,7 @@ DEFAULT_OUT = Path("/tmp/amrcheck-bench")
 
 
 def _graph_texts() -> list[str]:
-    from amrcheck.corpus import read_corpus
+    from amrcheck.reading.corpus import read_corpus
 
     paths = sorted(SHARED.glob("bamboo/*/*/*.amr")) + [
         SHARED / "little_prince" / "amr-bank-struct-v3.0.txt",

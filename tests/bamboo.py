@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from amrcheck.corpus import Corpus, read_corpus
+from amrcheck.reading.corpus import Corpus, read_corpus
 
 from .reference import SUBTASK_IDS, bamboo_files, reference_rows
 

@@ -26,12 +26,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..corpus import read_corpus
 from ..errors import InputError
+from ..execution.progress import Progress, run_map
 from ..graph import Graph
 from ..metrics import Metric
-from ..pairing import GraphPair, pair_corpora, pair_scorer
-from ..progress import Progress, run_map
+from ..pairing.graphs import GraphPair, pair_corpora, pair_scorer
+from ..reading.corpus import read_corpus
 
 TASKS: tuple[str, ...] = ("sts", "sick", "para")
 SUBTASKS: tuple[str, ...] = ("main", "reify", "syno", "role_confusion")

@@ -16,7 +16,7 @@ Violations are listed (first few, with graph labels and values). Also
 charts.
 
 Example:
-    >>> from amrcheck.corpus import read_string
+    >>> from amrcheck.reading.corpus import read_string
     >>> corpus = read_string("(a / b :ARG0 (c / d))\\n\\n(a / b :ARG1 (c / d))\\n")
     >>> checks = check_principles(corpus, "rematch", processes=False)
     >>> [(c.code, c.holds) for c in checks]
@@ -35,11 +35,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..corpus import Corpus, read_corpus
 from ..errors import AmrError
+from ..execution.progress import Progress, run_map
 from ..graph import Graph
 from ..metrics import Score, get_metric
-from ..progress import Progress, run_map
+from ..reading.corpus import Corpus, read_corpus
 
 #: how many violations a check lists
 SHOWN = 5

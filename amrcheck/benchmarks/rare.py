@@ -32,7 +32,7 @@ instead of through node heights, and every graph draws from its own
 seeded generator, so the output does not depend on corpus order.
 
 Example:
-    >>> from amrcheck.corpus import read_string
+    >>> from amrcheck.reading.corpus import read_string
     >>> corpus = read_string(
     ...     "# ::id g\\n(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b)"
     ...     " :polarity - :time (n / now))\\n")
@@ -50,11 +50,11 @@ from pathlib import Path
 import numpy as np
 import penman
 
-from ..corpus import Corpus
 from ..errors import InputError
-from ..evaluate import evaluate
+from ..execution.progress import Progress
 from ..metrics import Metric
-from ..progress import Progress
+from ..reading.corpus import Corpus
+from ..workflows.evaluate import evaluate
 
 Triple = tuple[str, str, str]
 

@@ -23,14 +23,14 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..corpus import count_graph_lines
 from ..errors import AmrError, InputError, MetricError
 from ..metrics import Metric, get_metric, metric_factory, metric_names, metric_options
+from ..reading.corpus import count_graph_lines
 
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from ..diff import Change
+    from ..workflows.diff import Change
 
 # rich's tables and progress bars, and the diff engine, are imported where
 # used, so that a command loads only what it draws (start-up time).
@@ -42,7 +42,8 @@ MetricName = Enum(  # type: ignore[misc]
 
 
 class PairByChoice(str, Enum):
-    """How graphs of two files are paired (:func:`amrcheck.pairing.match_entries`)."""
+    """How graphs of two files are paired
+    (:func:`amrcheck.pairing.graphs.match_entries`)."""
 
     AUTO = "auto"
     ID = "id"

@@ -1,7 +1,7 @@
 """``amrcheck baseline [FILES...]``: record the scores ``amr-regress`` compares with.
 
 Thin: load the configuration, score the files against their configured
-references (:func:`amrcheck.gates.record_baseline`), write the baseline
+references (:func:`amrcheck.workflows.gates.record_baseline`), write the baseline
 file, print what was recorded. The only command that writes the file;
 the hooks never do. Exit status 0 written, 1 a file could not be scored
 (nothing written), 2 a configuration error.
@@ -14,10 +14,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..baseline import write_baseline
-from ..config import load_config
 from ..errors import AmrError
-from ..gates import record_baseline, render_failures
+from ..workflows.baseline import write_baseline
+from ..workflows.config import load_config
+from ..workflows.gates import record_baseline, render_failures
 from . import app
 
 

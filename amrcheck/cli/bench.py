@@ -25,9 +25,9 @@ from typer.core import TyperGroup
 from ..benchmarks.bamboo import SUBTASK_IDS, load_bamboo, run_bamboo
 from ..benchmarks.principles import check_principles, time_pairs
 from ..benchmarks.rare import make_rare, score_rare, write_rare
-from ..corpus import read_corpus
 from ..metrics import Metric, metric_names
-from ..pairing import metric_settings
+from ..pairing.graphs import metric_settings
+from ..reading.corpus import read_corpus
 from . import app
 from ._common import (
     CompatChoice,
@@ -157,7 +157,7 @@ def bamboo(
                 predictions, result = run_bamboo(subtasks, scorer, jobs, done)
                 rows.append((scorer, predictions, result))
         if plot is not None:
-            from ..plots import bamboo_scatter
+            from ..benchmarks.plots import bamboo_scatter
 
             scorer, predictions, result = rows[0]
             similarity = [t for t in subtasks if not t.is_role_confusion]
@@ -409,7 +409,7 @@ def speed(
         if not timings:
             raise fail("bench speed", f"{corpus} needs at least two graphs")
         if plot is not None:
-            from ..plots import runtime_chart
+            from ..benchmarks.plots import runtime_chart
 
             runtime_chart(
                 plot, m.name, [t.size for t in timings], [t.seconds for t in timings]

@@ -1,6 +1,6 @@
 """``amrcheck check FILES...``: validate AMR files, print compiler-style findings.
 
-Thin: read each file, call :func:`amrcheck.validate`, render. Exit status
+Thin: read each file, call :func:`amrcheck.validation.validate`, render. Exit status
 0 when no errors, 1 when any file has an error, 2 for usage errors and
 unreadable files. The text and JSON formats are documented in
 ``docs/check.md``.
@@ -15,9 +15,9 @@ from typing import Annotated, Any
 
 import typer
 
-from ..filecheck import FileResult, check_file, summary
 from ..findings import Finding
-from ..rules import check_patterns
+from ..validation.filecheck import FileResult, check_file, summary
+from ..validation.rules import check_patterns
 from . import app
 
 #: bumped only when the JSON output changes incompatibly

@@ -1,6 +1,6 @@
 """``amrcheck diff OLD NEW``: what changed between two versions of an annotation file.
 
-Thin: :func:`amrcheck.diff.diff_corpora` on the files (streamed: memory
+Thin: :func:`amrcheck.workflows.diff.diff_corpora` on the files (streamed: memory
 does not grow with their graphs), render (text, ``--stat`` or ``--json``;
 the JSON schema is in ``docs/cli.md``). Exit
 status as ``diff``'s: 0 when no graph was added, removed or changed
@@ -18,10 +18,10 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..corpus import read_errors
-from ..diff import CorpusDiff, GraphDiff
-from ..diff import diff_corpora as run_diff
-from ..pairing import PairingError
+from ..pairing.graphs import PairingError
+from ..reading.corpus import read_errors
+from ..workflows.diff import CorpusDiff, GraphDiff
+from ..workflows.diff import diff_corpora as run_diff
 from . import app
 from ._common import (
     MetricName,

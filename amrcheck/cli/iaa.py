@@ -1,6 +1,6 @@
 """``amrcheck iaa A B [C ...]``: inter-annotator agreement and the adjudication queue.
 
-Thin: :func:`amrcheck.iaa.agreement` on the files (streamed, in step:
+Thin: :func:`amrcheck.workflows.iaa.agreement` on the files (streamed, in step:
 memory does not grow with their graphs), render (text,
 ``--csv`` per-sentence table or ``--json``; schema in ``docs/cli.md``).
 Exit status 0, 2 on errors (unreadable files, fewer than two
@@ -19,10 +19,10 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..corpus import read_errors
-from ..iaa import Agreement, agreement
 from ..metrics.smatch import Smatch
-from ..pairing import PairingError
+from ..pairing.graphs import PairingError
+from ..reading.corpus import read_errors
+from ..workflows.iaa import Agreement, agreement
 from . import app
 from ._common import (
     PairByChoice,

@@ -1,6 +1,6 @@
 """``amrcheck score REF CAND [CAND2 ...]``: corpus scores of any registered metrics.
 
-Thin: :func:`amrcheck.evaluate.evaluate` on the files (streamed: memory
+Thin: :func:`amrcheck.workflows.evaluate.evaluate` on the files (streamed: memory
 does not grow with their graphs), then render (a table, ``--quiet`` F1s,
 or ``--json``; schema in ``docs/cli.md``). Graphs
 are paired by ``::id`` (else by position); a graph without a counterpart
@@ -21,8 +21,8 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.console import Console
 
-from ..evaluate import Evaluation, MetricResult, evaluate
 from ..metrics import Score, metric_names
+from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
 from ._common import (
     CompatChoice,

@@ -1,7 +1,7 @@
 """``amrcheck train wwlk``: fit WWLKθ's edge-label weights to human scores.
 
 Thin: read the pair files and scores, build WWLK, call
-:func:`amrcheck.training.train_wwlk`, write the weights file that
+:func:`amrcheck.workflows.training.train_wwlk`, write the weights file that
 ``--metric wwlk-theta -o weights=PATH`` loads. Progress bar on stderr
 (none with ``--quiet`` or when stderr is not a terminal).
 """
@@ -15,12 +15,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..corpus import read_corpus
 from ..errors import InputError
 from ..graph import Graph
 from ..metrics.wwlk import WWLK, save_weights
-from ..pairing import pair_corpora
-from ..training import SPSASettings, train_wwlk
+from ..pairing.graphs import pair_corpora
+from ..reading.corpus import read_corpus
+from ..workflows.training import SPSASettings, train_wwlk
 from . import app
 from ._common import fail, guarded, progress_bar
 

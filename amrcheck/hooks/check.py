@@ -7,10 +7,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..config import load_config
 from ..errors import ConfigError
-from ..filecheck import check_file, summary
 from ..findings import Finding
+from ..validation.filecheck import check_file, summary
+from ..workflows.config import load_config
 
 
 def main(argv: Sequence[str] | None = None) -> int:

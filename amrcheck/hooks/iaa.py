@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ..config import load_config
 from ..errors import AmrError
-from ..gates import DEFAULT_SHOW, GateFailure, IaaGate, render_failures
+from ..workflows.config import load_config
+from ..workflows.gates import DEFAULT_SHOW, GateFailure, IaaGate, render_failures
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -110,7 +110,7 @@ def read_smatch104(graph: Graph) -> SmatchView:  # noqa: C901 -- mirrors the ref
     """``graph`` as smatch 1.0.4's ``parse_AMR_line`` + ``get_triples`` keep it.
 
     Example:
-        >>> from amrcheck.corpus import decode
+        >>> from amrcheck.reading.corpus import decode
         >>> v = read_smatch104(decode('(a / Apple :mod "Big" :ARG0-of (e / eat-01))'))
         >>> v.concepts, v.relations, v.attributes
         (['Apple', 'eat-01'], [('ARG0', 1, 0, 2)], [])

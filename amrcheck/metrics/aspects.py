@@ -18,7 +18,7 @@ sub-part of the graphs, with counts that corpus scores sum (micro):
 When both graphs have nothing of an aspect, its score is 1.0.
 
 Example:
-    >>> from amrcheck.corpus import decode
+    >>> from amrcheck.reading.corpus import decode
     >>> from amrcheck.metrics.smatch import Smatch
     >>> candidate = decode('(w / want-01 :ARG0 (b / boy) :polarity -)')
     >>> reference = decode('(w / want-02 :ARG1 (b / boy))')

@@ -128,7 +128,7 @@ class Rematch:
         """The motif set of ``graph``.
 
         Example:
-            >>> from amrcheck.corpus import decode
+            >>> from amrcheck.reading.corpus import decode
             >>> sorted(map(str, Rematch().motifs(decode('(d / dog :quant 2)'))))
             ["('dog', ('quant', '2'))", "('quant', '2')"]
         """
@@ -216,7 +216,7 @@ class Rematch:
         """Jaccard index of the two motif sets.
 
         Example:
-            >>> from amrcheck.corpus import decode
+            >>> from amrcheck.reading.corpus import decode
             >>> a = decode('(w / want-01 :ARG0 (b / boy))')
             >>> b = decode('(w / want-01 :ARG0 (g / girl))')
             >>> Rematch().score(a, b).f1  # shared: the want-01 motif only

@@ -25,7 +25,7 @@ R = M/|reference| and F1 are graded too; identical graphs still score
 exactly 1.
 
 Example:
-    >>> from amrcheck.corpus import decode
+    >>> from amrcheck.reading.corpus import decode
     >>> metric = S2match(vectors="tests/data/vectors/glove-mini.50d.txt")
     >>> a = decode('(c / cat)')
     >>> metric.score(a, a).f1

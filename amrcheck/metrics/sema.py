@@ -121,7 +121,7 @@ class Sema:
         """SEMA P/R/F1 of ``candidate`` against ``reference``.
 
         Example:
-            >>> from amrcheck.corpus import decode
+            >>> from amrcheck.reading.corpus import decode
             >>> a = decode('(w / want-01 :ARG0 (b / boy))')
             >>> b = decode('(w / want-01 :ARG0 (g / girl))')
             >>> Sema().score(a, b).f1  # only the root concept matches

@@ -87,7 +87,7 @@ def graph_ngrams(  # noqa: C901 -- mirrors the reference's single pass
     inverted); False keeps them as written, as the cited reference run did.
 
     Example:
-        >>> from amrcheck.corpus import decode
+        >>> from amrcheck.reading.corpus import decode
         >>> g = graph_ngrams(decode('(w / want-01 :ARG0 (b / boy))'), 2)
         >>> sorted(g.counts[1]), g.length
         ([('want-01', ':ARG0', 'boy')], 3)
@@ -280,7 +280,7 @@ class SemBleu:
         """BLEU of ``candidate``'s n-grams against ``reference``'s.
 
         Example:
-            >>> from amrcheck.corpus import decode
+            >>> from amrcheck.reading.corpus import decode
             >>> g = decode('(w / want-01 :ARG0 (b / boy))')
             >>> SemBleu().score(g, g).f1
             1.0

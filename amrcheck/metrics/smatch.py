@@ -15,7 +15,7 @@ Layer: metrics. Pipeline, each step replaceable:
    graph has no triples); the corpus score is micro (summed counts).
 
 Example:
-    >>> from amrcheck.corpus import decode
+    >>> from amrcheck.reading.corpus import decode
     >>> metric = Smatch()
     >>> metric.score(decode('(a / b)'), decode('(a / b)')).f1
     1.0

@@ -88,7 +88,7 @@ def wl_graph(graph: Graph, edge_to_node: bool = False) -> WLGraph:  # noqa: C901
     """``graph`` as the WLK reference builds it.
 
     Example:
-        >>> from amrcheck.corpus import decode
+        >>> from amrcheck.reading.corpus import decode
         >>> g = wl_graph(decode('(m / man :ARG0-of (w / walk-01) :polarity -)'))
         >>> g.labels, g.edges
         (['man', 'walk-01', '-'], [(1, ':arg0', 0), (0, ':polarity', 2)])
@@ -273,7 +273,7 @@ class WLK:
         """Cosine similarity of the two graphs' WL feature vectors.
 
         Example:
-            >>> from amrcheck.corpus import decode
+            >>> from amrcheck.reading.corpus import decode
             >>> a = decode('(w / want-01 :ARG0 (b / boy))')
             >>> round(WLK().score(a, a).f1, 12)
             1.0

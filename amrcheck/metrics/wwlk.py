@@ -32,14 +32,14 @@ in the file. Here each label's weight comes from a generator seeded by the
 label and ``seed`` alone: of 10 draws from U(0.2, 0.35), the one farthest
 from the interval's middle — the same two-peaked spread the entropy rule
 produces, but fixed per label. WWLKθ (:class:`WWLKTheta`, ``wwlk-theta``)
-replaces them with weights trained by :mod:`amrcheck.training`.
+replaces them with weights trained by :mod:`amrcheck.workflows.training`.
 
 Determinism and symmetry: nothing depends on hash seeds or on the order
 pairs are scored in, and a pair is always transported in one canonical
 direction, so ``score(a, b) == score(b, a)`` exactly.
 
 Example:
-    >>> from amrcheck.corpus import decode
+    >>> from amrcheck.reading.corpus import decode
     >>> metric = WWLK(vectors="tests/data/vectors/glove-mini.50d.txt")
     >>> a = decode('(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))')
     >>> metric.score(a, a).f1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from amrcheck.benchmarks.principles import check_principles, time_pairs
-from amrcheck.corpus import read_corpus, read_string
+from amrcheck.reading.corpus import read_corpus, read_string
 from tests.conftest import shared_path
 
 TOY = shared_path("multi_annotator_toy/comptest_annot2.txt")

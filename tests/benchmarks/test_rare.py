@@ -16,8 +16,8 @@ from amrcheck.benchmarks.rare import (
     score_rare,
     write_rare,
 )
-from amrcheck.corpus import read_corpus
 from amrcheck.metrics import get_metric
+from amrcheck.reading.corpus import read_corpus
 from tests.conftest import shared_path
 
 LITTLE_PRINCE = "little_prince/amr-bank-struct-v3.0.txt"

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from amrcheck.canonical import canonical_key, canonical_order, canonicalize
-from amrcheck.corpus import decode, read_corpus
+from amrcheck.reading.corpus import decode, read_corpus
 from amrcheck.standardize import SMATCH_104, StandardGraph, standardize
 from tests.conftest import shared_path
 from tests.rewrite import REWRITES, rewrite

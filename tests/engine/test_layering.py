@@ -26,12 +26,12 @@ def test_engine_imports_no_front_end_library() -> None:
 def test_one_metric_loads_no_other() -> None:
     code = (
         "import sys\n"
-        "from amrcheck.corpus import read_string\n"
+        "from amrcheck.reading.corpus import read_string\n"
         "from amrcheck.metrics import get_metric\n"
         "get_metric('rematch').score(read_string('(a / b)')[0].graph,"
         " read_string('(a / c)')[0].graph)\n"
         "print(','.join(m for m in ('numpy', 'amrcheck.metrics.smatch',"
-        " 'amrcheck.diff') if m in sys.modules))\n"
+        " 'amrcheck.workflows.diff') if m in sys.modules))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from amrcheck.corpus import decode
 from amrcheck.graph import Graph
 from amrcheck.metrics.smatch import Smatch
+from amrcheck.reading.corpus import decode
 from amrcheck.standardize import (
     SMATCH_104,
     STRICT,

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from amrcheck.baseline import write_baseline
-from amrcheck.config import load_config
-from amrcheck.gates import record_baseline
+from amrcheck.workflows.baseline import write_baseline
+from amrcheck.workflows.config import load_config
+from amrcheck.workflows.gates import record_baseline
 from tests.conftest import data_path
 
 HOOK_DATA = data_path("hooks")

@@ -81,7 +81,7 @@ def _toml_blocks(text: str) -> list[str]:
     + _toml_blocks((REPO / "README.md").read_text()),
 )
 def test_documented_configurations_load(block: str, tmp_path, monkeypatch) -> None:
-    from amrcheck.config import load_config
+    from amrcheck.workflows.config import load_config
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".amrcheck.toml").write_text(block)

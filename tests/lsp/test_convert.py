@@ -16,7 +16,7 @@ from amr_lsp.convert import (
     uri_to_path,
 )
 from amrcheck import read_string, validate
-from amrcheck.layout import TextEdit
+from amrcheck.reading.layout import TextEdit
 
 TEXTS = {
     "ascii": "# ::id a\n(w / want-01\n   :ARG0 (b / boy))\n",

@@ -12,8 +12,8 @@ from amr_lsp.documents import DocumentStore
 from amr_lsp.fixes import fix_for, unclosed_parentheses
 from amr_lsp.references import ReferenceStore, choose_reference, pair_entries
 from amrcheck import read_string, validate
-from amrcheck.layout import apply_edits
-from amrcheck.validate import GraphFindingsCache
+from amrcheck.reading.layout import apply_edits
+from amrcheck.validation.validate import GraphFindingsCache
 from tests.conftest import data_path
 
 LSP_DATA = data_path("lsp")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from amrcheck.corpus import decode
 from amrcheck.metrics.aspects import ASPECTS, aggregate_aspects, aspect_scores
 from amrcheck.metrics.smatch import Smatch
+from amrcheck.reading.corpus import decode
 
 from ..bamboo import subtask
 

@@ -13,9 +13,9 @@ from functools import lru_cache
 
 import pytest
 
-from amrcheck.corpus import read_corpus
 from amrcheck.graph import Graph
 from amrcheck.metrics import get_metric
+from amrcheck.reading.corpus import read_corpus
 
 from ..reference import SUBTASK_IDS, bamboo_files, reference_rows
 

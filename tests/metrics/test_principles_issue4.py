@@ -15,10 +15,10 @@ from functools import lru_cache
 
 import pytest
 
-from amrcheck.corpus import read_corpus
 from amrcheck.graph import Graph
 from amrcheck.metrics import get_metric
 from amrcheck.metrics._smatch_reader import read_smatch104
+from amrcheck.reading.corpus import read_corpus
 
 from ..conftest import REPO, SHARED_AMR_FILES
 
@@ -109,7 +109,7 @@ def test_symmetric_sembleu_is_symmetric() -> None:
 
 _DIGEST = """
 import hashlib, sys
-from amrcheck.corpus import read_corpus
+from amrcheck.reading.corpus import read_corpus
 from amrcheck.metrics import get_metric
 tgt, src = read_corpus(sys.argv[1]), read_corpus(sys.argv[2])
 digest = hashlib.sha256()

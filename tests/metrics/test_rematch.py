@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from amrcheck.corpus import decode
 from amrcheck.metrics import get_metric
 from amrcheck.metrics.rematch import Rematch, motif_kind, verbatlas_labels
+from amrcheck.reading.corpus import decode
 
 BOY = decode("(w / want-01 :ARG0 (b / boy :quant 2) :polarity -)")
 

@@ -10,11 +10,11 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from amrcheck.corpus import decode, read_corpus
 from amrcheck.errors import MetricError
 from amrcheck.metrics import get_metric, metric_options
 from amrcheck.metrics.s2match import ConceptSimilarity, S2match
 from amrcheck.metrics.smatch import Smatch
+from amrcheck.reading.corpus import decode, read_corpus
 
 from ..conftest import data_path
 from ..reference import bamboo_files

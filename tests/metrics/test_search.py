@@ -20,10 +20,10 @@ import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment
 
-from amrcheck.corpus import read_corpus
 from amrcheck.metrics import _search
 from amrcheck.metrics._align import AlignmentProblem
 from amrcheck.metrics.smatch import LabelIds, Smatch, alignment_problem
+from amrcheck.reading.corpus import read_corpus
 from amrcheck.standardize import StandardGraph
 
 from ..conftest import SHARED_DATA
@@ -128,7 +128,7 @@ def test_builder_gives_the_weights_a_plain_reading_gives(
 
 
 def test_builder_counts_duplicates_as_smatch_104_does() -> None:
-    from amrcheck.corpus import decode
+    from amrcheck.reading.corpus import decode
 
     metric = Smatch(compat="smatch-1.0.4")
     twice = metric.standardize(decode("(a / b :ARG0 (c / d) :ARG0 c)"))
@@ -216,7 +216,7 @@ def test_the_same_pair_scores_the_same_in_another_process() -> None:
     here = [metric.score_standard(a, b).counts["matched"] for a, b in pairs]
     script = (
         "import random, sys\n"
-        "from amrcheck.corpus import read_corpus\n"
+        "from amrcheck.reading.corpus import read_corpus\n"
         "from amrcheck.metrics.smatch import Smatch\n"
         f"graphs = [e.graph for e in read_corpus({str(LITTLE_PRINCE)!r}) if e.graph]\n"
         "rng = random.Random(1)\n"

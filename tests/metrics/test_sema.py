@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from amrcheck.corpus import decode
 from amrcheck.metrics import get_metric
 from amrcheck.metrics._smatch_reader import read_smatch104
+from amrcheck.reading.corpus import decode
 
 WANT = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :polarity -))"
 

@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from amrcheck.corpus import decode
 from amrcheck.metrics import get_metric
 from amrcheck.metrics.sembleu import SemBleu, bleu, graph_ngrams
+from amrcheck.reading.corpus import decode
 
 WANT = "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))"
 

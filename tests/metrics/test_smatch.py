@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from amrcheck.corpus import decode, read_corpus
 from amrcheck.errors import MetricError
 from amrcheck.metrics import get_metric, metric_options
 from amrcheck.metrics._align import AlignmentProblem, hill_climb, solve_exact
 from amrcheck.metrics.smatch import Smatch
-from amrcheck.pairing import pair_corpora, score_pairs
+from amrcheck.pairing.graphs import pair_corpora, score_pairs
+from amrcheck.reading.corpus import decode, read_corpus
 
 from ..bamboo import subtask
 from ..conftest import SHARED_AMR_FILES, SHARED_DATA
@@ -142,9 +142,9 @@ def test_same_seed_same_scores_in_another_process_and_hash_seed() -> None:
     src_path = SHARED_DATA / "bamboo" / "sts" / "role_confusion" / "src.dev.amr"
     code = (
         "import json, sys\n"
-        "from amrcheck.corpus import read_corpus\n"
+        "from amrcheck.reading.corpus import read_corpus\n"
         "from amrcheck.metrics.smatch import Smatch\n"
-        "from amrcheck.pairing import pair_corpora, score_pairs\n"
+        "from amrcheck.pairing.graphs import pair_corpora, score_pairs\n"
         f"ref, cand = read_corpus({str(src_path)!r}), read_corpus({str(tgt_path)!r})\n"
         "pairs = pair_corpora(ref, cand)\n"
         "r = score_pairs(Smatch(compat='smatch-1.0.4', seed=7, restarts=2), pairs)\n"

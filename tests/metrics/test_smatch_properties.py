@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from amrcheck.corpus import decode
 from amrcheck.graph import Graph
 from amrcheck.metrics.smatch import Smatch
+from amrcheck.reading.corpus import decode
 
 CONCEPTS = ["want-01", "boy", "girl", "go-02", "and", "city", "name", "big"]
 ROLES = [":ARG0", ":ARG1", ":ARG1-of", ":mod", ":op1", ":domain"]

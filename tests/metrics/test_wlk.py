@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from amrcheck.corpus import decode
 from amrcheck.metrics import get_metric
 from amrcheck.metrics.wlk import WLK, wl_graph
+from amrcheck.reading.corpus import decode
 
 A = decode("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))")
 B = decode("(w / want-01 :ARG0 (g / girl) :ARG1 (d / go-02 :ARG0 g))")

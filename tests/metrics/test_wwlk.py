@@ -18,7 +18,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from amrcheck.corpus import decode, read_corpus  # noqa: E402
 from amrcheck.errors import MetricError  # noqa: E402
 from amrcheck.graph import Graph  # noqa: E402
 from amrcheck.metrics import get_metric  # noqa: E402
@@ -31,7 +30,8 @@ from amrcheck.metrics.wwlk import (  # noqa: E402
     save_weights,
     transport,
 )
-from amrcheck.training import SPSASettings, train_wwlk  # noqa: E402
+from amrcheck.reading.corpus import decode, read_corpus  # noqa: E402
+from amrcheck.workflows.training import SPSASettings, train_wwlk  # noqa: E402
 
 from ..conftest import REPO, data_path  # noqa: E402
 from ..reference import bamboo_files  # noqa: E402
@@ -203,7 +203,7 @@ def test_pairs_scored_together_score_as_alone_bit_for_bit() -> None:
 
 _DIGEST = """
 import hashlib, json, sys
-from amrcheck.corpus import read_corpus
+from amrcheck.reading.corpus import read_corpus
 from amrcheck.metrics import get_metric
 tgt, src = read_corpus(sys.argv[1]), read_corpus(sys.argv[2])
 digest = hashlib.sha256()

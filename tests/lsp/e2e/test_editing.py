@@ -7,7 +7,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from amr_lsp.convert import LineIndex
-from amrcheck.layout import TextEdit, apply_edits
+from amrcheck.reading.layout import TextEdit, apply_edits
 
 from .conftest import LSP_DATA, change, doc, find, open_document, pos
 

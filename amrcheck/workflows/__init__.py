@@ -1,0 +1,7 @@
+"""The jobs users run, composed from the engine: each a library call.
+
+Layer: engine, top. ``evaluate`` (``amrcheck score``), ``diff``, ``iaa``,
+``gates`` with ``config`` and ``baseline`` (the pre-commit gates),
+``stats`` (bootstrap intervals, paired tests) and ``training`` (WWLKθ's
+edge weights). The CLI, the hooks and the language server call these.
+"""

@@ -1,0 +1,408 @@
+"""Scoring candidate files against a reference: the engine behind ``amrcheck score``.
+
+Layer: engine, above pairing, the metrics and :mod:`amrcheck.workflows.stats`.
+One reference, one or more candidate files, one or more metrics:
+
+* every candidate is paired with the reference by the rules of
+  :func:`amrcheck.pairing.graphs.pair_graphs`; a graph without a counterpart
+  is an error that lists every such graph with its place — files are
+  never truncated silently — while pairs with a syntax error are left
+  out and reported (``strict=True`` makes them errors too);
+* each (candidate, metric) gets micro and macro corpus scores, and on
+  request a bootstrap interval and Damonte et al.'s aspects (smatch);
+* with two candidates, ``compare=True`` adds a paired significance test
+  per metric, over the pairs both candidates have.
+
+Files given by path are streamed (:class:`amrcheck.pairing.streaming.PairStream`):
+graphs are read, paired and scored a chunk at a time, every metric in
+one pass, so memory does not grow with the files' graphs; what is kept
+per pair is its key and its scores (the numbers behind micro, macro,
+intervals and tests), and per graph a ledger entry (id, place).
+
+Example:
+    >>> from amrcheck.reading.corpus import read_string
+    >>> from amrcheck.metrics import get_metric
+    >>> ref = read_string("# ::id 1\\n(a / b)\\n\\n# ::id 2\\n(c / d)\\n", "ref.amr")
+    >>> cand = read_string("# ::id 2\\n(c / e)\\n\\n# ::id 1\\n(a / b)\\n", "sys.amr")
+    >>> report = evaluate(ref, [cand], [get_metric("smatch")])
+    >>> [(r.metric, r.ids, round(r.corpus.micro.f1, 2)) for r in report.results]
+    [('smatch', ['1', '2'], 0.75)]
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import InputError
+from ..execution.parallel import default_jobs
+from ..execution.progress import Progress, run_work, stripe
+from ..metrics import CorpusScore, Metric, Score, expect_pairs, score_pairs
+from ..pairing.graphs import GraphPair, PairBy, aggregate_scores
+from ..pairing.parts import PartReport, merge_parts, pair_part, plan_parts
+from ..pairing.streaming import Batch, PairingReport, PairStream, check_reports
+from ..reading.corpus import CHUNK_BYTES, Corpus, graph_count
+
+if TYPE_CHECKING:  # numpy is imported only when --ci or --compare need it
+    from .stats import Interval, PairedComparison
+
+#: pairs per batch, the unit of work handed to a worker process; with the
+#: reader's chunks (:data:`amrcheck.reading.corpus.CHUNK_BYTES`) and the batches in
+#: flight (two per process), this bounds the graphs held at once
+CHUNK_PAIRS = 128
+
+
+@dataclass(slots=True)
+class MetricResult:
+    """One candidate file scored with one metric."""
+
+    candidate: str
+    metric: str
+    corpus: CorpusScore
+    #: the pair keys (``::id`` or ``#n``), parallel to ``corpus.pairs``
+    ids: list[str]
+    ci: Interval | None = None
+    aspects: dict[str, Score] | None = None
+
+
+@dataclass(slots=True)
+class Comparison:
+    """Two candidates compared with one metric over the pairs both have."""
+
+    metric: str
+    a: str
+    b: str
+    pairs: int
+    test: PairedComparison
+
+
+@dataclass(slots=True)
+class Evaluation:
+    """Everything ``amrcheck score`` reports."""
+
+    reference: str
+    pairings: dict[str, PairingReport]
+    results: list[MetricResult] = field(default_factory=list)
+    comparisons: list[Comparison] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[str]:
+        """Syntax errors of all files (each once), ``file:line:col: CODE message``."""
+        seen: dict[str, None] = {}
+        for pairing in self.pairings.values():
+            seen.update(dict.fromkeys(pairing.errors))
+        return list(seen)
+
+    @property
+    def skipped(self) -> dict[str, list[str]]:
+        """Per candidate, the keys of pairs left out for a syntax error."""
+        return {path: p.broken for path, p in self.pairings.items() if p.broken}
+
+
+#: (candidate number, reference position, key, a score per metric, aspects)
+Scored = tuple[int, int, str, tuple[Score, ...], dict[str, Score] | None]
+
+
+class _PairScorer:
+    """Every metric (and the aspects) of a batch of pairs; picklable for workers."""
+
+    def __init__(self, metrics: Sequence[Metric], aspects: Metric | None) -> None:
+        self.metrics = tuple(metrics)
+        self.aspects = aspects
+
+    def __call__(self, batch: Sequence[tuple[int, GraphPair]]) -> list[Scored]:
+        pairs = [(pair.candidate, pair.reference) for _, pair in batch]
+        by_metric = [score_pairs(metric, pairs) for metric in self.metrics]
+        scored: list[Scored] = []
+        for k, (number, pair) in enumerate(batch):
+            aspects = None
+            if self.aspects is not None:
+                from ..metrics.aspects import aspect_scores
+                from ..metrics.smatch import Smatch
+
+                assert isinstance(self.aspects, Smatch)
+                aspects = aspect_scores(self.aspects, pair.candidate, pair.reference)
+            scores = tuple(scores[k] for scores in by_metric)
+            scored.append((number, pair.index, pair.id, scores, aspects))
+        return scored
+
+
+class _Tally:
+    """One candidate's per-pair scores; they may come in any order of pairs."""
+
+    def __init__(self, keep_aspects: bool) -> None:
+        #: (reference position, key, one score per metric)
+        self.rows: list[tuple[int, str, tuple[Score, ...]]] = []
+        # aspects are micro sums, so they are summed as they come, unless
+        # --compare may still leave pairs out: then they are kept per pair
+        self.keep_aspects = keep_aspects
+        self.aspect_rows: list[tuple[str, dict[str, Score]]] = []
+        self.aspect_sum: dict[str, Score] | None = None
+
+    def add(self, scored: Scored) -> None:
+        _, position, key, scores, aspects = scored
+        self.rows.append((position, key, scores))
+        if aspects is None:
+            return
+        from ..metrics.aspects import aggregate_aspects
+
+        if self.keep_aspects:
+            self.aspect_rows.append((key, aspects))
+        elif self.aspect_sum is None:
+            self.aspect_sum = aspects
+        else:
+            self.aspect_sum = aggregate_aspects([self.aspect_sum, aspects])
+
+    def keys(self) -> list[str]:
+        """The pair keys in the reference's order."""
+        return [key for _, key, _ in sorted(self.rows, key=lambda row: row[0])]
+
+    def scores(self, metric: int, keys: set[str]) -> list[Score]:
+        """One metric's scores of the pairs in ``keys``, in the reference's order."""
+        ordered = sorted(self.rows, key=lambda row: row[0])
+        return [scores[metric] for _, key, scores in ordered if key in keys]
+
+    def aspect_total(self, keys: set[str]) -> dict[str, Score]:
+        from ..metrics.aspects import aggregate_aspects
+
+        if self.keep_aspects:
+            return aggregate_aspects([a for k, a in self.aspect_rows if k in keys])
+        return aggregate_aspects([] if self.aspect_sum is None else [self.aspect_sum])
+
+
+def evaluate(
+    reference: Corpus | str | Path,
+    candidates: Sequence[Corpus | str | Path],
+    metrics: Sequence[Metric],
+    *,
+    by: PairBy = "auto",
+    strict: bool = False,
+    ci: bool = False,
+    compare: bool = False,
+    aspects: bool = False,
+    resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    chunk_pairs: int = CHUNK_PAIRS,
+    chunk_bytes: int = CHUNK_BYTES,
+) -> Evaluation:
+    """Score ``candidates`` against ``reference`` with ``metrics``.
+
+    Args:
+        reference, candidates: files (streamed) or corpora already read.
+        ci: add a percentile bootstrap interval (``resamples``,
+            ``confidence``, ``seed``) of every corpus score.
+        compare: paired test between exactly two candidates, per metric,
+            over the pairs both have.
+        aspects: fine-grained scores for the smatch metrics.
+        jobs: worker processes (results do not depend on it).
+        progress: called with the number of pairs scored.
+        chunk_pairs, chunk_bytes: pairs per batch of work, bytes read at a
+            time from each file (results do not depend on them).
+
+    Raises:
+        PairingError: a graph has no counterpart (or, with ``strict``, a
+            graph has a syntax error); every problem is listed.
+        InputError: ``compare`` without exactly two candidates, the same
+            candidate twice, or a file that cannot be read.
+    """
+    if compare and len(candidates) != 2:
+        raise InputError(f"--compare needs two candidate files, not {len(candidates)}")
+    smatch = next((m for m in metrics if m.name == "smatch"), None)
+    scorer = _PairScorer(metrics, smatch if aspects else None)
+    # graph-opening lines per file: a cheap look before reading
+    counts = [graph_count(f) for f in (reference, *candidates)]
+    _fail_fast(reference, candidates, counts, by, strict, chunk_bytes)
+    for metric in metrics:
+        expect_pairs(metric, counts[0] * len(candidates))
+    scoring = _Scoring(scorer, by, strict, compare, jobs, progress, chunk_pairs)
+    report, tallies = scoring.in_parts(
+        reference, candidates, counts[0]
+    ) or scoring.whole(reference, candidates, chunk_bytes)
+    paths = list(report.pairings)
+    keys = [set(t.keys()) for t in tallies]
+    common = set.intersection(*keys) if compare else None
+    for path, tally, own in zip(paths, tallies, keys, strict=True):
+        chosen = own if common is None else common
+        ids = [key for key in tally.keys() if key in chosen]
+        for number, metric in enumerate(metrics):
+            scores = tally.scores(number, chosen)
+            result = MetricResult(
+                path, metric.name, aggregate_scores(metric, scores), ids
+            )
+            if ci:
+                result.ci = _interval(metric, scores, resamples, confidence, seed)
+            if aspects and metric is smatch:
+                result.aspects = tally.aspect_total(chosen)
+            report.results.append(result)
+    if compare:
+        _compare(report, metrics, resamples, confidence, seed)
+    return report
+
+
+@dataclass(slots=True)
+class _Scoring:
+    """Reading, pairing and scoring the files, in one or more processes."""
+
+    scorer: _PairScorer
+    by: PairBy
+    strict: bool
+    compare: bool
+    jobs: int
+    progress: Progress | None
+    chunk_pairs: int
+
+    def whole(
+        self,
+        reference: Corpus | str | Path,
+        candidates: Sequence[Corpus | str | Path],
+        chunk_bytes: int,
+    ) -> tuple[Evaluation, list[_Tally]]:
+        """One reading of the whole files; each worker scores its share of batches."""
+
+        def work(
+            shard: int, shards: int
+        ) -> Generator[Batch, None, tuple[str, dict[str, PairingReport]]]:
+            stream = PairStream(reference, candidates, self.by, chunk_bytes)
+            batches = stream.batches(self.chunk_pairs, self.strict)
+            pairings = yield from stripe(batches, shard, shards)
+            return stream.reference.path, pairings
+
+        run = run_work(self.scorer, work, self.jobs, self.progress)
+        tallies = self._tally(run, len(candidates))
+        return Evaluation(*run.summaries[0]), tallies
+
+    def in_parts(
+        self,
+        reference: Corpus | str | Path,
+        candidates: Sequence[Corpus | str | Path],
+        graphs: int,
+    ) -> tuple[Evaluation, list[_Tally]] | None:
+        """Each worker reads and scores its own part of the files (:mod:`.parts`).
+
+        None when that cannot be done (one job, corpora in memory, files
+        that cannot be cut or do not pair part by part): then the caller
+        reads the files whole, and the progress reported here is taken back.
+        ``graphs`` is the reference's count of graph-opening lines.
+        """
+        jobs = default_jobs() if self.jobs <= 0 else self.jobs
+        if (
+            jobs < 2
+            or "fork" not in multiprocessing.get_all_start_methods()
+            or isinstance(reference, Corpus)
+            or any(isinstance(c, Corpus) for c in candidates)
+        ):
+            return None
+        ref, cands = str(reference), [str(c) for c in candidates]
+        plan = plan_parts(ref, cands, jobs, graphs)
+        if plan is None:
+            return None
+        by, chunk_pairs = self.by, self.chunk_pairs
+
+        def work(shard: int, shards: int) -> Generator[Batch, None, PartReport]:
+            files = plan[shard]
+            entries = None  # the last part: as many entries in each file
+            if shard + 1 < shards:
+                entries = plan[shard + 1][0].first_entry - files[0].first_entry
+            return pair_part(ref, cands, files, by, chunk_pairs, entries=entries)
+
+        run = run_work(self.scorer, work, jobs, self.progress, lambda r: not r.fits)
+        tallies = self._tally(run, len(candidates))
+        pairings = None if run.gave_up else merge_parts(ref, cands, run.summaries, by)
+        if pairings is None:
+            scored = sum(len(t.rows) for t in tallies)
+            if self.progress is not None and scored:
+                self.progress(-scored)
+            return None
+        check_reports(pairings, self.strict)
+        return Evaluation(ref, pairings), tallies
+
+    def _tally(self, run: run_work[Any, Scored], candidates: int) -> list[_Tally]:
+        tallies = [_Tally(keep_aspects=self.compare) for _ in range(candidates)]
+        for results in run:
+            for scored in results:
+                tallies[scored[0]].add(scored)
+        return tallies
+
+
+def _fail_fast(
+    reference: Corpus | str | Path,
+    candidates: Sequence[Corpus | str | Path],
+    counts: Sequence[int],
+    by: PairBy,
+    strict: bool,
+    chunk_bytes: int,
+) -> None:
+    """If the files seem not to pair (``counts`` of graphs differ), read them
+    once without scoring, so that the errors come at once.
+
+    Unpaired graphs are known only once whole files have been read;
+    without this, files that will not pair would be scored in full first.
+    """
+    if len(set(counts)) < 2:
+        return
+    stream = PairStream(reference, candidates, by, chunk_bytes)
+    for _ in stream.in_step(CHUNK_PAIRS):
+        pass
+    stream.close(strict)
+
+
+def _interval(
+    metric: Metric,
+    scores: Sequence[Score],
+    resamples: int,
+    confidence: float,
+    seed: int,
+) -> Interval | None:
+    from .stats import bootstrap_ci
+
+    if not scores:
+        return None
+    return bootstrap_ci(scores, _aggregate(metric), resamples, confidence, seed)
+
+
+def _compare(
+    report: Evaluation,
+    metrics: Sequence[Metric],
+    resamples: int,
+    confidence: float,
+    seed: int,
+) -> None:
+    from .stats import paired_test
+
+    a, b = report.pairings
+    for metric in metrics:
+        first, second = (
+            next(
+                r
+                for r in report.results
+                if r.candidate == path and r.metric == metric.name
+            )
+            for path in (a, b)
+        )
+        test = paired_test(
+            first.corpus.pairs,
+            second.corpus.pairs,
+            _aggregate(metric),
+            resamples,
+            confidence,
+            seed,
+        )
+        report.comparisons.append(
+            Comparison(metric.name, a, b, len(first.corpus.pairs), test)
+        )
+
+
+def _aggregate(metric: Metric) -> Any:
+    """The resampling aggregate: None (fast micro F1) where it equals the metric's.
+
+    smatch's corpus F1 is micro F1 of summed counts, which
+    :mod:`amrcheck.workflows.stats` computes vectorised; other metrics aggregate in
+    their own way (rematch Σ∩/Σ∪, sembleu corpus BLEU, WLK mean ...).
+    """
+    return None if metric.name == "smatch" else metric.aggregate

@@ -1,0 +1,92 @@
+"""Pairing graphs across files: by ::id, by position (and saying why), many files."""
+
+from __future__ import annotations
+
+import pytest
+
+from amrcheck.pairing.graphs import (
+    PairingError,
+    match_entries,
+    pair_corpora,
+    pair_graphs,
+)
+from amrcheck.reading.corpus import read_corpus, read_string
+from tests.conftest import REPO, shared_path
+
+EXAMPLES = REPO / "examples"
+TOY = "multi_annotator_toy"
+
+
+def test_examples_pair_by_id_and_the_added_graph_comes_last() -> None:
+    old = read_corpus(EXAMPLES / "annotations_v1.amr")
+    new = read_corpus(EXAMPLES / "annotations_v2.amr")
+    matching = match_entries([old, new])
+    assert matching.by == "id" and matching.note is None
+    assert [row.key for row in matching.rows] == [f"ex.{i}" for i in range(1, 7)]
+    assert matching.rows[-1].present == (False, True)
+
+
+def test_ids_in_another_order_pair_by_id() -> None:
+    ref = read_string("# ::id a\n(x / one)\n\n# ::id b\n(y / two)\n", "ref.amr")
+    cand = read_string("# ::id b\n(y / two)\n\n# ::id a\n(x / one)\n", "cand.amr")
+    pairs = pair_corpora(ref, cand)
+    assert [(p.id, p.reference.triples, p.candidate.triples) for p in pairs] == [
+        ("a", [("x", ":instance", "one")], [("x", ":instance", "one")]),
+        ("b", [("y", ":instance", "two")], [("y", ":instance", "two")]),
+    ]
+
+
+def test_missing_ids_fall_back_to_position_and_say_where() -> None:
+    ref = read_string("# ::id a\n(x / one)\n\n(y / two)\n", "ref.amr")
+    cand = read_string("# ::id a\n(x / one)\n\n# ::id b\n(y / two)\n", "cand.amr")
+    matching = match_entries([ref, cand])
+    assert matching.by == "position"
+    assert matching.note == (
+        "graphs paired by position: 1 graph has no ::id in ref.amr (first: ref.amr:4:1)"
+    )
+    # the key is the id both agree on, else the position
+    assert [row.key for row in matching.rows] == ["a", "#2"]
+    with pytest.raises(PairingError, match="no ::id in ref.amr"):
+        match_entries([ref, cand], by="id")
+
+
+def test_a_repeated_id_falls_back_to_position() -> None:
+    twice = read_string("# ::id a\n(x / one)\n\n# ::id a\n(y / two)\n", "twice.amr")
+    matching = match_entries([twice, twice])
+    assert matching.by == "position"
+    assert "::id 'a' is repeated in twice.amr:5:1" in str(matching.note)
+
+
+def test_ids_only_one_file_has_are_listed_with_places() -> None:
+    ref = read_string("# ::id a\n(x / one)\n\n# ::id b\n(y / two)\n", "ref.amr")
+    cand = read_string("# ::id a\n(x / one)\n\n# ::id c\n(z / three)\n", "cand.amr")
+    pairing = pair_graphs(ref, cand)
+    assert [p.id for p in pairing.pairs] == ["a"]
+    assert pairing.unpaired == [
+        "ref.amr:5:1: ::id 'b' is not in cand.amr",
+        "cand.amr:5:1: ::id 'c' is not in ref.amr",
+    ]
+    with pytest.raises(PairingError) as raised:
+        pair_corpora(ref, cand)
+    assert raised.value.problems == pairing.unpaired
+
+
+def test_syntax_errors_leave_the_pair_out_with_its_place() -> None:
+    ref = read_string("(a / b)\n\n(c / d)\n\n(e / f)\n", "ref.amr")
+    cand = read_string("(a / b)\n\n(c / d :ARG0 (x / y)\n\n(e / f)\n", "cand.amr")
+    pairing = pair_graphs(ref, cand)
+    assert [p.id for p in pairing.pairs] == ["#1", "#3"]
+    assert pairing.broken == ["#2"]
+    assert pairing.errors[0].startswith("cand.amr:3:1: E001")
+
+
+def test_multi_annotator_toy_rows() -> None:
+    names = ["annot1", "annot2", "annot3", "annot4", "gold"]
+    corpora = [read_corpus(shared_path(f"{TOY}/comptest_{n}.txt")) for n in names]
+    matching = match_entries(corpora)
+    assert matching.by == "id"
+    assert [row.key for row in matching.rows] == [f"sentence {i}" for i in range(1, 7)]
+    present = {row.key: row.present for row in matching.rows}
+    assert present["sentence 1"] == (True,) * 5
+    assert present["sentence 5"] == (False, True, False, False, True)
+    assert present["sentence 6"] == (False, True, False, False, False)

@@ -1,0 +1,144 @@
+"""The reader's fast path gives exactly what the full parser gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import amrcheck.reading._parse as parse
+from amrcheck.reading.corpus import read_corpus, read_string
+
+from ..conftest import SHARED_AMR_FILES, shared_path
+
+
+def _snapshot(path: Path | None = None, text: str | None = None) -> list[object]:
+    corpus = read_corpus(path) if path is not None else read_string(text or "")
+    out: list[object] = []
+    for entry in corpus:
+        g = entry.graph
+        out.append(
+            (
+                entry.start,
+                entry.end,
+                entry.metadata,
+                entry.metadata_offsets,
+                entry.comments,
+                [str(e) for e in entry.errors],
+            )
+        )
+        if g is not None:
+            out.append(
+                (
+                    g.top,
+                    g.triples,
+                    list(map(int, g.kinds)),
+                    g.offsets,
+                    g.start,
+                    g.end,
+                    sorted(g.alignments.items()),
+                )
+            )
+    return out
+
+
+@pytest.mark.parametrize(
+    "path", SHARED_AMR_FILES, ids=lambda p: f"{p.parent.name}/{p.name}"
+)
+def test_fast_path_equals_full_parser(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast = _snapshot(path)
+    monkeypatch.setattr(parse._EntryParser, "fast_block", lambda *args: False)
+    assert _snapshot(path) == fast
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '(a / b~e.1 :ARG0~e.2 (c / d) :op1 "x y"~e.3)',
+        "(a / b :ARG0 (c / d\n(e / f)",  # a "(" at column 1 inside a graph
+        "(a / b # comment\n :ARG0 c)",
+        "(a / b :ARG0)",
+        "(a / b :ARG0 (c / d)) extra",
+        "(a :ARG0 b)",
+        '(a / b :ARG0 (c / "q"))',
+        "# ::id x ::date y\n# note\n(a / b :ARG0~e.1 c~e.2 :ARG1 a)",
+        "(a / b) (c / d)",  # two graphs on one line
+        "(a / b :ARG0 :ARG1 c)",
+        "(a / b :ARG0 c ~ )",
+        '(a / b :op1 "never closed)',
+        '(a / b :op1 "x\n(y" :op2 z)',
+        "(a / b :)",
+        "(a / b :ARG0 (c / d)",
+        "(a / b))",
+        "(a / b\r\n   :ARG0 (c / d))\r\n",
+        "   (a / b)",
+        "(a / b :ARG0 (/ d))",
+        "(a / b :ARG0 (c d))",
+        # where cutting at blanks and parens alone would not cut as the
+        # token regex does (the split tokenizer must notice and step back)
+        '(a / b :op1 "x:y" :op2 "u/v")',
+        "(a / b :ARG0 c:d)",
+        "(a / b :ARG0:ARG1 c)",
+        "(a/b :ARG0 (c/ d))",
+        "(a / b :op1 x/y)",
+        '(a / b :op1 "x y" :op2 "z")',
+        '(a / b :op1 "x\\"y")',
+        '(a / b :op1 q" :op2 "r)',
+        '(a / "x:y/z" :quant 2)',
+        '(a / b :op1 "")',
+        '(a / b :op1 "(x)")',
+        '(a / b :op1 x"y"z)',
+    ],
+)
+def test_fast_path_edge_cases(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = _snapshot(text=text)
+    monkeypatch.setattr(parse._EntryParser, "fast_block", lambda *args: False)
+    assert _snapshot(text=text) == fast
+
+
+_PIECES = [
+    "(",
+    ")",
+    "/",
+    " ",
+    "\n",
+    ":ARG0",
+    ":",
+    "a",
+    "b",
+    "c",
+    '"',
+    '"x y"',
+    "x:y",
+    "a/b",
+    "~e.1",
+    "~",
+    "\\",
+    '""',
+    "-",
+]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30))
+def test_fast_path_equals_full_parser_on_token_soup(pieces: list[str]) -> None:
+    text = "(a / b " + " ".join(pieces)
+    fast = _snapshot(text=text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(parse._EntryParser, "fast_block", lambda *args: False)
+        assert _snapshot(text=text) == fast
+
+
+def test_fast_path_reads_plain_corpora_without_offsets() -> None:
+    corpus = read_corpus(shared_path("bamboo/sts/main/src.dev.amr"))
+    lazy = [e for e in corpus if e.graph is not None and e.graph._offsets is None]
+    # all but graphs with a "#" inside a string (two URLs) take the fast path
+    assert len(lazy) == len(corpus) - 2
+    graph = lazy[0].graph
+    assert graph is not None
+    assert graph.role_span(0).text == graph.top  # offsets appear on demand
+    assert graph._offsets is not None
