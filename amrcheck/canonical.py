@@ -95,25 +95,6 @@ def canonicalize(graph: StandardGraph) -> StandardGraph:
     )
 
 
-def renumber(graph: StandardGraph) -> StandardGraph:
-    """``graph`` with its nodes renumbered in canonical order, triples in
-    their own order: enough for work that reads triples as a set (smatch's
-    alignment problem), cheaper than :func:`canonicalize`."""
-    order = canonical_order(graph)
-    rank = _rank(order)
-    return StandardGraph(
-        graph.graph,
-        [graph.variables[node] for node in order],
-        [(rank[n], c) for n, c in graph.instances],
-        [(rank[n], r, v) for n, r, v in graph.attributes],
-        [(rank[s], r, rank[t]) for s, r, t in graph.relations],
-        graph.instance_origin,
-        graph.attribute_origin,
-        graph.relation_origin,
-        graph.options,
-    )
-
-
 def _rank(order: Sequence[int]) -> list[int]:
     rank = [0] * len(order)
     for position, node in enumerate(order):
