@@ -26,11 +26,6 @@ from amrcheck.embeddings import (
     load_word_vectors,
     normalize_label,
 )
-from amrcheck.embeddings._parquet import (
-    ParquetError,
-    read_string_column,
-    snappy_decompress,
-)
 
 from ..conftest import REPO, data_path
 
@@ -233,20 +228,32 @@ def test_missing_glove_package_names_the_extra(monkeypatch: pytest.MonkeyPatch) 
         _sources.load_glove_package()
 
 
-def test_snappy_literals_and_copies() -> None:
-    long_literal = bytes(range(70))
-    data = bytes([70, 60 << 2, 69]) + long_literal  # literal, 1-byte length
-    assert snappy_decompress(data) == long_literal
-    # 2-byte-offset copy of 5 bytes from 3 back: overlapping, so "abcab"
-    data = bytes([8, 2 << 2]) + b"abc" + bytes([(5 - 1) << 2 | 2, 3, 0])
-    assert snappy_decompress(data) == b"abcabcab"
+def test_parquet_word_index_is_read_with_pyarrow(tmp_path: Path) -> None:
+    pa = pytest.importorskip("pyarrow", reason="needs the glove extra")
+    import pyarrow.parquet as pq
 
-
-def test_parquet_reader_rejects_other_files(tmp_path: Path) -> None:
-    path = tmp_path / "x.parquet"
+    path = tmp_path / "index.parquet"
+    pq.write_table(pa.table({"index": ["the", "über", "new york"]}), path)
+    assert _sources.read_word_index(path) == ["the", "über", "new york"]
+    pq.write_table(pa.table({"index": ["the", None]}), path)
+    with pytest.raises(VectorsError, match="1 nulls"):
+        _sources.read_word_index(path)
+    pq.write_table(pa.table({"index": [1, 2]}), path)
+    with pytest.raises(VectorsError, match="holds int64, not text"):
+        _sources.read_word_index(path)
+    with pytest.raises(VectorsError, match="not a readable Parquet file"):
+        _sources.read_word_index(path, "words")  # no such column
     path.write_bytes(b"not parquet at all")
-    with pytest.raises(ParquetError, match="not a Parquet file"):
-        read_string_column(path, "index")
+    with pytest.raises(VectorsError, match="not a readable Parquet file"):
+        _sources.read_word_index(path)
+
+
+def test_missing_pyarrow_names_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # import fails
+    with pytest.raises(VectorsError, match=r"needs pyarrow: .*amrcheck\[glove\]"):
+        _sources.read_word_index(tmp_path / "index.parquet")
 
 
 # --- the GloVe package (the ``glove`` extra) ---------------------------------
