@@ -53,7 +53,8 @@ def combine(folder: Path) -> tuple[Path, Path, Path, int]:
             # the last pair of every file is the "Empty line" dummy
             scores.append(y[i] if first <= i < len(y) - 1 else "nan")
     paths = folder / "tgt.amr", folder / "src.amr", folder / "train.y"
-    for path, items, sep in zip(paths, (tgt, src, scores), ("\n\n", "\n\n", "\n")):
+    seps = ("\n\n", "\n\n", "\n")
+    for path, items, sep in zip(paths, (tgt, src, scores), seps, strict=True):
         path.write_text(sep.join(items) + "\n", encoding="utf-8")
     return *paths, sum(1 for v in scores if v != "nan")
 

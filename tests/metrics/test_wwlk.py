@@ -22,9 +22,9 @@ from amrcheck.errors import MetricError  # noqa: E402
 from amrcheck.graph import Graph  # noqa: E402
 from amrcheck.metrics import get_metric  # noqa: E402
 from amrcheck.metrics.wwlk import (  # noqa: E402
+    DEFAULT_WEIGHTS,
     WEIGHT_RANGE,
     WWLK,
-    DEFAULT_WEIGHTS,
     WWLKTheta,
     default_edge_weight,
     load_weights,
