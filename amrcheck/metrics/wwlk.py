@@ -115,7 +115,11 @@ class NodeGraph:
 
 def prepare(graph: Graph, concepts: ConceptVectors) -> NodeGraph:
     """Nodes, initial vectors and edge groups of ``graph``."""
-    wl = wl_graph(graph)
+    return node_graph(graph, wl_graph(graph), concepts)
+
+
+def node_graph(graph: Graph, wl: WLGraph, concepts: ConceptVectors) -> NodeGraph:
+    """Initial vectors and edge groups of the nodes ``wl`` made of ``graph``."""
     n = len(wl.labels)
     labels_of: dict[tuple[int, int], list[str]] = {}
     for source, role, target in wl.edges:
