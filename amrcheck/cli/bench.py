@@ -11,6 +11,7 @@ hold, 2 on errors, 130 on Ctrl-C.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from enum import Enum
 from pathlib import Path
@@ -275,6 +276,18 @@ def _buildable(option: list[str] | None) -> tuple[list[str], list[str]]:
     return names, skipped
 
 
+def _options(metric: Metric) -> dict[str, Any]:
+    """The options ``metric`` was built with, to build it again elsewhere.
+
+    Its ``Options`` dataclass where it has one: the settings a report
+    prints describe some options (the vectors loaded, an alias) in words.
+    """
+    options = getattr(metric, "options", None)
+    if options is not None and dataclasses.is_dataclass(options):
+        return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+    return {k: v for k, v in metric_settings(metric).items() if k != "standardization"}
+
+
 def _settings_lines(out: Console, metrics: list[Metric]) -> None:
     for scorer in metrics:
         settings = describe_settings(metric_settings(scorer))
@@ -392,11 +405,7 @@ def principles(
         checks = []
         with progress_bar("principles", len(source) * len(metrics), quiet) as done:
             for m in metrics:
-                options = {
-                    k: v
-                    for k, v in metric_settings(m).items()
-                    if k != "standardization"
-                }
+                options = _options(m)
                 checks.append(
                     (
                         m,

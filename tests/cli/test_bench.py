@@ -204,6 +204,24 @@ def test_principles_report_and_exit_status(tmp_path: Path) -> None:
     assert ok.exit_code == 0
 
 
+def test_principles_of_graded_metrics_and_the_alias_issue_16(tmp_path: Path) -> None:
+    """The workers rebuild each metric from its options, not from the words
+    its report prints (vectors described, an alias)."""
+    pytest.importorskip("ot", reason="needs POT")
+    corpus = tmp_path / "few.amr"
+    corpus.write_text("\n\n".join(GUIDELINES.read_text().split("\n\n")[:20]))
+    mini = str(Path(__file__).parents[1] / "data" / "vectors" / "glove-mini.50d.txt")
+    result = run(
+        "principles", corpus, "-m", "recommended", "-o", f"vectors={mini}",
+        "--neighbours", "5", "--json",
+    )
+    assert result.exit_code == 0, result.output
+    (entry,) = json.loads(result.stdout)["results"]
+    assert entry["metric"] == "wlmatch-v1"
+    assert entry["settings"]["alias"] == "recommended"
+    assert all(p["holds"] for p in entry["principles"])
+
+
 def test_speed_report() -> None:
     result = run("speed", GUIDELINES, "-m", "rematch", "--json")
     assert result.exit_code == 0, result.output
