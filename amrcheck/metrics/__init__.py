@@ -64,7 +64,8 @@ ALIASES: dict[str, str] = {"recommended": "wlmatch-v1"}
 
 
 def metric_names() -> list[str]:
-    return sorted(REGISTRY.keys() | BUILTIN_METRICS.keys() | ALIASES.keys())
+    """Registered names (sorted), then the aliases."""
+    return sorted(REGISTRY.keys() | BUILTIN_METRICS.keys()) + sorted(ALIASES)
 
 
 def resolve(name: str) -> str:
