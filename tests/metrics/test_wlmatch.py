@@ -137,6 +137,9 @@ def test_any_rewrite_scores_exactly_one_and_changes_no_pair_score(how: str) -> N
 def test_score_one_means_the_same_concepts_and_edges() -> None:
     m = metric()
     a = decode(WANT)
+    # documented: the root plays no part (the same triples, re-rooted)
+    rerooted = decode("(b / boy :ARG0-of (w / want-01 :ARG1 (g / go-02 :ARG0 b)))")
+    assert m.score(rerooted, a).f1 == 1.0
     # one label more: below 1 however close
     b = decode("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b) :polarity -)")
     assert m.score(a, b).f1 < 1.0
