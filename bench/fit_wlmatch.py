@@ -200,8 +200,10 @@ def main() -> int:
     }
     # idf last: the table is long
     document["idf_default"] = default
-    document["idf"] = idf
-    args.out.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    # the long idf table on one line, the rest readable
+    text = json.dumps(document, indent=1)
+    table = json.dumps(idf, separators=(",", ":"), ensure_ascii=False)
+    args.out.write_text(f'{text[:-2]},\n "idf": {table}\n}}\n', encoding="utf-8")
     print(f"{args.out}: weights {weights}; dev AMEAN {best[0]:.2f}")
     return 0
 
