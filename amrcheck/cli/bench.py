@@ -11,6 +11,7 @@ hold, 2 on errors, 130 on Ctrl-C.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from enum import Enum
 from pathlib import Path
@@ -22,10 +23,17 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
 
-from ..benchmarks.bamboo import SUBTASK_IDS, load_bamboo, run_bamboo
+from ..benchmarks.bamboo import (
+    SUBTASK_IDS,
+    BambooResult,
+    BambooSubtask,
+    load_bamboo,
+    run_bamboo,
+)
 from ..benchmarks.principles import check_principles, time_pairs
 from ..benchmarks.rare import make_rare, score_rare, write_rare
-from ..metrics import Metric, metric_names
+from ..errors import AmrError
+from ..metrics import Metric, metric_names, resolve
 from ..pairing.graphs import metric_settings
 from ..reading.corpus import read_corpus
 from . import app
@@ -53,6 +61,7 @@ bench = typer.Typer(
 app.add_typer(bench, name="bench")
 
 METRICS_HELP = f"Metrics, comma-separated or repeated: {', '.join(metric_names())}."
+BAMBOO_METRICS_HELP = METRICS_HELP[:-1] + "; 'all': every metric (a leaderboard)."
 #: column titles of the BAMBOO table, as in the published one
 COLUMN = {"main": "", "reify": "(reify)", "syno": "(syno)", "role_confusion": "(role)"}
 
@@ -131,7 +140,10 @@ def bamboo(
         Path, typer.Option("--data", help="BAMBOO folder (<task>/<subtask>/*.amr).")
     ],
     split: Annotated[Split, typer.Option(help="Which split's files.")] = Split.DEV,
-    metric: MetricOption = None,
+    metric: Annotated[
+        Optional[list[str]],  # noqa: UP007 (typer needs Optional)
+        typer.Option("--metric", "-m", help=BAMBOO_METRICS_HELP),
+    ] = None,
     option: OptionOption = None,
     root: RootOption = None,
     compat: CompatOption = None,
@@ -145,8 +157,15 @@ def bamboo(
     quiet: QuietOption = False,
     as_json: JsonOption = False,
 ) -> None:
-    """BAMBOO: Pearson × 100 per similarity subtask, role-confusion accuracy, AMEAN."""
+    """BAMBOO: Pearson × 100 per similarity subtask, role-confusion accuracy, AMEAN.
+
+    With several metrics (``--metric all``: every one) the table is a
+    leaderboard: rows by AMEAN, the best value of each column marked.
+    """
     with guarded("bench bamboo"):
+        skipped: list[str] = []
+        if metric == ["all"]:
+            metric, skipped = _buildable(option)
         metrics = _metrics(metric, option, root, compat, exact)
         chosen = _task_ids(task)
         subtasks = [t for t in load_bamboo(data, split.value) if t.id in chosen]
@@ -156,18 +175,10 @@ def bamboo(
             for scorer in metrics:
                 predictions, result = run_bamboo(subtasks, scorer, jobs, done)
                 rows.append((scorer, predictions, result))
+        if len(rows) > 1:
+            rows.sort(key=lambda row: -row[2].amean)
         if plot is not None:
-            from ..benchmarks.plots import bamboo_scatter
-
-            scorer, predictions, result = rows[0]
-            similarity = [t for t in subtasks if not t.is_role_confusion]
-            bamboo_scatter(
-                plot,
-                scorer.name,
-                {t.id: t.human for t in similarity},
-                {t.id: [predictions[t.id][i] for i in t.scored] for t in similarity},
-                result.values,
-            )
+            _bamboo_chart(plot, rows, subtasks, chosen)
     if as_json:
         _print_json(
             {
@@ -186,22 +197,95 @@ def bamboo(
             }
         )
         return
+    _bamboo_table(rows, chosen, f"BAMBOO {split.value} ({data})", skipped)
+    if plot is not None:
+        console().print(f"chart: {plot}")
+
+
+def _bamboo_table(
+    rows: list[tuple[Metric, dict[str, list[float]], BambooResult]],
+    chosen: list[str],
+    title: str,
+    skipped: list[str],
+) -> None:
     out = console()
-    grid = table(
-        out,
-        "metric",
-        *map(_title, chosen),
-        "AMEAN",
-        title=f"BAMBOO {split.value} ({data})",
-    )
+    grid = table(out, "metric", *map(_title, chosen), "AMEAN", title=title)
+    best = [max(column) for column in zip(*(r.row() for _, _, r in rows), strict=True)]
     for scorer, _, result in rows:
-        grid.add_row(scorer.name, *(f"{v:.2f}" for v in result.row()))
+        grid.add_row(scorer.name, *_cells(result.row(), best, len(rows) > 1))
     out.print(grid)
+    if len(rows) > 1:
+        out.print("* best in its column")
     _settings_lines(out, [scorer for scorer, _, _ in rows])
+    for line in skipped:
+        out.print(Text(line, style="yellow"))
     if len(chosen) < len(SUBTASK_IDS):
         out.print(f"AMEAN over {len(chosen)} of {len(SUBTASK_IDS)} subtasks")
-    if plot is not None:
-        out.print(f"chart: {plot}")
+
+
+def _cells(values: list[float], best: list[float], mark: bool) -> list[Text]:
+    return [
+        Text(f"{v:.2f}*", style="bold") if mark and v == top else Text(f"{v:.2f}")
+        for v, top in zip(values, best, strict=True)
+    ]
+
+
+def _bamboo_chart(
+    plot: Path,
+    rows: list[tuple[Metric, dict[str, list[float]], BambooResult]],
+    subtasks: list[BambooSubtask],
+    chosen: list[str],
+) -> None:
+    """A leaderboard chart for several metrics, else one metric's scatter."""
+    if len(rows) > 1:
+        from ..benchmarks.plots import bamboo_leaderboard
+
+        bamboo_leaderboard(
+            plot,
+            [scorer.name for scorer, _, _ in rows],
+            [*map(_title, chosen), "AMEAN"],
+            [result.row() for _, _, result in rows],
+        )
+        return
+    from ..benchmarks.plots import bamboo_scatter
+
+    scorer, predictions, result = rows[0]
+    similarity = [t for t in subtasks if not t.is_role_confusion]
+    bamboo_scatter(
+        plot,
+        scorer.name,
+        {t.id: t.human for t in similarity},
+        {t.id: [predictions[t.id][i] for i in t.scored] for t in similarity},
+        result.values,
+    )
+
+
+def _buildable(option: list[str] | None) -> tuple[list[str], list[str]]:
+    """Every registered metric (aliases aside) that can be built here, and a
+    line for each one that cannot (a missing extra, say)."""
+    names, skipped = [], []
+    for name in metric_names():
+        if resolve(name) != name:
+            continue
+        try:
+            build_metrics([name], [o for o in option or [] if o.startswith(name + ".")])
+        except AmrError as exc:
+            skipped.append(f"{name} left out: {exc}")
+            continue
+        names.append(name)
+    return names, skipped
+
+
+def _options(metric: Metric) -> dict[str, Any]:
+    """The options ``metric`` was built with, to build it again elsewhere.
+
+    Its ``Options`` dataclass where it has one: the settings a report
+    prints describe some options (the vectors loaded, an alias) in words.
+    """
+    options = getattr(metric, "options", None)
+    if options is not None and dataclasses.is_dataclass(options):
+        return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+    return {k: v for k, v in metric_settings(metric).items() if k != "standardization"}
 
 
 def _settings_lines(out: Console, metrics: list[Metric]) -> None:
@@ -321,11 +405,7 @@ def principles(
         checks = []
         with progress_bar("principles", len(source) * len(metrics), quiet) as done:
             for m in metrics:
-                options = {
-                    k: v
-                    for k, v in metric_settings(m).items()
-                    if k != "standardization"
-                }
+                options = _options(m)
                 checks.append(
                     (
                         m,

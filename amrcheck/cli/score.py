@@ -265,7 +265,11 @@ def score(
     ] = None,
     vectors: Annotated[
         Optional[Path],  # noqa: UP007
-        typer.Option(help="Word vectors (GloVe/word2vec text) for graded metrics."),
+        typer.Option(
+            help="Word vectors of the graded metrics: glove-6b-50d (default), "
+            "minilm (the packaged MiniLM encoder, distilled), or a GloVe/word2vec "
+            "text file."
+        ),
     ] = None,
     option: Annotated[
         Optional[list[str]],  # noqa: UP007

@@ -87,7 +87,7 @@ def wwlk(
     ] = None,
     vectors: Annotated[
         Optional[Path],  # noqa: UP007
-        typer.Option(help="GloVe/word2vec text file (default: GloVe 6B 50d)."),
+        typer.Option(help="glove-6b-50d (default), minilm, or a GloVe/word2vec file."),
     ] = None,
     iterations: Annotated[int, typer.Option(help="WL iterations K.")] = 2,
     update: Annotated[

@@ -115,7 +115,11 @@ class NodeGraph:
 
 def prepare(graph: Graph, concepts: ConceptVectors) -> NodeGraph:
     """Nodes, initial vectors and edge groups of ``graph``."""
-    wl = wl_graph(graph)
+    return node_graph(graph, wl_graph(graph), concepts)
+
+
+def node_graph(graph: Graph, wl: WLGraph, concepts: ConceptVectors) -> NodeGraph:
+    """Initial vectors and edge groups of the nodes ``wl`` made of ``graph``."""
     n = len(wl.labels)
     labels_of: dict[tuple[int, int], list[str]] = {}
     for source, role, target in wl.edges:
@@ -506,13 +510,24 @@ def load_weights(path: str | Path) -> tuple[dict[str, float], dict[str, Any]]:
     )
 
 
+#: the weights ``wwlk-theta`` uses when given none: trained by
+#: ``bench/train_wwlk_theta.py`` (``amrcheck train wwlk``, seed 0, SPSA
+#: defaults) on the BAMBOO train split, main subtask of all three tasks;
+#: the file's ``provenance`` field names command, seed and data
+DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "data" / (
+    "wwlk_theta_bamboo_train.json"
+)
+
+
 @register("wwlk-theta")
 class WWLKTheta(WWLK):
     """WWLKθ: WWLK with edge-label weights learned by SPSA (a weights file).
 
-    Labels the file does not know keep WWLK's seeded weight. The file
-    records the ``iterations`` and ``update`` it was trained with; scoring
-    with others is refused, since the weights fit only those.
+    Without ``weights``, the weights shipped in the package
+    (:data:`DEFAULT_WEIGHTS`). Labels the file does not know keep WWLK's
+    seeded weight. The file records the ``iterations`` and ``update`` it
+    was trained with; scoring with others is refused, since the weights
+    fit only those.
     """
 
     name: ClassVar[str] = "wwlk-theta"
@@ -520,17 +535,14 @@ class WWLKTheta(WWLK):
     @dataclass(frozen=True, slots=True)
     class Options(WWLK.Options):
         """WWLK's options plus ``weights``: the JSON file ``amrcheck train
-        wwlk`` writes (required)."""
+        wwlk`` writes (None: the shipped :data:`DEFAULT_WEIGHTS`)."""
 
         weights: str | None = None
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        path = getattr(self.options, "weights", None)
-        if path is None:
-            raise MetricError(
-                "wwlk-theta needs weights=PATH, a file written by 'amrcheck train wwlk'"
-            )
+        path = getattr(self.options, "weights", None) or DEFAULT_WEIGHTS
+        self.weights_path = Path(path)
         trained, settings = load_weights(path)
         for key in ("iterations", "update"):
             if key in settings and settings[key] != getattr(self.options, key):
@@ -539,3 +551,13 @@ class WWLKTheta(WWLK):
                     f"not {getattr(self.options, key)}"
                 )
         self._weights.update(trained)
+
+    def settings(self) -> dict[str, Any]:
+        """WWLK's settings, with the weights file actually used."""
+        described = super().settings()
+        described["weights"] = (
+            f"{DEFAULT_WEIGHTS.name} (shipped, trained on BAMBOO train)"
+            if self.weights_path == DEFAULT_WEIGHTS
+            else str(self.weights_path)
+        )
+        return described

@@ -303,9 +303,16 @@ def aggregate_scores(
 def metric_settings(metric: Metric) -> dict[str, Any]:
     """What a report states about a metric: its ``settings()``, else its options."""
     describe = getattr(metric, "settings", None)
+    settings: dict[str, Any] = {}
+    alias = getattr(metric, "alias", None)
+    if alias is not None:  # reached through an alias ("recommended"): say so
+        settings["alias"] = alias
     if callable(describe):
-        return dict(describe())
+        settings.update(describe())
+        return settings
     options = getattr(metric, "options", None)
     if options is not None and dataclasses.is_dataclass(options):
-        return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
-    return {}
+        settings.update(
+            {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+        )
+    return settings
