@@ -58,10 +58,21 @@ class RootPolicyChoice(str, Enum):
 
 
 class CompatChoice(str, Enum):
-    """Triple reading of smatch 1.0.4, or as written (:mod:`amrcheck.standardize`)."""
+    """A metric's reference behaviour where its default differs (every
+    metric's ``reference``; for smatch that is smatch 1.0.4), or smatch's
+    triples as written (``raw``)."""
 
+    REFERENCE = "reference"
     SMATCH_104 = "smatch-1.0.4"
     RAW = "raw"
+
+
+COMPAT_HELP = (
+    "reference: each metric as its reference implementation behaves, where "
+    "the default differs (the default scores a graph the same however it is "
+    "written; docs/metrics.md); smatch-1.0.4 (= smatch's reference) or raw: "
+    "smatch's triples and counting of those tools."
+)
 
 
 def console(stderr: bool = False) -> Console:
@@ -237,15 +248,31 @@ def build_metrics(
         if value is not None:
             wanted[key] = str(value.value if isinstance(value, Enum) else value)
     for key, value in wanted.items():
-        takers = [name for name in names if _has_option(name, key)]
-        if not takers:
-            raise MetricError(
-                f"option {key!r} belongs to none of the chosen metrics "
-                f"({', '.join(names)})"
-            )
-        for name in takers:
+        for name in _takers(names, key):
             per_metric[name].setdefault(key, value)
     return [get_metric(n, **metric_options(n, per_metric[n])) for n in names]
+
+
+def _takers(names: Sequence[str], key: str) -> list[str]:
+    """The metrics among ``names`` that an unqualified option ``key`` goes to.
+
+    Raises:
+        MetricError: none has it; or, for ``compat``, one of them has not
+            (never silently: that metric has no reference to return to).
+    """
+    takers = [name for name in names if _has_option(name, key)]
+    if key == "compat" and len(takers) < len(names):
+        others = ", ".join(n for n in names if n not in takers)
+        raise MetricError(
+            f"--compat does not apply to {others}: its default is the only "
+            "behaviour it has (see docs/metrics.md)"
+        )
+    if not takers:
+        raise MetricError(
+            f"option {key!r} belongs to none of the chosen metrics "
+            f"({', '.join(names)})"
+        )
+    return takers
 
 
 def _has_option(name: str, key: str) -> bool:

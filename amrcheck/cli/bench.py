@@ -33,11 +33,12 @@ from ..benchmarks.bamboo import (
 from ..benchmarks.principles import check_principles, time_pairs
 from ..benchmarks.rare import make_rare, score_rare, write_rare
 from ..errors import AmrError
-from ..metrics import Metric, metric_names, resolve
+from ..metrics import Metric, get_metric, metric_names, resolve
 from ..pairing.graphs import metric_settings
 from ..reading.corpus import read_corpus
 from . import app
 from ._common import (
+    COMPAT_HELP,
     CompatChoice,
     RootPolicyChoice,
     build_metrics,
@@ -85,7 +86,7 @@ RootOption = Annotated[
 ]
 CompatOption = Annotated[
     Optional[CompatChoice],  # noqa: UP007
-    typer.Option(help="smatch triples and counting of another tool."),
+    typer.Option(help=COMPAT_HELP),
 ]
 ExactOption = Annotated[
     Optional[bool],  # noqa: UP007
@@ -153,6 +154,14 @@ def bamboo(
         typer.Option(help="Only these subtasks (e.g. sick.main); AMEAN over them."),
     ] = None,
     plot: PlotOption = None,
+    with_reference: Annotated[
+        bool,
+        typer.Option(
+            "--with-reference",
+            help="Also score every metric that has one with --compat reference "
+            "and show that AMEAN beside the default's (twice the time).",
+        ),
+    ] = False,
     jobs: JobsOption = 1,
     quiet: QuietOption = False,
     as_json: JsonOption = False,
@@ -167,14 +176,20 @@ def bamboo(
         if metric == ["all"]:
             metric, skipped = _buildable(option)
         metrics = _metrics(metric, option, root, compat, exact)
+        references = _reference_twins(metrics) if with_reference else {}
         chosen = _task_ids(task)
         subtasks = [t for t in load_bamboo(data, split.value) if t.id in chosen]
         rows = []
-        total = sum(graphs_in(t.candidate_path) for t in subtasks) * len(metrics)
+        runs = len(metrics) + len(references)
+        total = sum(graphs_in(t.candidate_path) for t in subtasks) * runs
         with progress_bar("bamboo", total, quiet) as done:
             for scorer in metrics:
                 predictions, result = run_bamboo(subtasks, scorer, jobs, done)
                 rows.append((scorer, predictions, result))
+            reference_amean = {
+                name: run_bamboo(subtasks, twin, jobs, done)[1].amean
+                for name, twin in references.items()
+            }
         if len(rows) > 1:
             rows.sort(key=lambda row: -row[2].amean)
         if plot is not None:
@@ -191,15 +206,34 @@ def bamboo(
                         "settings": metric_settings(scorer),
                         "tasks": result.values,
                         "amean": result.amean,
+                        **(
+                            {"amean_reference": reference_amean[scorer.name]}
+                            if scorer.name in reference_amean
+                            else {}
+                        ),
                     }
                     for scorer, _, result in rows
                 ],
             }
         )
         return
-    _bamboo_table(rows, chosen, f"BAMBOO {split.value} ({data})", skipped)
+    title = f"BAMBOO {split.value} ({data})"
+    _bamboo_table(rows, chosen, title, skipped, reference_amean if references else None)
     if plot is not None:
         console().print(f"chart: {plot}")
+
+
+def _reference_twins(metrics: list[Metric]) -> dict[str, Metric]:
+    """Each metric that has a ``compat`` option, built again with
+    ``compat="reference"`` (its reference implementation's behaviour)."""
+    twins: dict[str, Metric] = {}
+    for scorer in metrics:
+        options = _options(scorer)
+        if "compat" in options and options["compat"] is None:
+            twins[scorer.name] = get_metric(
+                scorer.name, **{**options, "compat": "reference"}
+            )
+    return twins
 
 
 def _bamboo_table(
@@ -207,15 +241,27 @@ def _bamboo_table(
     chosen: list[str],
     title: str,
     skipped: list[str],
+    reference_amean: dict[str, float] | None = None,
 ) -> None:
     out = console()
-    grid = table(out, "metric", *map(_title, chosen), "AMEAN", title=title)
+    extra = ["AMEAN ref."] if reference_amean is not None else []
+    grid = table(out, "metric", *map(_title, chosen), "AMEAN", *extra, title=title)
     best = [max(column) for column in zip(*(r.row() for _, _, r in rows), strict=True)]
     for scorer, _, result in rows:
-        grid.add_row(scorer.name, *_cells(result.row(), best, len(rows) > 1))
+        cells = _cells(result.row(), best, len(rows) > 1)
+        if reference_amean is not None:
+            value = reference_amean.get(scorer.name)
+            cells.append(Text("" if value is None else f"{value:.2f}"))
+        grid.add_row(scorer.name, *cells)
     out.print(grid)
     if len(rows) > 1:
         out.print("* best in its column")
+    if reference_amean is not None:
+        out.print(
+            "AMEAN ref.: with --compat reference (the reference implementation's "
+            "behaviour, which depends on how a graph is written); blank where the "
+            "metric has no other behaviour"
+        )
     _settings_lines(out, [scorer for scorer, _, _ in rows])
     for line in skipped:
         out.print(Text(line, style="yellow"))

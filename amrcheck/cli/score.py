@@ -25,6 +25,7 @@ from ..metrics import Score, metric_names
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
 from ._common import (
+    COMPAT_HELP,
     CompatChoice,
     PairByChoice,
     RootPolicyChoice,
@@ -251,7 +252,7 @@ def score(
     ] = None,
     compat: Annotated[
         Optional[CompatChoice],  # noqa: UP007
-        typer.Option(help="Reproduce another tool's triples and counting."),
+        typer.Option(help=COMPAT_HELP),
     ] = None,
     exact: Annotated[
         Optional[bool],  # noqa: UP007

@@ -32,14 +32,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from ..canonical import canonical_ranks
 from ..graph import Graph
 from ..standardize import (
     COMPAT_MODES,
     ROOT_POLICIES,
-    Compat,
     RootPolicy,
     StandardGraph,
     Standardization,
@@ -55,7 +54,7 @@ from ._align import (
     triple_problem,
     use_compiled,
 )
-from ._protocol import Explanation, Score, TripleRef, micro_prf, prf
+from ._protocol import REFERENCE, Explanation, Score, TripleRef, micro_prf, prf
 
 INSTANCE_ROLE = "instance"
 
@@ -182,6 +181,11 @@ def alignment_problem(
     return triple_problem(encoded, candidate.options.counting == "product")
 
 
+#: smatch's ``compat`` values: the standardisation's, and every metric's
+#: ``reference`` (smatch 1.0.4, as which it is stored)
+SmatchCompat = Literal["smatch-1.0.4", "raw", "reference"]
+
+
 @register("smatch")
 class Smatch:
     """smatch with both root policies, seeded search and an exact mode."""
@@ -196,7 +200,8 @@ class Smatch:
         (the root concept is part of the TOP triple, as in smatch++ and the
         BAMBOO leaderboard). ``compat``: ``None`` (strict: sets, normalised
         comparison, inversion), ``smatch-1.0.4`` (that tool's reader and
-        counting) or ``raw`` (triples as written, smatch++'s
+        counting; ``reference`` is another name for it, the value every
+        metric takes for its reference) or ``raw`` (triples as written, smatch++'s
         ``DoNothingStandardizer``). ``restarts``: random starts after the
         smart start. ``seed``: the random starts' seed. ``exact``: solve
         the ILP for every pair the search does not prove optimal, with at
@@ -204,7 +209,7 @@ class Smatch:
         """
 
         root: RootPolicy = "variable"
-        compat: Compat | None = None
+        compat: SmatchCompat | None = None
         restarts: int = 4
         seed: int = 0
         exact: bool = False
@@ -217,7 +222,8 @@ class Smatch:
                 )
             if self.compat is not None and self.compat not in COMPAT_MODES:
                 raise ValueError(
-                    f"compat must be one of {COMPAT_MODES}, not {self.compat!r}"
+                    f"compat must be one of {(*COMPAT_MODES, REFERENCE)}, "
+                    f"not {self.compat!r}"
                 )
             if self.restarts < 0:
                 raise ValueError("restarts must be >= 0")
@@ -225,10 +231,13 @@ class Smatch:
                 raise ValueError("time_limit must be > 0")
 
     def __init__(self, **options: Any) -> None:
+        if options.get("compat") == REFERENCE:
+            # every metric's switch to its reference: smatch 1.0.4 here
+            options["compat"] = "smatch-1.0.4"
         self.options = self.Options(**options)
-        self.standardization = Standardization(
-            root=self.options.root, compat=self.options.compat
-        )
+        compat = self.options.compat
+        assert compat != REFERENCE, "stored as smatch-1.0.4 above"
+        self.standardization = Standardization(root=self.options.root, compat=compat)
         self._ids = LabelIds()
 
     @classmethod

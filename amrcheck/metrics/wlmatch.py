@@ -66,11 +66,11 @@ import numpy as np
 from ..canonical import canonicalize
 from ..errors import MetricError
 from ..graph import Graph
-from ..standardize import TOP_ROLE, StandardGraph, standardize
+from ..standardize import standardize
 from . import register
 from ._protocol import Explanation, Score, TripleRef, mean_similarity
 from ._refs import written_ref
-from .wlk import WLGraph
+from .wlk import WLGraph, standard_nodes
 from .wwlk import (
     WWLK,
     NodeGraph,
@@ -165,38 +165,6 @@ class Prepared:
         return len(self.wl.labels)
 
 
-def graph_nodes(
-    standard: StandardGraph,
-) -> tuple[WLGraph, list[str | None], list[int]]:
-    """Nodes (concepts, then attribute values) and edges of a standard graph.
-
-    Returns the graph (nodes with their written triples), each node's
-    variable (None for a value) and each edge's written triple.
-    """
-    labels: list[str] = [""] * len(standard.variables)
-    origin = [-1] * len(standard.variables)
-    # a variable defined twice keeps its first concept in canonical order
-    for (node, concept), where in zip(
-        reversed(standard.instances), reversed(standard.instance_origin), strict=True
-    ):
-        labels[node], origin[node] = concept, where
-    variables: list[str | None] = list(standard.variables)
-    edges = [(s, ":" + role, t) for s, role, t in standard.relations]
-    edge_origin = list(standard.relation_origin)
-    for (node, role, value), where in zip(
-        standard.attributes, standard.attribute_origin, strict=True
-    ):
-        if role == TOP_ROLE:
-            continue
-        # a value node stands for its attribute's written triple, as its edge
-        edges.append((node, ":" + role, len(labels)))
-        edge_origin.append(where)
-        labels.append(value)
-        origin.append(where)
-        variables.append(None)
-    return WLGraph(labels, edges, origin), variables, edge_origin
-
-
 @register("wlmatch-v1")
 class WLMatch:
     """wlmatch-v1 (see the module docstring)."""
@@ -247,7 +215,7 @@ class WLMatch:
         idf, default = self.parameters.idf, self.parameters.idf_default
         for graph in graphs:
             standard = canonicalize(standardize(graph))
-            wl, variables, edge_origin = graph_nodes(standard)
+            wl, variables, edge_origin = standard_nodes(standard)
             nodes = node_graph(graph, wl, self.concepts)
             prepared.append(
                 Prepared(

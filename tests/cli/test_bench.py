@@ -41,7 +41,7 @@ def bamboo_json(*args: str) -> dict[str, Any]:
 
 
 def test_bamboo_rematch_full_dev_table_equals_the_reference() -> None:
-    report = bamboo_json("-m", "rematch", "--jobs", "2")
+    report = bamboo_json("-m", "rematch", "--compat", "reference", "--jobs", "2")
     assert report["version"] == 1 and report["split"] == "dev"
     (row,) = report["results"]
     expected = reference_row("rematch")
@@ -49,6 +49,24 @@ def test_bamboo_rematch_full_dev_table_equals_the_reference() -> None:
     for task, value in row["tasks"].items():
         assert value == pytest.approx(expected[task], abs=1e-9), task
     assert row["amean"] == pytest.approx(expected["AMEAN"], abs=1e-9)
+
+
+def test_with_reference_adds_the_reference_amean_issue_24() -> None:
+    report = bamboo_json("-m", "wlk,smatch,wlmatch-v1", "--with-reference", *SMALL)
+    rows = {row["metric"]: row for row in report["results"]}
+    (alone,) = bamboo_json("-m", "wlk", "--compat", "reference", *SMALL)["results"]
+    assert rows["wlk"]["amean_reference"] == alone["amean"]
+    assert rows["wlk"]["amean_reference"] != rows["wlk"]["amean"]
+    assert "amean_reference" in rows["smatch"]  # smatch 1.0.4
+    assert "amean_reference" not in rows["wlmatch-v1"]  # it has no other
+
+
+def test_compat_reference_is_refused_by_a_metric_without_one_issue_24() -> None:
+    result = run(
+        "bamboo", "--data", BAMBOO, "-m", "wlmatch-v1", "--compat", "reference"
+    )
+    assert result.exit_code == 2
+    assert "--compat does not apply to wlmatch-v1" in result.output
 
 
 @pytest.mark.parametrize(
