@@ -678,5 +678,12 @@ GRAPH_VIEWS = GraphViews()
 async def graph(ls: AmrLanguageServer, params: Any) -> dict[str, Any] | None:
     """The graph under the cursor, its reference graph and the explanation."""
     request = graph_params(params)
+    clock = time.perf_counter()
     analysis = await ls.analysis(request.uri)
-    return await ls.run_engine(GRAPH_VIEWS.answer, analysis, ls.comparer, request)
+    waited = time.perf_counter() - clock
+    answer = await ls.run_engine(GRAPH_VIEWS.answer, analysis, ls.comparer, request)
+    log.debug(
+        "amr/graph %s v%s: analysis %d ms, drawing %d ms", request.uri,
+        analysis.version, waited * 1000, (time.perf_counter() - clock - waited) * 1000,
+    )
+    return answer
