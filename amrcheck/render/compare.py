@@ -263,6 +263,12 @@ def _row(
         _mark(cand, c, status)
     if r is not None:
         _mark(ref, r, status)
+    if status == "relabelled" and c is not None and r is not None:
+        # each side's node (concept or constant) names the value it replaces
+        for side, own, other in ((cand, c, r), (ref, r, c)):
+            node = side.scene.node_key(own.index)
+            if node is not None:
+                side.partners[node] = other.graph.triples[other.index][2]
     return TripleRow(
         status,
         locate(c) if c is not None else None,

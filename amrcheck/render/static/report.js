@@ -25,7 +25,9 @@
     const rows = Array.from(body.rows);
     rows.sort((a, b) => {
       const x = cellValue(a, index), y = cellValue(b, index);
-      const order = typeof x === typeof y ? (x < y ? -1 : x > y ? 1 : 0) : typeof x === "number" ? -1 : 1;
+      // a number before a text either way: "-" (no score) stays last
+      if (typeof x !== typeof y) return typeof x === "number" ? -1 : 1;
+      const order = x < y ? -1 : x > y ? 1 : 0;
       return ascending ? order : -order;
     });
     body.append(...rows);
@@ -57,7 +59,7 @@
   }
 
   // -- hover link inside a pair ---------------------------------------------
-  // element ids are <section id>-<c|r>-<scene key>; data-links lists
+  // element ids are {section id}-{c or r}-{scene key}; data-links lists
   // [candidate key, reference key, weight] (n:m for flow alignments)
   const linksOf = new WeakMap();
 
