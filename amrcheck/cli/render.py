@@ -49,7 +49,12 @@ def render(
     ] = False,
 ) -> None:
     """Draw AMR graphs with Graphviz: concepts, constants, roles as written."""
-    from ..render import MAX_PICTURE_GRAPHS, graphs_picture, graphs_report
+    from ..render import (
+        MAX_PICTURE_GRAPHS,
+        chosen_entries,
+        graphs_picture,
+        graphs_report,
+    )
     from ..render.layout import ImageFormat
 
     suffix = output.suffix.lower()
@@ -57,16 +62,12 @@ def render(
         raise fail("render", f"{output}: write .svg, .png or .html")
     with guarded("render"):
         corpus = read_corpus(file)
-        entries = corpus.entries
-        if ids:
-            wanted = set(ids)
-            entries = [entry for entry in entries if entry.label in wanted]
-            unknown = sorted(wanted - {entry.label for entry in entries})
-            if unknown:
-                raise fail(
-                    "render", f"{file}: no graph {', '.join(unknown)} "
-                    "(give a ::id, or #N for the N-th graph)",
-                )
+        entries, unknown = chosen_entries(corpus, ids)
+        if unknown:
+            raise fail(
+                "render", f"{file}: no graph {', '.join(unknown)} "
+                "(give a ::id, or #N for the N-th graph)",
+            )
         if not entries:
             raise fail("render", f"{file}: no graph to draw")
         for entry in entries:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from .layout import INSTALL_HINT, LayoutError, lay_out, picture
     from .reports import (
         MAX_PICTURE_GRAPHS,
+        chosen_entries,
         diff_report,
         graphs_picture,
         graphs_report,
@@ -51,8 +52,8 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ".drawing": ("PALETTE", "scene_dot", "text_dot", "tooltips"),
     ".layout": ("INSTALL_HINT", "LayoutError", "lay_out", "picture"),
     ".reports": (
-        "MAX_PICTURE_GRAPHS", "diff_report", "graphs_picture", "graphs_report",
-        "score_report",
+        "MAX_PICTURE_GRAPHS", "chosen_entries", "diff_report", "graphs_picture",
+        "graphs_report", "score_report",
     ),
     ".scene": ("Scene", "SceneEdge", "SceneNode", "graph_scene"),
 }
@@ -81,6 +82,7 @@ __all__ = [
     "Side",
     "TripleRow",
     "UnitRow",
+    "chosen_entries",
     "diff_report",
     "graph_scene",
     "graphs_picture",

@@ -395,6 +395,22 @@ def _score_row(
 
 # --- amrcheck render FILE -o OUT.svg|.png ----------------------------------------
 
+
+def chosen_entries(
+    corpus: Corpus, names: Sequence[str] | None
+) -> tuple[list[Entry], list[str]]:
+    """The entries named by ``::id`` or ``#N`` (N-th graph), in file order,
+    and the names that match none; every entry when ``names`` is empty."""
+    if not names:
+        return list(corpus.entries), []
+    wanted = set(names)
+
+    def known(entry: Entry) -> set[str]:
+        return {entry.label, f"#{entry.index + 1}"}
+
+    entries = [entry for entry in corpus.entries if known(entry) & wanted]
+    return entries, sorted(wanted.difference(*map(known, entries)))
+
 #: graphs one SVG or PNG may hold (a picture of more is too tall to view;
 #: the HTML page has no such limit)
 MAX_PICTURE_GRAPHS = 100

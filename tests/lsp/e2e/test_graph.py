@@ -3,13 +3,14 @@ explanation, as data (and SVG drawings laid out by Graphviz)."""
 
 from __future__ import annotations
 
-import shutil
-from xml.etree import ElementTree
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
+
+from tests.render.conftest import needs_dot
 
 from .conftest import LSP_DATA, change, find, open_document
 
@@ -17,7 +18,6 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 ANNOTATION = LSP_DATA / "annotations" / "lpp.amr"
 TEXT = ANNOTATION.read_text(encoding="utf-8")
-NO_DOT = shutil.which("dot") is None
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -82,7 +82,9 @@ async def test_graph_under_cursor_with_reference_and_explanation(
     assert relabelled[0].graphElements == ["v:m"]
 
 
-async def test_missing_triples_are_on_the_reference_side(client: LanguageClient) -> None:
+async def test_missing_triples_are_on_the_reference_side(
+    client: LanguageClient,
+) -> None:
     uri = await open_document(client, ANNOTATION)
     at = find(TEXT, "lpp_1943.4")  # the annotation dropped :ARG2 (h / here)
     answer = await graph_at(client, uri, at.line, at.character)
@@ -141,7 +143,7 @@ async def test_graph_without_reference(client: LanguageClient) -> None:
     assert answer.graph.nodes and all(n.status is None for n in answer.graph.nodes)
 
 
-@pytest.mark.skipif(NO_DOT, reason="Graphviz dot not installed (scripts/install-test-tools.sh)")
+@needs_dot
 async def test_svg_drawings_laid_out_by_graphviz(client: LanguageClient) -> None:
     uri = await open_document(client, ANNOTATION)
     at = find(TEXT, "beautiful")
