@@ -3,16 +3,27 @@ explanation, as data (and SVG drawings laid out by Graphviz)."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
 import pytest
 from pygls.exceptions import JsonRpcException
-from pytest_lsp import LanguageClient
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.render.conftest import needs_dot
 
-from .conftest import LSP_DATA, change, find, open_document
+from .conftest import (
+    LSP_DATA,
+    SERVER_COMMAND,
+    change,
+    find,
+    initialize,
+    make_client,
+    open_document,
+    shutdown,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -169,3 +180,25 @@ async def test_svg_drawings_laid_out_by_graphviz(client: LanguageClient) -> None
 async def test_bad_params_are_invalid_params(client: LanguageClient) -> None:
     with pytest.raises(JsonRpcException, match="amr/graph expects"):
         await client.protocol.send_request_async("amr/graph", {"position": 3})
+
+
+async def test_without_graphviz_the_answer_says_how_to_install(tmp_path: Path) -> None:
+    config = ClientServerConfig(
+        server_command=SERVER_COMMAND,
+        client_factory=make_client,
+        server_env={**os.environ, "PATH": str(tmp_path)},  # no dot there
+    )
+    client = await config.start()
+    try:
+        await initialize(client)
+        uri = await open_document(client, ANNOTATION)
+        at = find(TEXT, "beautiful")
+        answer = await graph_at(client, uri, at.line, at.character, svg=True)
+        assert answer.layoutProblem.startswith("Graphviz's 'dot' is not on PATH; ")
+        assert "apt-get install graphviz" in answer.layoutProblem
+        # the data is all there, only the drawings are not
+        assert by_id(answer.graph.nodes, "v:m").status == "relabelled"
+        assert not hasattr(answer.graph, "svg")
+    finally:
+        await shutdown(client)
+        await client.stop()
