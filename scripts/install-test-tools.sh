@@ -5,6 +5,7 @@
 # Idempotent; each installer says what it needs when it cannot install.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-"$here/install-graphviz.sh"
+"$here/install-debian-package.sh" dot graphviz \
+    "to draw graphs (amrcheck render, --html reports, the editor's graph view)"
 "$here/install-test-editors.sh"
 "$here/install-vscode-test.sh"

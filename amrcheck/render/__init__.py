@@ -13,61 +13,30 @@ nodes by hand.
 * :func:`graphs_report`, :func:`diff_report`, :func:`score_report`,
   :func:`graphs_picture` — the files ``amrcheck render``, ``diff --html``
   and ``score --html`` write.
-
-Names load on first use (as in :mod:`amrcheck`): the language server
-needs the views and the layout, not the report builders.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .compare import (
-        Link,
-        PairView,
-        Side,
-        TripleRow,
-        UnitRow,
-        pair_view,
-        single_view,
-    )
-    from .drawing import PALETTE, scene_dot, text_dot, tooltips
-    from .layout import INSTALL_HINT, LayoutError, lay_out, picture
-    from .reports import (
-        MAX_PICTURE_GRAPHS,
-        chosen_entries,
-        diff_report,
-        graphs_picture,
-        graphs_report,
-        score_report,
-    )
-    from .scene import Scene, SceneEdge, SceneNode, graph_scene
-
-_MODULES: dict[str, tuple[str, ...]] = {
-    ".compare": (
-        "Link", "PairView", "Side", "TripleRow", "UnitRow", "pair_view", "single_view",
-    ),
-    ".drawing": ("PALETTE", "scene_dot", "text_dot", "tooltips"),
-    ".layout": ("INSTALL_HINT", "LayoutError", "lay_out", "picture"),
-    ".reports": (
-        "MAX_PICTURE_GRAPHS", "chosen_entries", "diff_report", "graphs_picture",
-        "graphs_report", "score_report",
-    ),
-    ".scene": ("Scene", "SceneEdge", "SceneNode", "graph_scene"),
-}
-_EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
+from .compare import (
+    Link,
+    PairView,
+    Side,
+    TripleRow,
+    UnitRow,
+    pair_view,
+    single_view,
+)
+from .drawing import PALETTE, scene_dot, text_dot, tooltips
+from .layout import INSTALL_HINT, LayoutError, lay_out, picture
+from .reports import (
+    MAX_PICTURE_GRAPHS,
+    chosen_entries,
+    diff_report,
+    graphs_picture,
+    graphs_report,
+    score_report,
+)
+from .scene import Scene, SceneEdge, SceneNode, graph_scene
 
 __all__ = [
     "INSTALL_HINT",
