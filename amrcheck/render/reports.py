@@ -184,11 +184,10 @@ def diff_report(
         before, after = row.entries
         sid = None
         if graph.status != "unchanged" or graph.errors:
-            section = _diff_section(builder, graph, before, after, metric)
-            sid = section.sid
-            if progress is not None:
-                progress(1)
+            sid = _diff_section(builder, graph, before, after, metric).sid
         rows.append(_diff_row(graph, result.metric, sid))
+        if progress is not None:
+            progress(1)
     s = result.summary
     facts = [
         f"old: {result.old_path}   new: {result.new_path}   "
