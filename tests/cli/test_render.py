@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 import amrcheck.cli.render  # noqa: F401 (registers the command)
 from amrcheck.cli import app
 from amrcheck.render import INSTALL_HINT
-from tests.conftest import REPO, data_path
+from tests.conftest import REPO, data_path, shared_path
 from tests.render.conftest import needs_dot
 
 runner = CliRunner()
@@ -96,8 +96,7 @@ def test_unknown_id_and_format_are_usage_errors(tmp_path: Path) -> None:
 
 
 def test_too_many_graphs_for_one_picture(tmp_path: Path) -> None:
-    little_prince = REPO.parent / "shared" / "data" / "little_prince"
-    corpus = next(little_prince.glob("*.txt"))
+    corpus = shared_path("little_prince/amr-bank-struct-v3.0.txt")
     result = run(corpus, "-o", tmp_path / "all.png")
     assert result.exit_code == 2
     assert "1562 graphs are too many for one picture (at most 100)" in result.stderr
