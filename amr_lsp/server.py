@@ -53,6 +53,7 @@ from .convert import (
 from .diagnostics import DiagnosticStore
 from .documents import DocumentStore, ParsedDocument
 from .fixes import fix_for
+from .graph import GRAPH_REQUEST, GraphViews, graph_params
 from .hover import hover_markdown
 from .references import ReferenceStore
 
@@ -665,3 +666,24 @@ async def code_action(
         )
     return actions
 
+
+
+# -- drawings -----------------------------------------------------------------
+
+#: explanations and layouts of the last graphs drawn (amr/graph)
+GRAPH_VIEWS = GraphViews()
+
+
+@SERVER.feature(GRAPH_REQUEST)
+async def graph(ls: AmrLanguageServer, params: Any) -> dict[str, Any] | None:
+    """The graph under the cursor, its reference graph and the explanation."""
+    request = graph_params(params)
+    clock = time.perf_counter()
+    analysis = await ls.analysis(request.uri)
+    waited = time.perf_counter() - clock
+    answer = await ls.run_engine(GRAPH_VIEWS.answer, analysis, ls.comparer, request)
+    log.debug(
+        "amr/graph %s v%s: analysis %d ms, drawing %d ms", request.uri,
+        analysis.version, waited * 1000, (time.perf_counter() - clock - waited) * 1000,
+    )
+    return answer

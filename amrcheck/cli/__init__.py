@@ -47,6 +47,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "diff",
     "iaa",
     "lsp",
+    "render",
     "score",
     "train",
 )

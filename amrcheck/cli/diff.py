@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..pairing.graphs import PairingError
-from ..reading.corpus import read_errors
+from ..reading.corpus import read_corpus, read_errors
 from ..workflows.diff import CorpusDiff, GraphDiff
 from ..workflows.diff import diff_corpora as run_diff
 from . import app
@@ -70,6 +70,14 @@ def diff(
         bool, typer.Option("--stat", help="One summary line per graph.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    html: Annotated[
+        Optional[Path],  # noqa: UP007
+        typer.Option(
+            "--html", metavar="REPORT.html",
+            help="Also write a self-contained HTML report: a table to sort and "
+            "filter, each changed graph drawn old beside new (needs Graphviz).",
+        ),
+    ] = None,
     by: Annotated[
         PairByChoice, typer.Option("--by", help="Pair graphs by ::id or position.")
     ] = PairByChoice.AUTO,
@@ -103,6 +111,14 @@ def diff(
                 report_input_errors("diff", errors, strict=False)
                 raise
         report_input_errors("diff", result.matching.errors, strict=False)
+        if html is not None:
+            from ..render import diff_report
+
+            with progress_bar("report", len(result.graphs), quiet) as done:
+                page = diff_report(
+                    result, read_corpus(old), read_corpus(new), scorer, jobs, done
+                )
+            html.write_text(page, encoding="utf-8")
     if result.matching.note and not as_json:
         typer.echo(f"amrcheck diff: {result.matching.note}", err=True)
     if as_json:

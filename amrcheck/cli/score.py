@@ -22,6 +22,7 @@ import typer
 from rich.console import Console
 
 from ..metrics import Score, metric_names
+from ..reading.corpus import read_corpus
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
 from ._common import (
@@ -311,6 +312,15 @@ def score(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print a JSON report.")
     ] = False,
+    html: Annotated[
+        Optional[Path],  # noqa: UP007
+        typer.Option(
+            "--html", metavar="REPORT.html",
+            help="Also write a self-contained HTML report: a table to sort and "
+            "filter, each pair drawn with the first metric's explanation "
+            "(needs Graphviz).",
+        ),
+    ] = None,
 ) -> None:
     """Score each CAND against REF, graph by graph (paired by ::id or position)."""
     with guarded("score"):
@@ -345,6 +355,15 @@ def score(
         report_input_errors("score", evaluation.errors, strict=False)
         if per_pair is not None:
             write_per_pair(per_pair, evaluation)
+        if html is not None:
+            from ..render import score_report
+
+            with progress_bar("report", total, quiet) as done:
+                page = score_report(
+                    evaluation, read_corpus(reference),
+                    [read_corpus(c) for c in candidates], metrics, by.value, jobs, done,
+                )
+            html.write_text(page, encoding="utf-8")
     if as_json:
         typer.echo(json.dumps(json_report(evaluation), indent=2, default=str))
     elif quiet:
