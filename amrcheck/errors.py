@@ -49,3 +49,7 @@ class MetricError(AmrError):
 
 class ConfigError(AmrError):
     """A configuration file or setting is invalid."""
+
+
+class ClusterError(AmrError):
+    """A compute cluster cannot be reached or used (``--cluster``)."""

@@ -30,7 +30,9 @@ from ..pairing.graphs import metric_settings
 from ..reading.corpus import read_corpus
 from . import app
 from ._common import (
+    ClusterOption,
     CompatChoice,
+    JobsOption,
     RootPolicyChoice,
     build_metrics,
     console,
@@ -41,6 +43,7 @@ from ._common import (
     progress_bar,
     split_metrics,
     table,
+    workers,
 )
 
 #: bumped only when the JSON output changes incompatibly
@@ -82,7 +85,6 @@ ExactOption = Annotated[
     Optional[bool],  # noqa: UP007
     typer.Option("--exact/--no-exact", help="smatch: solve the ILP where needed."),
 ]
-JobsOption = Annotated[int, typer.Option(help="Processes (0 = one per CPU).")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 PlotOption = Annotated[
@@ -142,6 +144,7 @@ def bamboo(
     ] = None,
     plot: PlotOption = None,
     jobs: JobsOption = 1,
+    cluster: ClusterOption = None,
     quiet: QuietOption = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -152,9 +155,11 @@ def bamboo(
         subtasks = [t for t in load_bamboo(data, split.value) if t.id in chosen]
         rows = []
         total = sum(graphs_in(t.candidate_path) for t in subtasks) * len(metrics)
-        with progress_bar("bamboo", total, quiet) as done:
+        with workers(jobs, cluster) as where, progress_bar(
+            "bamboo", total, quiet
+        ) as done:
             for scorer in metrics:
-                predictions, result = run_bamboo(subtasks, scorer, jobs, done)
+                predictions, result = run_bamboo(subtasks, scorer, where, done)
                 rows.append((scorer, predictions, result))
         if plot is not None:
             from ..benchmarks.plots import bamboo_scatter
@@ -263,6 +268,7 @@ def rare_score(
     compat: CompatOption = None,
     exact: ExactOption = None,
     jobs: JobsOption = 1,
+    cluster: ClusterOption = None,
     quiet: QuietOption = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -270,8 +276,10 @@ def rare_score(
     with guarded("bench rare"):
         metrics = _metrics(metric, option, root, compat, exact)
         total = graphs_in(folder / "rewired.amr") * len(metrics)
-        with progress_bar("rare", total, quiet) as done:
-            results = [(m, score_rare(folder, m, jobs, done)) for m in metrics]
+        with workers(jobs, cluster) as where, progress_bar(
+            "rare", total, quiet
+        ) as done:
+            results = [(m, score_rare(folder, m, where, done)) for m in metrics]
     if as_json:
         _print_json(
             {
