@@ -19,7 +19,9 @@ the order and the numbers are those of a serial run.
 from __future__ import annotations
 
 import logging
+import signal
 import tempfile
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -48,6 +50,16 @@ def _apply(function: Callable[[Any], Any], batch: Sequence[Any]) -> list[Any]:
 
 def _worker_version() -> str:
     return __version__
+
+
+def dask_setup(worker: Any) -> None:
+    """Run by each worker process of a local cluster as it starts (a preload).
+
+    The terminal's Ctrl-C reaches the whole process group; the command
+    stops the cluster itself, so its workers ignore it rather than print
+    tracebacks of their own.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class DaskCluster:
@@ -200,12 +212,12 @@ def connect(
             scratch = stack.enter_context(
                 tempfile.TemporaryDirectory(prefix="amrcheck-dask-")
             )
-            # Ctrl-C is ours to handle (the cluster is closed on the way out):
-            # workers started with SIGINT blocked never see it, so they print
-            # no tracebacks of their own. They are started from the thread
-            # of distributed's event loop, which takes the mask of the
-            # thread that starts it, so the mask is set before the cluster.
-            with _sigint_held():
+            # the workers run dask_setup below (Ctrl-C is ours to handle);
+            # Ctrl-C is held while they start, or it would be lost then. The
+            # scheduler's health endpoint takes another port when 8787 is
+            # taken (another cluster, another user) and warns: not our news.
+            with _sigint_held(), warnings.catch_warnings():
+                warnings.filterwarnings("ignore", "Port .* is already in use")
                 cluster = stack.enter_context(
                     LocalCluster(  # type: ignore[no-untyped-call]
                         n_workers=workers,
@@ -215,6 +227,7 @@ def connect(
                         dashboard_address=None,
                         local_directory=scratch,
                         silence_logs=logging.ERROR,
+                        preload=[__name__],
                     )
                 )
             client = stack.enter_context(Client(cluster))  # type: ignore[no-untyped-call]
