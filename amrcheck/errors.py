@@ -53,3 +53,8 @@ class ConfigError(AmrError):
 
 class ClusterError(AmrError):
     """A compute cluster cannot be reached or used (``--cluster``)."""
+
+
+class IndexFileError(AmrError):
+    """A similarity index cannot be used: unreadable, or made by another
+    version of amrcheck or with another metric."""

@@ -46,8 +46,10 @@ COMMAND_MODULES: tuple[str, ...] = (
     "check",
     "diff",
     "iaa",
+    "index",
     "lsp",
     "score",
+    "search",
     "train",
 )
 
