@@ -160,3 +160,19 @@ def test_the_retired_modules_still_answer_with_a_warning() -> None:
         assert progress.run_map is run_map
         assert parallel.parallel_map is run_map
     assert [w.category for w in caught] == [DeprecationWarning] * 2
+
+
+def test_the_local_backend_does_not_import_dask() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from amrcheck.execution import run_map\n"
+        "run_map(abs, [-1, 2], jobs=2)\n"
+        "print('distributed' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False"
