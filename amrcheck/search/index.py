@@ -156,34 +156,46 @@ class _Embed:
         return list(self.vectors.embed(graphs))
 
 
-def _graphs(
-    paths: Sequence[str | Path], skipped: list[str], found: list[IndexedGraph]
-) -> Iterator[list[Graph]]:
-    """Batches of the files' graphs; their places go to ``found``, broken
-    graphs to ``skipped``."""
-    batch: list[Graph] = []
+def _placed(
+    paths: Sequence[str | Path], skipped: list[str]
+) -> Iterator[tuple[IndexedGraph, Graph]]:
+    """The well-formed graphs of the files with their places; the syntax
+    errors of the others go to ``skipped``."""
     for path in paths:
+        resolved = str(Path(path).resolve())
         for chunk in read_chunks(path):
             for entry in chunk.corpus:
                 if entry.graph is None:
                     skipped.extend(str(finding) for finding in entry.errors)
                     continue
                 place = chunk.place(entry.graph)
-                found.append(
+                meta = entry.metadata
+                yield (
                     IndexedGraph(
-                        str(Path(path).resolve()),
+                        resolved,
                         place.line,
                         place.column,
                         place.start,
                         place.end,
-                        entry.metadata.get("id"),
-                        entry.metadata.get("snt"),
-                    )
+                        meta.get("id"),
+                        meta.get("snt"),
+                    ),
+                    entry.graph,
                 )
-                batch.append(entry.graph)
-                if len(batch) >= CHUNK_GRAPHS:
-                    yield batch
-                    batch = []
+
+
+def _graphs(
+    paths: Sequence[str | Path], skipped: list[str], found: list[IndexedGraph]
+) -> Iterator[list[Graph]]:
+    """Batches of the files' graphs; their places go to ``found``, broken
+    graphs to ``skipped``."""
+    batch: list[Graph] = []
+    for place, graph in _placed(paths, skipped):
+        found.append(place)
+        batch.append(graph)
+        if len(batch) >= CHUNK_GRAPHS:
+            yield batch
+            batch = []
     if batch:
         yield batch
 
@@ -691,26 +703,5 @@ def read_queries(
     path: str | Path,
 ) -> tuple[list[tuple[IndexedGraph, Graph]], list[str]]:
     """The graphs of a query file with their places, and its syntax errors."""
-    queries: list[tuple[IndexedGraph, Graph]] = []
     errors: list[str] = []
-    for chunk in read_chunks(path):
-        for entry in chunk.corpus:
-            if entry.graph is None:
-                errors.extend(str(f) for f in entry.errors)
-                continue
-            place = chunk.place(entry.graph)
-            queries.append(
-                (
-                    IndexedGraph(
-                        str(Path(path).resolve()),
-                        place.line,
-                        place.column,
-                        place.start,
-                        place.end,
-                        entry.metadata.get("id"),
-                        entry.metadata.get("snt"),
-                    ),
-                    entry.graph,
-                )
-            )
-    return queries, errors
+    return list(_placed([path], errors)), errors
