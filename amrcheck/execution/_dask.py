@@ -19,6 +19,7 @@ the order and the numbers are those of a serial run.
 from __future__ import annotations
 
 import logging
+import pickle
 import signal
 import tempfile
 import warnings
@@ -44,8 +45,8 @@ CONNECT_TIMEOUT = 5.0
 FORMS = "local, local:N or tcp://HOST:PORT"
 
 
-def _apply(function: Callable[[Any], Any], batch: Sequence[Any]) -> list[Any]:
-    return [function(item) for item in batch]
+def _apply(function: Callable[[Any], Any], batch: bytes) -> list[Any]:
+    return [function(item) for item in pickle.loads(batch)]
 
 
 def _worker_version() -> str:
@@ -114,7 +115,10 @@ class DaskCluster:
         pending: deque[tuple[int, Any]] = deque()
         try:
             for batch in _chain(first, work):
-                task = client.submit(_apply, shipped, batch, pure=False)
+                # pickled here: left as objects, a batch would be walked
+                # item by item (dataclasses included) in search of futures
+                packed = pickle.dumps(batch, pickle.HIGHEST_PROTOCOL)
+                task = client.submit(_apply, shipped, packed, pure=False)
                 pending.append((len(batch), task))
                 if len(pending) >= limit:
                     yield self._collect(pending.popleft(), progress)
