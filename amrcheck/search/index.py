@@ -58,7 +58,7 @@ HNSW_LINKS = 32
 HNSW_BUILD_BREADTH = 80
 #: candidates scored exactly per query: at least this many, and
 #: :data:`OVERSAMPLE` times the hits asked for
-CANDIDATES = 200
+CANDIDATES = 400
 OVERSAMPLE = 20
 #: graphs per batch of work when building
 CHUNK_GRAPHS = 256
