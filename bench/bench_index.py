@@ -167,11 +167,12 @@ def recall(
     )
     print(f"exact all-pairs: {n * (n - 1) // 2} scores in {exact_seconds:.0f} s")
     print(
-        "| metric | sample | recall@10 mean | queries with recall 1 | min | "
-        "max |index score - metric score| |"
+        "| metric | sample | candidates | recall@10 mean | queries with recall 1 "
+        "| min | max |index score - metric score| |"
     )
     print(
-        f"| {metric} | {len(_SAMPLE)} | {statistics.mean(recalls):.4f} | "
+        f"| {metric} | {len(_SAMPLE)} | {candidates} | "
+        f"{statistics.mean(recalls):.4f} | "
         f"{sum(r == 1 for r in recalls)} / {len(recalls)} | {min(recalls):.1f} | "
         f"{worst_gap:.1e} |"
     )
