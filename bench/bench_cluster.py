@@ -27,6 +27,8 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 MODES = ("jobs1", "jobs2", "local2")
+#: what a cluster's client does per pair besides waiting: read, pair, pickle
+FEED = "feed"
 
 
 class PeakSampler:
@@ -59,7 +61,37 @@ class PeakSampler:
         self.thread.join()
 
 
+def feed(pairs: int) -> dict[str, Any]:
+    """The client's own work per pair on a cluster: reading and pairing the
+    files into batches and pickling them, without scoring."""
+    import pickle
+
+    sys.path.insert(0, str(REPO / "bench"))
+    from workloads import unrelated
+
+    from amrcheck.pairing.streaming import PairStream
+    from amrcheck.reading.corpus import CHUNK_BYTES
+    from amrcheck.workflows.evaluate import CHUNK_PAIRS
+
+    cand, ref = unrelated(pairs)
+    began = time.perf_counter()
+    shipped = 0
+    stream = PairStream(ref, [cand], "auto", CHUNK_BYTES)
+    for batch in stream.batches(CHUNK_PAIRS, False):
+        shipped += len(pickle.dumps(batch, pickle.HIGHEST_PROTOCOL))
+    wall = time.perf_counter() - began
+    return {
+        "mode": FEED,
+        "pairs": pairs,
+        "wall_s": wall,
+        "pairs_per_s": pairs / wall,
+        "bytes_per_pair": shipped / pairs,
+    }
+
+
 def one_mode(mode: str, pairs: int) -> dict[str, Any]:
+    if mode == FEED:
+        return feed(pairs)
     sys.path.insert(0, str(REPO / "bench"))
     from workloads import unrelated
 
@@ -93,8 +125,7 @@ def one_mode(mode: str, pairs: int) -> dict[str, Any]:
                 )
                 report["batches"] = batches
                 report["worker_peak_mib"] = sorted(
-                    v / 2**20
-                    for v in cluster.client.run(_own_peak_bytes).values()
+                    v / 2**20 for v in cluster.client.run(_own_peak_bytes).values()
                 )
         else:
             began = time.perf_counter()
@@ -115,7 +146,7 @@ def _own_peak_bytes() -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=20_000)
-    parser.add_argument("--mode", choices=MODES)
+    parser.add_argument("--mode", choices=(*MODES, FEED))
     parser.add_argument("--modes", default=",".join(MODES))
     args = parser.parse_args()
     if args.mode:
@@ -125,13 +156,18 @@ def main() -> None:
     for mode in args.modes.split(","):
         done = subprocess.run(
             [sys.executable, __file__, "--mode", mode, "--pairs", str(args.pairs)],
-            capture_output=True, text=True, check=True, cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=REPO,
             env={**os.environ, "PYTHONPATH": str(REPO)},
         )
         rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
         print(json.dumps(rows[-1]), flush=True)
-    print("| mode | pairs | wall s | pairs/s | main peak | worker peaks | "
-          "cluster start s | overhead ms/batch | F1 |")
+    print(
+        "| mode | pairs | wall s | pairs/s | main peak | worker peaks | "
+        "cluster start s | overhead ms/batch | F1 |"
+    )
     for r in rows:
         workers = ", ".join(f"{w:.0f}" for w in r["worker_peak_mib"]) or "-"
         print(
