@@ -8,7 +8,7 @@ end (flat = the scoring keeps nothing per pair), and its peak (VmHWM).
 
 ``--jobs 1 2`` runs each metric once per process count; with more than
 one, pairs are scored as ``--jobs`` scores them
-(:func:`amrcheck.execution.progress.run_map`:
+(:func:`amrcheck.execution.run_map`:
 forked workers that inherit the corpus, the metric and its memory-mapped
 vectors), the peak of the largest worker is added, and the run stops if
 any pair's score differs from the single-process run.
@@ -53,7 +53,7 @@ def rss(key="VmRSS"):
     return next(int(l.split()[1]) for l in lines if l.startswith(key))
 from amrcheck.reading.corpus import read_corpus
 from amrcheck.metrics import get_metric
-from amrcheck.execution.progress import run_map
+from amrcheck.execution import run_map
 metric = get_metric(sys.argv[1], **json.loads(sys.argv[4]))
 jobs = int(sys.argv[5])
 cand, ref = read_corpus(sys.argv[2]), read_corpus(sys.argv[3])

@@ -7,7 +7,9 @@
 * usage and input errors end it with exit status 2;
 * metric names come from the registry; ``-o key=value`` options are
   typed by the metric's ``Options`` (``-o smatch.restarts=9`` targets one
-  metric when several are chosen).
+  metric when several are chosen);
+* ``--jobs N`` (local processes) or ``--cluster ADDRESS`` (Dask) says
+  where long runs go (:mod:`amrcheck.execution`).
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..errors import AmrError, InputError, MetricError
+from ..errors import AmrError, ClusterError, InputError, MetricError
+from ..execution import Jobs
 from ..metrics import Metric, get_metric, metric_factory, metric_names, metric_options
 from ..reading.corpus import count_graph_lines
 
@@ -34,6 +37,19 @@ if TYPE_CHECKING:
 
 # rich's tables and progress bars, and the diff engine, are imported where
 # used, so that a command loads only what it draws (start-up time).
+
+#: ``--jobs N``: local worker processes
+JobsOption = Annotated[int, typer.Option(help="Processes (0 = one per CPU).")]
+#: ``--cluster ADDRESS``: a Dask cluster instead of local processes
+ClusterOption = Annotated[
+    Optional[str],  # noqa: UP007 (typer needs Optional here)
+    typer.Option(
+        "--cluster",
+        metavar="ADDRESS",
+        help="Run on Dask: local[:N] starts N local workers, tcp://HOST:PORT "
+        "uses a running scheduler (instead of --jobs).",
+    ),
+]
 
 #: metric names of the registry, as a typer choice
 MetricName = Enum(  # type: ignore[misc]
@@ -176,6 +192,21 @@ def fail(command: str, message: str) -> typer.Exit:
     """Print ``amrcheck COMMAND: error: message`` on stderr; the exit to raise."""
     typer.echo(f"amrcheck {command}: error: {message}", err=True)
     return typer.Exit(code=2)
+
+
+@contextmanager
+def workers(jobs: int, cluster: str | None) -> Iterator[Jobs]:
+    """What the engine runs on: ``jobs`` local processes, or the cluster opened
+    for the block (a local one is stopped at its end)."""
+    if cluster is None:
+        yield jobs
+        return
+    if jobs != 1:
+        raise ClusterError("give --jobs or --cluster, not both")
+    from ..execution import connect
+
+    with connect(cluster) as backend:
+        yield backend
 
 
 @contextmanager

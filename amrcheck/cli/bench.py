@@ -39,7 +39,9 @@ from ..reading.corpus import read_corpus
 from . import app
 from ._common import (
     COMPAT_HELP,
+    ClusterOption,
     CompatChoice,
+    JobsOption,
     RootPolicyChoice,
     build_metrics,
     console,
@@ -50,6 +52,7 @@ from ._common import (
     progress_bar,
     split_metrics,
     table,
+    workers,
 )
 
 #: bumped only when the JSON output changes incompatibly
@@ -92,7 +95,6 @@ ExactOption = Annotated[
     Optional[bool],  # noqa: UP007
     typer.Option("--exact/--no-exact", help="smatch: solve the ILP where needed."),
 ]
-JobsOption = Annotated[int, typer.Option(help="Processes (0 = one per CPU).")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 PlotOption = Annotated[
@@ -163,6 +165,7 @@ def bamboo(
         ),
     ] = False,
     jobs: JobsOption = 1,
+    cluster: ClusterOption = None,
     quiet: QuietOption = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -182,12 +185,14 @@ def bamboo(
         rows = []
         runs = len(metrics) + len(references)
         total = sum(graphs_in(t.candidate_path) for t in subtasks) * runs
-        with progress_bar("bamboo", total, quiet) as done:
+        with workers(jobs, cluster) as where, progress_bar(
+            "bamboo", total, quiet
+        ) as done:
             for scorer in metrics:
-                predictions, result = run_bamboo(subtasks, scorer, jobs, done)
+                predictions, result = run_bamboo(subtasks, scorer, where, done)
                 rows.append((scorer, predictions, result))
             reference_amean = {
-                name: run_bamboo(subtasks, twin, jobs, done)[1].amean
+                name: run_bamboo(subtasks, twin, where, done)[1].amean
                 for name, twin in references.items()
             }
         if len(rows) > 1:
@@ -393,6 +398,7 @@ def rare_score(
     compat: CompatOption = None,
     exact: ExactOption = None,
     jobs: JobsOption = 1,
+    cluster: ClusterOption = None,
     quiet: QuietOption = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -400,8 +406,10 @@ def rare_score(
     with guarded("bench rare"):
         metrics = _metrics(metric, option, root, compat, exact)
         total = graphs_in(folder / "rewired.amr") * len(metrics)
-        with progress_bar("rare", total, quiet) as done:
-            results = [(m, score_rare(folder, m, jobs, done)) for m in metrics]
+        with workers(jobs, cluster) as where, progress_bar(
+            "rare", total, quiet
+        ) as done:
+            results = [(m, score_rare(folder, m, where, done)) for m in metrics]
     if as_json:
         _print_json(
             {

@@ -24,6 +24,8 @@ from ..workflows.diff import CorpusDiff, GraphDiff
 from ..workflows.diff import diff_corpora as run_diff
 from . import app
 from ._common import (
+    ClusterOption,
+    JobsOption,
     MetricName,
     PairByChoice,
     build_metrics,
@@ -34,6 +36,7 @@ from ._common import (
     guarded,
     progress_bar,
     report_input_errors,
+    workers,
 )
 
 #: bumped only when the JSON output changes incompatibly
@@ -81,7 +84,8 @@ def diff(
     by: Annotated[
         PairByChoice, typer.Option("--by", help="Pair graphs by ::id or position.")
     ] = PairByChoice.AUTO,
-    jobs: Annotated[int, typer.Option(help="Processes (0 = one per CPU).")] = 1,
+    jobs: JobsOption = 1,
+    cluster: ClusterOption = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress bar, no summary line.")
     ] = False,
@@ -95,7 +99,9 @@ def diff(
         if strict:  # a quick read first: stop before diffing anything
             report_input_errors("diff", read_errors(old) + read_errors(new), strict)
         total = max(graphs_in(old), graphs_in(new))
-        with progress_bar("diff", total, quiet) as done:
+        with workers(jobs, cluster) as where, progress_bar(
+            "diff", total, quiet
+        ) as done:
             try:
                 result = run_diff(
                     old,
@@ -103,7 +109,7 @@ def diff(
                     scorer,
                     motifs=motifs,
                     by=by.value,
-                    jobs=jobs,
+                    jobs=where,
                     progress=done,
                 )
             except PairingError:  # the syntax errors are told first, as always

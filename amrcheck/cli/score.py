@@ -27,7 +27,9 @@ from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
 from ._common import (
     COMPAT_HELP,
+    ClusterOption,
     CompatChoice,
+    JobsOption,
     PairByChoice,
     RootPolicyChoice,
     build_metrics,
@@ -40,6 +42,7 @@ from ._common import (
     report_input_errors,
     split_metrics,
     table,
+    workers,
 )
 
 #: bumped only when the JSON output changes incompatibly
@@ -302,7 +305,8 @@ def score(
     by: Annotated[
         PairByChoice, typer.Option("--by", help="Pair graphs by ::id or position.")
     ] = PairByChoice.AUTO,
-    jobs: Annotated[int, typer.Option(help="Processes (0 = one per CPU).")] = 1,
+    jobs: JobsOption = 1,
+    cluster: ClusterOption = None,
     strict: Annotated[
         bool, typer.Option(help="Stop on syntax errors instead of skipping pairs.")
     ] = False,
@@ -337,7 +341,9 @@ def score(
         if aspects and "smatch" not in names:
             raise fail("score", "--aspects needs smatch among the metrics")
         total = graphs_in(reference) * len(candidates)
-        with progress_bar("score", total, quiet) as done:
+        with workers(jobs, cluster) as where, progress_bar(
+            "score", total, quiet
+        ) as done:
             evaluation = evaluate(
                 reference,
                 candidates,
@@ -349,7 +355,7 @@ def score(
                 aspects=aspects,
                 resamples=resamples,
                 confidence=confidence,
-                jobs=jobs,
+                jobs=where,
                 progress=done,
             )
         report_input_errors("score", evaluation.errors, strict=False)

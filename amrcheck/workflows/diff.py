@@ -53,7 +53,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from ..execution.progress import Progress, run_batches
+from ..execution import Jobs, Progress, run_batches
 from ..graph import Graph, TripleKind
 from ..metrics import Metric, Score, TripleRef, expect_pairs, get_metric
 from ..metrics.smatch import Smatch, standard_triples
@@ -381,7 +381,7 @@ def diff_corpora(
     metric: Metric | None = None,
     motifs: bool = False,
     by: PairBy = "auto",
-    jobs: int = 1,
+    jobs: Jobs = 1,
     progress: Progress | None = None,
     chunk_rows: int = CHUNK_ROWS,
     chunk_bytes: int = CHUNK_BYTES,
@@ -399,7 +399,7 @@ def diff_corpora(
         metric: scores each pair both versions have (default smatch).
         motifs: also list the rematch motifs that differ.
         by: how graphs are paired (see :func:`amrcheck.pairing.graphs.match_entries`).
-        jobs: worker processes (results do not depend on it).
+        jobs: worker processes or a cluster (results do not depend on it).
         progress: called with the number of graphs finished.
         chunk_rows, chunk_bytes: graphs per batch of work, bytes read at a
             time from each file (results do not depend on them).
