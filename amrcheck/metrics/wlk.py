@@ -332,15 +332,20 @@ class WLK:
     def _features(
         self, candidate: Graph, reference: Graph
     ) -> tuple[_Features, _Features, dict[object, int]]:
+        table: dict[object, int] = {}
+        cand = self.graph_features(candidate, table)
+        ref = self.graph_features(reference, table)
+        return cand, ref, table
+
+    def graph_features(self, graph: Graph, table: dict[object, int]) -> _Features:
+        """One graph's WL labels after every iteration; new labels get ids
+        in ``table`` (shared by the graphs that are compared)."""
         opts = self.options
         read = wl_graph if opts.compat is not None else standard_wl_graph
-        cand = _Features(read(candidate, opts.edge_to_node), opts.direction)
-        ref = _Features(read(reference, opts.edge_to_node), opts.direction)
-        table: dict[object, int] = {}
+        side = _Features(read(graph, opts.edge_to_node), opts.direction)
         for _ in range(opts.iterations):
-            cand.iterate(table, self._collapse)
-            ref.iterate(table, self._collapse)
-        return cand, ref, table
+            side.iterate(table, self._collapse)
+        return side
 
     def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
         """Cosine similarity of the two graphs' WL feature vectors.

@@ -121,16 +121,11 @@ class WLFeatures:
     similarity: Similarity = "cosine"
 
     def __init__(self, metric: WLK) -> None:
-        self.options = metric.options
+        self.metric = metric
 
     def features(self, graph: Graph) -> dict[str, float]:
-        from ..metrics.wlk import _Features, wl_graph
-
-        opts = self.options
-        side = _Features(wl_graph(graph, opts.edge_to_node), opts.direction)
         table: dict[object, int] = {}
-        for _ in range(opts.iterations):
-            side.iterate(table, opts.collapse_same_label)
+        side = self.metric.graph_features(graph, table)
         signature_of: dict[int, Any] = {n: sig for sig, n in table.items()}
         names: dict[int, str] = {}
 
