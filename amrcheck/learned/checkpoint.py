@@ -68,7 +68,11 @@ def save_checkpoint(path: str | Path, checkpoint: Checkpoint) -> None:
         "format": WEIGHTS_FORMAT,
         "settings": json.dumps(asdict(checkpoint.settings)),
         "encoder": json.dumps(
-            {"name": ENCODER_NAME, "package": ENCODER_PACKAGE, "version": ENCODER_VERSION}
+            {
+                "name": ENCODER_NAME,
+                "package": ENCODER_PACKAGE,
+                "version": ENCODER_VERSION,
+            }
         ),
         "training": json.dumps(checkpoint.training, sort_keys=True),
     }

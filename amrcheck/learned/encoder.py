@@ -22,9 +22,15 @@ constant.
   adapter, the pooling and the cosine are float32 / float64 in both.
   Scores are reproducible for one precision; the two differ in about the
   third decimal.
-* **threads**: torch's intra-op threads are set once, when the model is
-  loaded (default: the CPUs this process may use). Results do not depend
-  on the number (tested); only speed does.
+* **threads**: torch's intra-op threads, set when the model is loaded.
+  The BLAS splits a product between threads in a way that changes last
+  bits, so the number is a fixed setting, not the CPU count: with it
+  fixed, a graph's embedding is the same in every process, batch and
+  order (tested). The default, :data:`THREADS`, is 1 because a worker
+  forked by ``--jobs`` cannot use torch's thread pool once its parent has
+  (it hangs); more cores are used through processes (``--jobs N``), which
+  never change a score. A forked worker with more threads is refused with
+  a :class:`~amrcheck.errors.MetricError` instead of hanging.
 * **long graphs**: a graph with more tokens than the model reads at once
   (``max_length``, 128) is read in windows (:mod:`.graph_tokens`) and a
   :class:`GraphTooLongWarning` names it (file, line, column), once.
@@ -32,6 +38,7 @@ constant.
 
 from __future__ import annotations
 
+import os
 import threading
 import warnings
 from collections import OrderedDict
@@ -39,7 +46,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Generic, Literal, TypeVar
+from typing import Generic, TypeVar
 
 import numpy as np
 import torch
@@ -47,21 +54,20 @@ import torch
 from ..canonical import canonicalize
 from ..errors import MetricError
 from ..graph import Graph
-from ..parallel import default_jobs
 from ..standardize import StandardGraph, standardize
 from .backbone import encoder_files, encoder_shape, load_backbone
 from .checkpoint import SHIPPED_WEIGHTS, Checkpoint, load_checkpoint
 from .graph_tokens import TokenGraph, Unit, UnitKind, linearize, tokenize
 from .model import AMRSimNet, TokenBatch, mean_by
+from .settings import resolve_precision
 from .vocabulary import EncoderVocabulary
-
-Precision = Literal["auto", "float32", "bfloat16"]
-PRECISIONS: tuple[str, ...] = ("auto", "float32", "bfloat16")
 
 #: graphs embedded per forward pass (bounds the memory of one pass)
 GRAPHS_PER_BATCH = 256
 #: window rows per transformer call, times the window length (tokens)
 TOKENS_PER_CALL = 8192
+#: torch's intra-op threads unless told otherwise (see the module docstring)
+THREADS = 1
 #: graph vectors kept (3 KB each) and graphs whose node vectors are kept
 VECTOR_CACHE = 200_000
 NODE_CACHE = 512
@@ -74,24 +80,9 @@ class GraphTooLongWarning(UserWarning):
     """A graph has more tokens than the model reads at once (read in windows)."""
 
 
-def native_bfloat16() -> bool:
-    """Whether this CPU multiplies bfloat16 natively (Linux CPU flags)."""
-    try:
-        flags = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
-    return " avx512_bf16" in flags or " amx_bf16" in flags
-
-
-def resolve_precision(precision: str) -> str:
-    if precision not in PRECISIONS:
-        raise MetricError(f"precision must be one of {', '.join(PRECISIONS)}")
-    if precision == "auto":
-        return "bfloat16" if native_bfloat16() else "float32"
-    return precision
-
-
-def build_net(checkpoint: Checkpoint, precision: str, dropout: float = 0.0) -> AMRSimNet:
+def build_net(
+    checkpoint: Checkpoint, precision: str, dropout: float = 0.0
+) -> AMRSimNet:
     """The network with the pretrained encoder and ``checkpoint``'s parameters.
 
     ``precision`` (float32 or bfloat16) is the transformer's; the trained
@@ -193,23 +184,22 @@ def make_batch(
         per_call = max(1, TOKENS_PER_CALL // length)
         for first in range(0, len(group), per_call):
             part = group[first : first + per_call]
-            pad = [length - len(ids) for ids, _, _, _ in part]
-            ids = torch.tensor(
-                [w[0] + [vocabulary.pad] * p for w, p in zip(part, pad, strict=True)]
-            )
-            positions = torch.tensor(
-                [w[1] + [0] * p for w, p in zip(part, pad, strict=True)]
-            )
-            types = torch.tensor([w[2] + [0] * p for w, p in zip(part, pad, strict=True)])
-            places = torch.tensor(
-                [w[3] + [-1] * p for w, p in zip(part, pad, strict=True)]
-            )
-            padding = torch.tensor(
-                [[False] * len(w[0]) + [True] * p for w, p in zip(part, pad, strict=True)]
-            )
-            windows.append((ids, positions, types, padding, places))
-    sources = [base + a for g, base in zip(graphs, offsets, strict=False) for a, _ in g.edges]
-    targets = [base + b for g, base in zip(graphs, offsets, strict=False) for _, b in g.edges]
+            fillers = (vocabulary.pad, 0, 0, -1)  # ids, positions, types, places
+            columns = [
+                torch.tensor([w[k] + [fill] * (length - len(w[k])) for w in part])
+                for k, fill in enumerate(fillers)
+            ]
+            padding = columns[3] < 0
+            padding[:, 0] = False  # [CLS] is read, though it is no token
+            ends = torch.tensor([len(w[0]) - 1 for w in part])
+            padding[torch.arange(len(part)), ends] = False  # [SEP] likewise
+            windows.append((columns[0], columns[1], columns[2], padding, columns[3]))
+    sources = [
+        base + a for g, base in zip(graphs, offsets, strict=False) for a, _ in g.edges
+    ]
+    targets = [
+        base + b for g, base in zip(graphs, offsets, strict=False) for _, b in g.edges
+    ]
     graph_of = np.repeat(np.arange(len(graphs)), [g.size for g in graphs])
     return TokenBatch(
         windows=windows,
@@ -236,13 +226,14 @@ class GraphEncoder:
         self,
         checkpoint: Checkpoint,
         precision: str = "auto",
-        threads: int | None = None,
+        threads: int = THREADS,
     ) -> None:
         self.checkpoint = checkpoint
         self.settings = checkpoint.settings
         self.precision = resolve_precision(precision)
-        self.threads = threads or default_jobs()
-        torch.set_num_threads(self.threads)
+        self.threads = threads
+        torch.set_num_threads(threads)
+        self._process = os.getpid()
         self.vocabulary = EncoderVocabulary(
             encoder_files().tokenizer, self.settings.relations
         )
@@ -306,7 +297,9 @@ class GraphEncoder:
     ) -> TokenGraph:
         if canonical is None:
             canonical = canonicalize(standardize(graph))
-        tokens = tokenize(linearize(canonical), self.vocabulary, self.settings.max_length)
+        tokens = tokenize(
+            linearize(canonical), self.vocabulary, self.settings.max_length
+        )
         if len(tokens.windows) > 1 and key not in self._warned:
             self._warned.add(key)
             warnings.warn(
@@ -320,6 +313,12 @@ class GraphEncoder:
         return tokens
 
     def _run(self, tokens: Sequence[TokenGraph]) -> tuple[torch.Tensor, torch.Tensor]:
+        if self.threads > 1 and os.getpid() != self._process:
+            raise MetricError(
+                f"amrsim with threads={self.threads} cannot run in a forked worker "
+                "(torch's thread pool does not survive a fork): use threads=1 "
+                "with --jobs"
+            )
         batch = make_batch(tokens, self.vocabulary, self._max_positions)
         with torch.inference_mode():
             states, vectors = self.net(batch)
@@ -327,9 +326,7 @@ class GraphEncoder:
 
 
 @lru_cache(maxsize=4)
-def shared_encoder(
-    weights: str | None, precision: str, threads: int | None
-) -> GraphEncoder:
+def shared_encoder(weights: str | None, precision: str, threads: int) -> GraphEncoder:
     """One encoder per (weights file, precision, threads) in a process.
 
     Metric objects built with the same settings share its model and cache.

@@ -257,9 +257,7 @@ class AMRSimNet(nn.Module):
         is_relation = ids >= base
         words = self.backbone.word_embeddings(ids.clamp(max=base - 1))
         relations = self.relation_embeddings((ids - base).clamp(min=0))
-        return torch.where(
-            is_relation[..., None], relations.to(words.dtype), words
-        )
+        return torch.where(is_relation[..., None], relations.to(words.dtype), words)
 
     def token_states(self, batch: TokenBatch) -> Tensor:
         """Every token's state after the transformer and the adapter (float32)."""
@@ -279,6 +277,8 @@ class AMRSimNet(nn.Module):
 
 def mean_by(rows: Tensor, group: Tensor, groups: int) -> Tensor:
     """The mean row of each group (rows summed in order, group by group)."""
-    sums = torch.zeros(groups, rows.shape[1], dtype=rows.dtype).index_add(0, group, rows)
+    sums = torch.zeros(groups, rows.shape[1], dtype=rows.dtype).index_add(
+        0, group, rows
+    )
     counts = torch.bincount(group, minlength=groups).clamp(min=1)
     return sums / counts[:, None].to(rows.dtype)

@@ -28,8 +28,9 @@ closest reference variable.
 
 Options: ``weights`` (a file written by ``amrcheck train amrsim``; default:
 the model shipped in the package), ``precision`` (``auto``, ``float32``,
-``bfloat16``) and ``threads`` (torch's intra-op threads; 0 = the CPUs this
-process may use). Needs the ``learned`` extra:
+``bfloat16``) and ``threads`` (torch's intra-op threads, default 1 on any
+machine: the number changes last bits, so it is fixed, and forked
+``--jobs`` workers need 1; use ``--jobs`` for more cores). Needs the ``learned`` extra:
 ``pip install 'amrcheck[learned]'``.
 """
 
@@ -74,7 +75,7 @@ class NodeMatch:
 
 @register("amrsim")
 class AMRSim:
-    """AMRSim with the shipped model or a trained weights file (see module docstring)."""
+    """AMRSim with the shipped model or a trained weights file (module docstring)."""
 
     name: ClassVar[str] = "amrsim"
 
@@ -83,18 +84,18 @@ class AMRSim:
         """``weights``: None for the shipped model, or a file written by
         ``amrcheck train amrsim``. ``precision``: ``auto`` (bfloat16 where
         the CPU multiplies it natively, else float32), ``float32`` or
-        ``bfloat16``. ``threads``: torch's intra-op threads (0: the CPUs
-        this process may use; scores do not depend on it)."""
+        ``bfloat16``. ``threads``: torch's intra-op threads (fixed, as
+        it changes last bits; more cores: ``--jobs``)."""
 
         weights: str | None = None
         precision: str = "auto"
-        threads: int = 0
+        threads: int = 1
 
         def __post_init__(self) -> None:
             if self.precision not in ("auto", "float32", "bfloat16"):
                 raise ValueError("precision must be auto, float32 or bfloat16")
-            if self.threads < 0:
-                raise ValueError("threads must be 0 or more")
+            if self.threads < 1:
+                raise ValueError("threads must be 1 or more")
 
     def __init__(self, **options: Any) -> None:
         self.options = self.Options(**options)
@@ -102,7 +103,7 @@ class AMRSim:
         from ..learned.encoder import shared_encoder
 
         self.encoder: GraphEncoder = shared_encoder(
-            self.options.weights, self.options.precision, self.options.threads or None
+            self.options.weights, self.options.precision, self.options.threads
         )
 
     @classmethod
@@ -149,7 +150,9 @@ class AMRSim:
             if unit.kind is UnitKind.CONCEPT and ref.units:
                 closest = ref.units[int(cosines[row].argmax())]
                 alignment[_variable(cand, unit)] = (
-                    _variable(ref, closest) if closest.kind is UnitKind.CONCEPT else None
+                    _variable(ref, closest)
+                    if closest.kind is UnitKind.CONCEPT
+                    else None
                 )
         matches += _closest("reference", ref, cand, cosines.T)
         return Explanation(
