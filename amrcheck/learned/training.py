@@ -21,10 +21,13 @@ model can tell apart (who did what to whom).
 the cosine of each pair's embeddings is fitted to human scores (mean
 squared error), as sentence encoders are fine-tuned on STS.
 
-Both are seeded (the pairs drawn, the dropout, the adapter's start) and
-write a checkpoint every ``checkpoint_every`` steps from which an
-interrupted run resumes where it stopped, with the same result as an
-uninterrupted one. Every ``evaluate_every`` steps the model is scored on
+Both are seeded (the pairs drawn, the dropout, the adapter's start): the
+same command gives the same weights, bit for bit. They write a checkpoint
+every ``checkpoint_every`` steps from which an interrupted run resumes
+where it stopped, with the same draws and schedule; its weights come out
+close to, not bit-identical with, an uninterrupted run's (the restored
+optimiser moments differ slightly from the uninterrupted run's: a
+difference not tracked down yet). Every ``evaluate_every`` steps the model is scored on
 dev pairs and the Pearson correlations (role confusion: pairwise
 accuracy) are reported.
 """
@@ -285,6 +288,7 @@ class _Loop:
                 extra=self.extra,
             )
             temporary = self.path.with_suffix(".tmp")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             torch.save(state, temporary)
             temporary.replace(self.path)
 
@@ -296,6 +300,17 @@ def _optimiser(
     optimizer = torch.optim.AdamW(parameters, lr=rate, weight_decay=decay)
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: 1.0 - s / total)
     return optimizer, schedule
+
+
+def _update(
+    optimizer: torch.optim.Optimizer,
+    schedule: torch.optim.lr_scheduler.LambdaLR,
+    loss: torch.Tensor,
+) -> None:
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    schedule.step()
 
 
 class _TensionDraw:
@@ -417,10 +432,7 @@ def train_tension(
         index_right = torch.tensor([b for _, b in pairs])
         dots = (left_vectors[index_left] * right_vectors[index_right]).sum(-1)
         loss = F.binary_cross_entropy_with_logits(dots, torch.tensor(labels))
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        schedule.step()
+        _update(optimizer, schedule, loss)
         loop.after_step(loss.item(), second, dev, tokens, progress, report)
     training = {
         "stage": "contrastive tension",
@@ -508,10 +520,7 @@ def train_supervised(
         right = _embed(net, [prepared[k][1] for k in chosen], vocabulary)
         cosine = F.cosine_similarity(left, right, dim=-1)
         loss = F.mse_loss(cosine, gold[chosen])
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        schedule.step()
+        _update(optimizer, schedule, loss)
         loop.after_step(loss.item(), net, dev, tokens, progress, report)
     training = {
         **start.training,

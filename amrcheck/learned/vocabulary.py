@@ -27,7 +27,7 @@ def default_relations() -> list[str]:
     Example:
         >>> roles = default_relations()
         >>> roles[:3], len(roles), "op20" in roles
-        (['accompanier', 'age', 'arg0'], 116, True)
+        (['accompanier', 'age', 'arg0'], 120, True)
     """
     roles: set[str] = set()
     for pattern in _amr_model.roles:

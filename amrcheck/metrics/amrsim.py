@@ -111,14 +111,12 @@ class AMRSim:
         return cls(**{f.name: getattr(options, f.name) for f in fields(options)})
 
     def settings(self) -> dict[str, Any]:
-        """The options, with the precision and threads actually used."""
-        encoder = self.encoder
+        """The options (weights None: the shipped model), with the precision
+        actually used; they rebuild this metric exactly."""
         return {
-            "weights": self.options.weights or "shipped",
-            "precision": encoder.precision,
-            "threads": encoder.threads,
-            "gnn_layers": encoder.settings.gnn_layers,
-            "max_length": encoder.settings.max_length,
+            "weights": self.options.weights,
+            "precision": self.encoder.precision,
+            "threads": self.encoder.threads,
         }
 
     def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
