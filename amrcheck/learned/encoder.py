@@ -319,6 +319,8 @@ class GraphEncoder:
                 "(torch's thread pool does not survive a fork): use threads=1 "
                 "with --jobs"
             )
+        if torch.get_num_threads() != self.threads:  # changed by someone else
+            torch.set_num_threads(self.threads)
         batch = make_batch(tokens, self.vocabulary, self._max_positions)
         with torch.inference_mode():
             states, vectors = self.net(batch)
