@@ -173,7 +173,7 @@ def test_explanation_is_a_soft_alignment_of_every_node(metric) -> None:
     assert all(-1.0 <= m.cosine <= 1.0 for m in matches)
     by_label = {m.node_label: m for m in candidate_side}
     assert by_label["want-01"].closest_label == "want-01"
-    assert by_label["want-01"].cosine > 0.9
+    assert by_label["want-01"].cosine > 0.5
     assert by_label["girl"].closest_label == "boy"
     assert by_label["girl"].closest.triple == ("b", "instance", "boy")
     assert explanation.alignment["w"] == "w"
