@@ -43,7 +43,7 @@ def register(name: str) -> Callable[[Callable[..., Metric]], Callable[..., Metri
 
 #: built-in metric name -> its module (imported on first use, for its
 #: @register side effect: scoring with one metric loads no other, and
-#: rematch never imports numpy)
+#: rematch never imports numpy; only amrsim imports torch)
 BUILTIN_METRICS: dict[str, str] = {
     "smatch": "smatch",
     "s2match": "s2match",
@@ -54,6 +54,7 @@ BUILTIN_METRICS: dict[str, str] = {
     "wwlk": "wwlk",
     "wwlk-theta": "wwlk",
     "wlmatch-v1": "wlmatch",
+    "amrsim": "amrsim",
 }
 
 #: names that stand for another metric. ``recommended`` is the metric this

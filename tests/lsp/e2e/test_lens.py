@@ -131,7 +131,7 @@ async def test_no_reference(client: LanguageClient) -> None:
     assert set(titles) == {"smatch – · no reference file configured"}
 
 
-@pytest.mark.parametrize("metric", ["rematch", "sema"])
+@pytest.mark.parametrize("metric", ["rematch", "sema", "amrsim"])
 async def test_other_metric_from_configuration(start_client, metric: str) -> None:
     client = await start_client(configuration={"metric": metric})
     uri = await open_document(client, ANNOTATION)
