@@ -66,6 +66,9 @@ T = TypeVar("T")
 
 #: custom notification sent after each analysis (for a status bar)
 DOCUMENT_SCORE_NOTIFICATION = "amr/documentScore"
+#: how long the first analyses wait for the client's answer to
+#: workspace/configuration before going on with the settings they have
+CONFIGURATION_WAIT_S = 5.0
 #: command returning the same payload; also the code lenses' command
 DOCUMENT_SCORE_COMMAND = "amrcheck.documentScore"
 #: command returning the precedents of the graph at a position (JSON list)
@@ -98,6 +101,10 @@ class AmrLanguageServer(LanguageServer):
         self.lenses: dict[str, list[types.CodeLens]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._shown_problems: set[str] = set()
+        #: set once the client's settings are known (or it has none to give):
+        #: a document opened right after start-up is scored with the metric
+        #: the user chose, not first with the default
+        self.configured = asyncio.Event()
         # one thread: the engine work of all documents runs there in turn
         self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amr-engine")
 
@@ -168,6 +175,7 @@ class AmrLanguageServer(LanguageServer):
         if document is None:
             return None
         version, text = document.version, document.source
+        await self.wait_configured()
         settings, comparer = self.settings, self.comparer
         analysis = await self.run_engine(
             self._analyze, uri, version, text, settings, comparer
@@ -233,7 +241,13 @@ class AmrLanguageServer(LanguageServer):
         for _ in range(3):  # a newer edit may cancel the run we wait for
             document = self.workspace.get_text_document(uri)
             known = self.analyses.get(uri)
-            if known is not None and known.version == document.version:
+            if (
+                known is not None
+                and known.version == document.version
+                # made before the settings changed: the re-analysis that
+                # the change scheduled is the one to wait for
+                and known.settings == self.settings
+            ):
                 return known
             pending = self._tasks.get(uri)
             if pending is None or pending.done():
@@ -256,6 +270,17 @@ class AmrLanguageServer(LanguageServer):
             )
 
     # -- settings ---------------------------------------------------------------
+
+    async def wait_configured(self) -> None:
+        if self.configured.is_set():
+            return
+        try:
+            await asyncio.wait_for(self.configured.wait(), CONFIGURATION_WAIT_S)
+        except asyncio.TimeoutError:
+            # a client that never answers must not stop the server; its
+            # answer, should it come late, re-analyses every document
+            log.warning("no workspace configuration after %s s", CONFIGURATION_WAIT_S)
+            self.configured.set()
 
     def apply_settings(self, raw: Any) -> None:
         settings, problems = load_settings(raw)
@@ -332,7 +357,10 @@ async def initialized(ls: AmrLanguageServer, params: types.InitializedParams) ->
                 ]
             )
         )
-    await ls.fetch_configuration()
+    try:
+        await ls.fetch_configuration()
+    finally:
+        ls.configured.set()
 
 
 @SERVER.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)

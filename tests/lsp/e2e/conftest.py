@@ -126,7 +126,8 @@ async def start_client():
     """A factory for servers with other settings: ``await start_client(...)``.
 
     ``configuration`` is what the client answers to ``workspace/configuration``
-    for the ``amrcheck`` section; ``options`` the initialization options.
+    for the ``amrcheck`` section, ``answer_after`` seconds after the request;
+    ``options`` the initialization options.
     """
     started: list[LanguageClient] = []
 
@@ -135,11 +136,21 @@ async def start_client():
         options: Any = None,
         capabilities: str = "visual-studio-code",
         root: Path = LSP_DATA,
+        answer_after: float = 0.0,
     ) -> LanguageClient:
         client = await CONFIG.start()
         started.append(client)
         if configuration is not None:
             client.set_configuration(configuration, section="amrcheck")
+        if answer_after:
+            features = client.protocol.fm.features
+            answer = features[types.WORKSPACE_CONFIGURATION]
+
+            async def late(params: types.ConfigurationParams) -> Any:
+                await asyncio.sleep(answer_after)
+                return answer(params)
+
+            features[types.WORKSPACE_CONFIGURATION] = late
         client.initialize_result = await initialize(
             client, options, root, capabilities
         )

@@ -141,6 +141,18 @@ async def test_other_metric_from_configuration(start_client, metric: str) -> Non
     assert any(d.code == "diff-concept" for d in client.diagnostics[uri])
 
 
+async def test_a_late_configuration_answer_still_scores_with_its_metric(
+    start_client,
+) -> None:
+    """Editors open documents right after start-up, before the server has
+    the answer to workspace/configuration: the first lenses must already
+    use the configured metric, not the default."""
+    client = await start_client(configuration={"metric": "sema"}, answer_after=1.5)
+    uri = await open_document(client, ANNOTATION)
+    titles = await lens_titles(client, uri)
+    assert titles[0].startswith("sema 1.00")
+
+
 async def test_inlay_hints(start_client) -> None:
     client = await start_client(
         options={**DEFAULT_OPTIONS, "features": {"inlayHints": True}}
