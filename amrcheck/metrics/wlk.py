@@ -357,15 +357,7 @@ class WLK:
             1.0
         """
         cand, ref, table = self._features(candidate, reference)
-        dot = norm_cand = norm_ref = 0.0
-        # weights 1/(1+i): node labels and label triples are both iteration 0
-        cand_sets, ref_sets = cand.sets(), ref.sets()
-        for k, (a, b) in enumerate(zip(cand_sets, ref_sets, strict=False)):
-            weight = 1.0 / (1 + max(0, k - 1)) ** 2  # squared: w² per feature
-            dot += weight * len(a & b)
-            norm_cand += weight * len(a)
-            norm_ref += weight * len(b)
-        similarity = dot / math.sqrt(norm_cand * norm_ref) if dot else 0.0
+        similarity = _cosine(cand, ref)
         score = Score(f1=similarity, counts={"similarity": similarity, "pairs": 1.0})
         if explain:
             score.explanation = _explain(candidate, reference, cand, ref, table)
@@ -374,6 +366,37 @@ class WLK:
     def aggregate(self, pairs: Sequence[Score]) -> Score:
         """The mean pair similarity (the reference has no corpus mode)."""
         return mean_similarity(pairs)
+
+
+def wl_similarity(
+    first: WLGraph, second: WLGraph, iterations: int = 2,
+    direction: Direction = "undirected",
+) -> float:
+    """WLK's score of two WL graphs (its defaults: no label collapse).
+
+    Example:
+        >>> a = WLGraph(["want-01", "boy"], [(0, ":arg0", 1)], [0, 1])
+        >>> b = WLGraph(["want-01", "girl"], [(0, ":arg0", 1)], [0, 1])
+        >>> round(wl_similarity(a, a), 12), round(wl_similarity(a, b), 3)
+        (1.0, 0.269)
+    """
+    table: dict[object, int] = {}
+    sides = _Features(first, direction), _Features(second, direction)
+    for side in sides:
+        for _ in range(iterations):
+            side.iterate(table, collapse=False)
+    return _cosine(*sides)
+
+
+def _cosine(cand: _Features, ref: _Features) -> float:
+    dot = norm_cand = norm_ref = 0.0
+    # weights 1/(1+i): node labels and label triples are both iteration 0
+    for k, (a, b) in enumerate(zip(cand.sets(), ref.sets(), strict=False)):
+        weight = 1.0 / (1 + max(0, k - 1)) ** 2  # squared: w² per feature
+        dot += weight * len(a & b)
+        norm_cand += weight * len(a)
+        norm_ref += weight * len(b)
+    return dot / math.sqrt(norm_cand * norm_ref) if dot else 0.0
 
 
 def _explain(

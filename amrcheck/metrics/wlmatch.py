@@ -16,7 +16,7 @@ smatch's. Design and figures: ``docs/recommended.md``.
    with different labels, concepts paired with concepts and attribute
    values with values where the counts allow (Hungarian method), found in
    a canonical direction so that it does not depend on argument order;
-4. **five agreements**, each in [0, 1]:
+4. **six agreements**, each in [0, 1]:
 
    * ``concepts``: F1 of identical labels under the alignment, each node
      weighted by the informativeness (idf) of its label, estimated on the
@@ -27,6 +27,9 @@ smatch's. Design and figures: ``docs/recommended.md``.
      cosine of their word vectors if positive, 0 for out-of-vocabulary);
    * ``edges``: F1 of relations and attributes kept by the alignment (same
      role, both ends aligned) — the structure, role direction included;
+   * ``subtrees``: WLK's score of the two graphs (:func:`.wlk.wl_similarity`,
+     two rounds): neighbourhoods shared beyond one edge, without alignment —
+     what a rewired graph loses first;
    * ``transport``: 1 − EMD/2 of the contextual node vectors (WWLK's
      optimal transport; its plan is an n:m alignment);
 
@@ -48,7 +51,7 @@ Example:
     1.0
     >>> c = decode('(w / want-01 :ARG0 (g / girl) :ARG1 (g2 / go-02 :ARG0 g))')
     >>> round(metric.score(a, c).f1, 3)
-    0.823
+    0.802
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ from ..standardize import standardize
 from . import register
 from ._protocol import Explanation, Score, TripleRef, mean_similarity
 from ._refs import written_ref
-from .wlk import WLGraph, standard_nodes
+from .wlk import WLGraph, standard_nodes, wl_similarity
 from .wwlk import (
     WWLK,
     NodeGraph,
@@ -81,7 +84,9 @@ from .wwlk import (
 )
 
 #: the agreements, in the order of the weights
-COMPONENTS: tuple[str, ...] = ("concepts", "senses", "graded", "edges", "transport")
+COMPONENTS: tuple[str, ...] = (
+    "concepts", "senses", "graded", "edges", "subtrees", "transport",
+)
 #: what the alignment adds to the distance of two nodes with different labels
 LABEL_PENALTY = 1.0
 #: ... and to a concept paired with an attribute value: more than any
@@ -344,6 +349,7 @@ class WLMatch:
                 2 * senses / nodes,
                 2 * graded / nodes,
                 2 * kept / edges if edges else 1.0,
+                wl_similarity(first.wl, second.wl),
                 1.0 - distance / 2,
             ]
         )
