@@ -26,10 +26,12 @@ from rich.text import Text
 from ..errors import AmrError, InputError, MetricError
 from ..metrics import Metric, get_metric, metric_factory, metric_names, metric_options
 from ..reading.corpus import count_graph_lines
+from ..validation.filecheck import plural
 
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from ..pairing.graphs import Gap
     from ..workflows.diff import Change
 
 # rich's tables and progress bars, and the diff engine, are imported where
@@ -182,8 +184,16 @@ def guarded(command: str) -> Iterator[None]:
         raise fail(command, f"{name}{exc.strerror or exc}") from None
 
 
-def report_input_errors(command: str, problems: Sequence[str], strict: bool) -> None:
-    """Warn about errors in input files (``file:line:col: ...``); exit 2 if strict."""
+def report_input_errors(
+    command: str,
+    problems: Sequence[str],
+    strict: bool,
+    consequence: str = "the graphs concerned are left out",
+) -> None:
+    """Warn about errors in input files (``file:line:col: ...``); exit 2 if strict.
+
+    ``consequence`` says what became of the graphs concerned.
+    """
     for problem in problems:
         typer.echo(problem, err=True)
     if problems and strict:
@@ -191,9 +201,35 @@ def report_input_errors(command: str, problems: Sequence[str], strict: bool) -> 
     if problems:
         typer.echo(
             f"amrcheck {command}: warning: {len(problems)} input error(s); "
-            "the graphs concerned are left out (--strict: stop instead)",
+            f"{consequence} (--strict: stop instead)",
             err=True,
         )
+
+
+SKIP_UNREADABLE_HELP = (
+    "Leave out the pairs whose candidate graph cannot be read or is missing "
+    "(by ::id) instead of counting it as an empty graph (F1 0); the report "
+    "then says which graphs the scores leave out."
+)
+
+
+def gap_report(path: str, counted: Sequence[Gap], left_out: Sequence[Gap]) -> list[str]:
+    """What became of the graphs of ``path`` that could not be scored as
+    written: a headline per kind, then each (``file:line:col: graph KEY: why``)."""
+    skipped = [gap for gap in left_out if gap.side == "candidate"]
+    judged = [gap for gap in left_out if gap.side == "reference"]
+    lines = []
+    for gaps, headline in (
+        (counted, "{} unreadable or missing, counted as an empty graph (F1 0)"),
+        (skipped, "{} unreadable or missing, left out of the scores "
+                  "(--skip-unreadable)"),
+        (judged, "{} left out of the scores: the reference graph is unreadable"),
+    ):
+        if gaps:
+            noun = "pair" if gaps is judged else "candidate graph"
+            lines.append(f"{path}: {headline.format(plural(len(gaps), noun))}:")
+            lines += [f"  {gap}" for gap in gaps]
+    return lines
 
 
 def split_metrics(values: Sequence[str] | None, default: str = "smatch") -> list[str]:

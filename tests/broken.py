@@ -1,0 +1,72 @@
+"""Broken copies of AMR files, and every registered metric (issue 21).
+
+Honest scores are tested the same way in every front end: a file with one
+graph broken (its last ``)`` removed, so it cannot be read) must score
+lower than the same file unbroken, with every metric, and the broken
+graph's own row must be there with F1 0.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from amrcheck.metrics import metric_names
+from amrcheck.metrics.wwlk import save_weights
+
+from .conftest import data_path
+
+#: small word vectors, so that the graded metrics load in a moment
+MINI = str(data_path("vectors/glove-mini.50d.txt"))
+#: every registered metric
+METRICS = metric_names()
+#: a little graph file with ids: four pairs that score well but not 1
+REFERENCE = "".join(
+    f"# ::id g{n}\n(x / {concept} :ARG0 (b / boy) :ARG1 (g / girl))\n\n"
+    for n, concept in enumerate(("want-01", "see-01", "like-01", "hear-01"))
+)
+#: the candidate: the same graphs with one wrong concept each, graph g1
+#: (:data:`WORST`) wrong twice
+CANDIDATE = REFERENCE.replace("girl", "woman").replace(
+    "see-01 :ARG0 (b / boy)", "see-01 :ARG0 (b / man)"
+)
+
+#: the graph that the tests break: it scores as well as most
+BROKEN = 0
+#: the graph that scores worst: leaving it out would raise any corpus score
+WORST = 1
+
+
+def blocks(text: str) -> list[str]:
+    """The blank-line separated blocks of ``text``."""
+    return [block for block in text.strip().split("\n\n") if block.strip()]
+
+
+def break_graph(text: str, index: int) -> str:
+    """``text`` with the graph of block ``index`` broken: its last ``)`` removed."""
+    parts = blocks(text)
+    block = parts[index]
+    cut = block.rindex(")")
+    parts[index] = block[:cut] + block[cut + 1 :]
+    return "\n\n".join(parts) + "\n"
+
+
+def metric_options(name: str, folder: Path) -> dict[str, str]:
+    """The options ``name`` needs here: small vectors, and weights for WWLKθ
+    (written into ``folder``)."""
+    options: dict[str, str] = {}
+    if name in ("s2match", "wwlk", "wwlk-theta"):
+        options["vectors"] = MINI
+    if name == "wwlk-theta":
+        weights = folder / "theta.json"
+        save_weights(weights, {":arg0": 0.9, ":arg1": 0.3}, {"iterations": 2}, {})
+        options["weights"] = str(weights)
+    return options
+
+
+def option_args(name: str, folder: Path) -> list[str]:
+    """:func:`metric_options` as ``-o key=value`` arguments."""
+    return [
+        arg
+        for key, value in metric_options(name, folder).items()
+        for arg in ("-o", f"{key}={value}")
+    ]
