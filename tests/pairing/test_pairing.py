@@ -97,6 +97,7 @@ def test_an_unreadable_candidate_is_a_pair_without_its_graph_issue_21() -> None:
 
 
 E001 = "E001 unbalanced parentheses: 1 '(' not closed"
+E007 = "E007 empty graph: metadata without a graph"
 
 
 def test_an_unreadable_reference_leaves_its_pair_out_issue_21() -> None:
@@ -106,7 +107,7 @@ def test_an_unreadable_reference_leaves_its_pair_out_issue_21() -> None:
     assert [p.id for p in pairing.pairs] == ["#1"]
     assert [(g.key, g.side, g.where, g.why) for g in pairing.gaps] == [
         ("#2", "reference", "ref.amr:3:1", E001),
-        ("#3", "reference", "ref.amr:5:1", "E007 empty graph: metadata without a graph"),
+        ("#3", "reference", "ref.amr:5:1", E007),
     ]
 
 
