@@ -97,7 +97,13 @@ def test_three_annotators(annotation_repo: Path, capsys) -> None:
 def test_syntax_errors_are_named(annotation_repo: Path, capsys) -> None:
     put(annotation_repo, "annotator2/toy.amr", "broken.amr")
     put(annotation_repo, "annotator1/toy.amr", "parse_good.amr")
-    assert main(["annotator2/toy.amr"]) == 0  # the other graphs agree
+    # the other graphs agree, but the broken one counts as F1 0 (issue 21)
+    assert main(["annotator2/toy.amr"]) == 1
+    assert (
+        "annotator2/toy.amr:26:1: graph lpp_1943.3: smatch F1 0.0000: cannot be "
+        "read (E001 unbalanced parentheses: 1 '(' not closed): counted as an empty "
+        "graph" in capsys.readouterr().out
+    )
     (annotation_repo / ".amrcheck.toml").write_text(
         CONFIG.replace("min-graph-f1 = 0.5", "min-graph-f1 = 1")
     )
