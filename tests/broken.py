@@ -70,3 +70,21 @@ def option_args(name: str, folder: Path) -> list[str]:
         for key, value in metric_options(name, folder).items()
         for arg in ("-o", f"{key}={value}")
     ]
+
+
+#: BAMBOO's last pair of every file is a dummy
+DUMMY = "# ::snt Empty line\n(e / empty)\n"
+
+
+def little_bamboo(folder: Path, tgt: str = CANDIDATE, src: str = REFERENCE) -> Path:
+    """A BAMBOO folder of every subtask with the little files of tests.broken."""
+    for task in ("sts", "sick", "para"):
+        (folder / task).mkdir(parents=True)
+        # sick and para: pair 0 is a dummy too, so the pairs are repeated
+        (folder / task / "dev.y").write_text("0.9\n0.2\n0.7\n0.4\n0.6\n0.8\n")
+        for subtask in ("main", "reify", "syno", "role_confusion"):
+            place = folder / task / subtask
+            place.mkdir()
+            (place / "tgt.dev.amr").write_text(tgt + "\n" + DUMMY)
+            (place / "src.dev.amr").write_text(src + "\n" + DUMMY)
+    return folder

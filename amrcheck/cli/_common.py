@@ -213,6 +213,26 @@ SKIP_UNREADABLE_HELP = (
 )
 
 
+def gap_dict(gap: Gap, skip_unreadable: bool = False) -> dict[str, Any]:
+    """A gap in a JSON report: the pair, its place, why, and how it counts."""
+    return {
+        "id": gap.key,
+        "where": gap.where,
+        "why": gap.why,
+        "side": gap.side,
+        "counted": "empty graph"
+        if gap.counts_as_empty(skip_unreadable)
+        else "left out",
+    }
+
+
+def gap_lines(label: str, gaps: Sequence[Gap], skip: bool = False) -> list[str]:
+    """:func:`gap_report` of ``gaps``, split by how they count."""
+    counted = [gap for gap in gaps if gap.counts_as_empty(skip)]
+    left_out = [gap for gap in gaps if not gap.counts_as_empty(skip)]
+    return gap_report(label, counted, left_out)
+
+
 def gap_report(path: str, counted: Sequence[Gap], left_out: Sequence[Gap]) -> list[str]:
     """What became of the graphs of ``path`` that could not be scored as
     written: a headline per kind, then each (``file:line:col: graph KEY: why``)."""

@@ -36,6 +36,8 @@ from ._common import (
     console,
     describe_settings,
     fail,
+    gap_dict,
+    gap_lines,
     graphs_in,
     guarded,
     progress_bar,
@@ -161,11 +163,20 @@ def bamboo(
 
             scorer, predictions, result = rows[0]
             similarity = [t for t in subtasks if not t.is_role_confusion]
+            # pairs that cannot be judged (None) are not drawn
+            judged = {
+                t.id: [
+                    (human, value)
+                    for i, human in zip(t.scored, t.human, strict=True)
+                    if (value := predictions[t.id][i]) is not None
+                ]
+                for t in similarity
+            }
             bamboo_scatter(
                 plot,
                 scorer.name,
-                {t.id: t.human for t in similarity},
-                {t.id: [predictions[t.id][i] for i in t.scored] for t in similarity},
+                {key: [human for human, _ in pairs] for key, pairs in judged.items()},
+                {key: [value for _, value in pairs] for key, pairs in judged.items()},
                 result.values,
             )
     if as_json:
@@ -180,6 +191,10 @@ def bamboo(
                         "settings": metric_settings(scorer),
                         "tasks": result.values,
                         "amean": result.amean,
+                        "unreadable": {
+                            subtask_id: [gap_dict(gap) for gap in gaps]
+                            for subtask_id, gaps in result.gaps.items()
+                        },
                     }
                     for scorer, _, result in rows
                 ],
@@ -198,6 +213,10 @@ def bamboo(
         grid.add_row(scorer.name, *(f"{v:.2f}" for v in result.row()))
     out.print(grid)
     _settings_lines(out, [scorer for scorer, _, _ in rows])
+    _, _, first = rows[0]  # the gaps are the files', the same for every metric
+    for subtask_id, gaps in first.gaps.items():
+        for line in gap_lines(subtask_id, gaps):
+            out.print(line)
     if len(chosen) < len(SUBTASK_IDS):
         out.print(f"AMEAN over {len(chosen)} of {len(SUBTASK_IDS)} subtasks")
     if plot is not None:
@@ -283,6 +302,7 @@ def rare_score(
                         "settings": metric_settings(m),
                         "pairs": r.pairs,
                         "spearman": r.spearman,
+                        "unreadable": [gap_dict(gap) for gap in r.gaps],
                     }
                     for m, r in results
                 ],
@@ -295,6 +315,8 @@ def rare_score(
         grid.add_row(m.name, str(r.pairs), f"{r.spearman:.2f}")
     out.print(grid)
     _settings_lines(out, [m for m, _ in results])
+    for line in gap_lines(str(folder / "rewired.amr"), results[0][1].gaps):
+        out.print(line)  # the files' gaps, the same for every metric
 
 
 # --- principles and speed --------------------------------------------------------

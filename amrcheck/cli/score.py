@@ -23,7 +23,6 @@ import typer
 from rich.console import Console
 
 from ..metrics import Score, metric_names
-from ..pairing.graphs import Gap
 from ..validation.filecheck import plural
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
@@ -36,6 +35,7 @@ from ._common import (
     console,
     describe_settings,
     fail,
+    gap_dict,
     gap_report,
     graphs_in,
     guarded,
@@ -60,10 +60,6 @@ def _score_dict(score: Score) -> dict[str, Any]:
         "f1": score.f1,
         "counts": score.counts,
     }
-
-
-def _gap_dict(gap: Gap) -> dict[str, Any]:
-    return {"id": gap.key, "where": gap.where, "why": gap.why, "side": gap.side}
 
 
 def _result_dict(result: MetricResult, evaluation: Evaluation) -> dict[str, Any]:
@@ -124,11 +120,11 @@ def json_report(evaluation: Evaluation) -> dict[str, Any]:
             for c in evaluation.comparisons
         ],
         "counted_empty": {
-            path: [_gap_dict(g) for g in gaps]
+            path: [gap_dict(g, evaluation.skip_unreadable) for g in gaps]
             for path, gaps in evaluation.counted_empty.items()
         },
         "left_out": {
-            path: [_gap_dict(g) for g in gaps]
+            path: [gap_dict(g, evaluation.skip_unreadable) for g in gaps]
             for path, gaps in evaluation.left_out.items()
         },
         "skipped": evaluation.skipped,

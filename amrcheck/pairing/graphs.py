@@ -177,10 +177,9 @@ def match_entries(corpora: Sequence[Corpus], by: PairBy = "auto") -> Matching:
 
 @dataclass(frozen=True, slots=True)
 class GraphPair:
-    """Two graphs to score: ``id`` is the row key, ``index`` its 0-based place.
+    """Two graphs to score: ``id`` is the row key, ``index`` the reference
+    graph's 0-based position in its file (which orders the pairs).
 
-    (From a :class:`~amrcheck.pairing.streaming.PairStream`, ``index`` is the
-    reference graph's position in its file, which orders the pairs the same.)
     ``candidate`` is None when the candidate graph cannot be read or is
     not there (a :class:`Gap`): it scores as an empty graph.
     """
@@ -212,6 +211,12 @@ class Gap:
 
     def __str__(self) -> str:
         return f"{self.where}: graph {self.key}: {self.why}"
+
+    def counts_as_empty(self, skip_unreadable: bool = False) -> bool:
+        """Whether the pair is scored with an empty candidate graph; if not,
+        every score leaves it out (the reference cannot be read, or the
+        caller asked to skip unreadable candidates)."""
+        return self.side == "candidate" and not skip_unreadable
 
 
 def unreadable(entry: Entry) -> tuple[str, str]:
@@ -316,7 +321,7 @@ def pair_graphs(reference: Corpus, candidate: Corpus, by: PairBy = "auto") -> Pa
             place, why = unreadable(cand)
             result.gaps.append(Gap(position, row.key, "candidate", place, why))
         graph = None if cand is None else cand.graph
-        result.pairs.append(GraphPair(len(result.pairs), row.key, graph, ref.graph))
+        result.pairs.append(GraphPair(position, row.key, graph, ref.graph))
     return result
 
 

@@ -116,27 +116,25 @@ class Evaluation:
             seen.update(dict.fromkeys(pairing.errors))
         return list(seen)
 
-    def _gaps(self, left_out: bool) -> dict[str, list[Gap]]:
+    def _gaps(self, counted: bool) -> dict[str, list[Gap]]:
+        skip = self.skip_unreadable
         found = {
-            path: [g for g in p.gaps if self._left_out(g) == left_out]
+            path: [g for g in p.gaps if g.counts_as_empty(skip) == counted]
             for path, p in self.pairings.items()
         }
         return {path: gaps for path, gaps in found.items() if gaps}
-
-    def _left_out(self, gap: Gap) -> bool:
-        return gap.side == "reference" or self.skip_unreadable
 
     @property
     def counted_empty(self) -> dict[str, list[Gap]]:
         """Per candidate, its graphs that cannot be read or are absent, each
         counted as an empty graph (F1 0) in every score."""
-        return self._gaps(left_out=False)
+        return self._gaps(counted=True)
 
     @property
     def left_out(self) -> dict[str, list[Gap]]:
         """Per candidate, the pairs no score includes: the reference graph
         cannot be read, or (``skip_unreadable``) the candidate's."""
-        return self._gaps(left_out=True)
+        return self._gaps(counted=False)
 
     @property
     def skipped(self) -> dict[str, list[str]]:
