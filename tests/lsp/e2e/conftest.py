@@ -161,6 +161,23 @@ async def wait_published(client: LanguageClient, uri: str, version: int) -> None
     await asyncio.wait_for(poll(), TIMEOUT)
 
 
+async def wait_score(client: LanguageClient, uri: str, version: int) -> Any:
+    """The ``amr/documentScore`` payload of ``uri`` at ``version`` (waiting for it)."""
+
+    def found() -> Any:
+        return next(
+            (s for s in reversed(client.scores) if s.uri == uri and s.version == version),
+            None,
+        )
+
+    async def poll() -> Any:
+        while found() is None:
+            await asyncio.sleep(0.01)
+        return found()
+
+    return await asyncio.wait_for(poll(), TIMEOUT)
+
+
 async def open_document(
     client: LanguageClient, path: Path, text: str | None = None, version: int = 1
 ) -> str:
