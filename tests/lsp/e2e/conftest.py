@@ -165,10 +165,8 @@ async def wait_score(client: LanguageClient, uri: str, version: int) -> Any:
     """The ``amr/documentScore`` payload of ``uri`` at ``version`` (waiting for it)."""
 
     def found() -> Any:
-        return next(
-            (s for s in reversed(client.scores) if s.uri == uri and s.version == version),
-            None,
-        )
+        mine = (s for s in reversed(client.scores) if s.uri == uri)
+        return next((s for s in mine if s.version == version), None)
 
     async def poll() -> Any:
         while found() is None:
