@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from amr_lsp.analysis import analyze, lens_report, unresolved_lenses
+from amr_lsp.analysis import Analysis, analyze, lens_report, unresolved_lenses
 from amr_lsp.compare import Comparer
 from amr_lsp.completion import context_at
 from amr_lsp.config import Settings
@@ -71,15 +71,18 @@ def test_an_edit_rescores_only_the_graphs_it_touched() -> None:
 def test_a_broken_graph_keeps_its_score_stale_and_counts_as_0_issue_21() -> None:
     path = LSP_DATA / "annotations" / "lpp.amr"
     text = path.read_text(encoding="utf-8")
-    settings = Settings(references={"annotations/*.amr": "gold/{name}.amr"})
     documents, references = DocumentStore(), ReferenceStore()
     comparer = Comparer("smatch", {})
-    uri = path.as_uri()
 
-    def version(number: int, source: str, previous=None):  # type: ignore[no-untyped-def]
-        parsed = documents.parse(uri, number, source)
-        return analyze(parsed, settings, comparer, references, LSP_DATA,
-                       previous=previous)
+    def version(number: int, source: str, previous: Analysis | None = None) -> Analysis:
+        return analyze(
+            documents.parse(path.as_uri(), number, source),
+            Settings(references={"annotations/*.amr": "gold/{name}.amr"}),
+            comparer,
+            references,
+            LSP_DATA,
+            previous=previous,
+        )
 
     first = version(1, text)
     assert first.document_score is not None
