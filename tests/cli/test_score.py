@@ -206,6 +206,7 @@ def test_an_unreadable_candidate_counts_as_an_empty_graph_issue_21(
                 "where": f"{cand}:2:1",
                 "why": "E001 unbalanced parentheses: 1 '(' not closed",
                 "side": "candidate",
+                "counted": "empty graph",
             }
         ]
     }
