@@ -206,13 +206,6 @@ def report_input_errors(
         )
 
 
-SKIP_UNREADABLE_HELP = (
-    "Leave out the pairs whose candidate graph cannot be read or is missing "
-    "(by ::id) instead of counting it as an empty graph (F1 0); the report "
-    "then says which graphs the scores leave out."
-)
-
-
 def gap_dict(gap: Gap, skip_unreadable: bool = False) -> dict[str, Any]:
     """A gap in a JSON report: the pair, its place, why, and how it counts."""
     return {

@@ -27,7 +27,6 @@ from ..validation.filecheck import plural
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
 from ._common import (
-    SKIP_UNREADABLE_HELP,
     CompatChoice,
     PairByChoice,
     RootPolicyChoice,
@@ -47,6 +46,12 @@ from ._common import (
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
+
+SKIP_UNREADABLE_HELP = (
+    "Leave out the pairs whose candidate graph cannot be read or is missing "
+    "(by ::id) instead of counting it as an empty graph (F1 0); the report "
+    "then says which graphs the scores leave out."
+)
 
 
 def _fmt(value: float | None) -> str:

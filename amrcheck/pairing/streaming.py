@@ -321,6 +321,12 @@ class _Pairer:
         """Note the pair's gap and empty graphs; whether it is to be scored
         (its reference parses). ``cand_position`` -1: the candidate is absent."""
         ref, cand = self.ref.ledger, self.cand.ledger
+        if (
+            cand_position >= 0
+            and ref.has_graph(ref_position)
+            and cand.has_graph(cand_position)
+        ):
+            return True  # both graphs parse: no gap, no empty graph
         places = [(ref, ref_position)]
         places += [(cand, cand_position)] if cand_position >= 0 else []
         for message in empty_graphs(key, places):
