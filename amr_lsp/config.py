@@ -38,6 +38,16 @@ class Features:
 
 
 @dataclass(frozen=True)
+class Similar:
+    """Similar annotations from an index made by ``amrcheck index``."""
+
+    #: the index file (relative to the workspace root, or absolute); empty: off
+    index: str = ""
+    #: precedents shown per graph
+    top: int = 5
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything the server can be told."""
 
@@ -54,6 +64,7 @@ class Settings:
     #: anyway (see ``AmrLanguageServer.schedule``)
     debounce_ms: int = 0
     features: Features = field(default_factory=Features)
+    similar: Similar = field(default_factory=Similar)
 
 
 def camel(name: str) -> str:
@@ -150,6 +161,10 @@ def load_settings(raw: Any) -> tuple[Settings, list[str]]:
                 f"(use {', '.join('{' + f + '}' for f in TEMPLATE_FIELDS)}); ignored"
             )
             del references[pattern]
+    if settings.similar.top < 1:
+        problems.append("similar.top: must be >= 1 (default used)")
+        similar = Similar(settings.similar.index)
+        settings = dataclasses.replace(settings, similar=similar)
     if settings.debounce_ms < 0:
         problems.append("debounceMs: must be >= 0 (default used)")
         settings = dataclasses.replace(settings, debounce_ms=defaults.debounce_ms)

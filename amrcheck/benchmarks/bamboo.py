@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..execution.progress import Progress, run_map
+from ..execution import Jobs, Progress, run_map
 from ..graph import Graph
 from ..metrics import Metric
 from ..pairing.graphs import Gap, Pairing, PairingError, pair_graphs, pair_scorer
@@ -225,7 +225,7 @@ def subtask_pairs(task: BambooSubtask) -> Pairing:
 def run_bamboo(
     subtasks: Sequence[BambooSubtask],
     metric: Metric,
-    jobs: int = 1,
+    jobs: Jobs = 1,
     progress: Progress | None = None,
 ) -> tuple[dict[str, list[float | None]], BambooResult]:
     """Score every pair of ``subtasks`` with ``metric`` (in ``jobs`` processes).

@@ -29,6 +29,8 @@ from ..validation.filecheck import plural
 from ..workflows.iaa import Agreement, agreement
 from . import app
 from ._common import (
+    ClusterOption,
+    JobsOption,
     PairByChoice,
     build_metrics,
     change_line,
@@ -40,6 +42,7 @@ from ._common import (
     progress_bar,
     report_input_errors,
     table,
+    workers,
 )
 
 #: bumped only when the JSON output changes incompatibly
@@ -288,7 +291,8 @@ def iaa(
     by: Annotated[
         PairByChoice, typer.Option("--by", help="Pair graphs by ::id or position.")
     ] = PairByChoice.AUTO,
-    jobs: Annotated[int, typer.Option(help="Processes (0 = one per CPU).")] = 1,
+    jobs: JobsOption = 1,
+    cluster: ClusterOption = None,
     strict: Annotated[
         bool, typer.Option(help="Stop on syntax errors instead of going on.")
     ] = False,
@@ -329,7 +333,9 @@ def iaa(
         if strict:  # a quick read first: stop before comparing anything
             report_input_errors("iaa", _errors(files), strict)
         total = max(graphs_in(path) for path in files)
-        with progress_bar("iaa", total, quiet) as done:
+        with workers(jobs, cluster) as where, progress_bar(
+            "iaa", total, quiet
+        ) as done:
             try:
                 result = agreement(
                     files,
@@ -337,7 +343,7 @@ def iaa(
                     by=by.value,
                     resamples=resamples,
                     confidence=confidence,
-                    jobs=jobs,
+                    jobs=where,
                     progress=done,
                     skip_unreadable=skip_unreadable,
                 )

@@ -82,3 +82,12 @@ def test_language_and_activation() -> None:
     (language,) = data["contributes"]["languages"]
     assert language["id"] == "amr"
     assert set(language["extensions"]) == {".amr", ".penman"}
+
+
+def test_show_graph_command() -> None:
+    contributes = manifest()["contributes"]
+    commands = {c["command"]: c for c in contributes["commands"]}
+    assert commands["amr.showGraph"]["title"] == "Show graph"
+    assert commands["amr.showGraph"]["category"] == "AMR"
+    palette = {m["command"]: m["when"] for m in contributes["menus"]["commandPalette"]}
+    assert palette["amr.showGraph"] == "editorLangId == amr"
