@@ -163,6 +163,11 @@ class AMRSim:
         """The mean pair score."""
         return mean_similarity(pairs)
 
+    def score_missing(self, reference: Graph) -> Score:
+        """An unreadable or absent candidate: one more pair of similarity 0
+        (no graph to embed)."""
+        return _score(0.0)
+
 
 def _cosine(a: np.ndarray, b: np.ndarray) -> float:
     """Dot product of two unit vectors, clamped into [0, 1]."""
