@@ -29,7 +29,6 @@ from ..errors import AmrError, ClusterError, InputError, MetricError
 from ..execution import Jobs
 from ..metrics import Metric, get_metric, metric_factory, metric_names, metric_options
 from ..reading.corpus import count_graph_lines
-from ..validation.filecheck import plural
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -259,32 +258,6 @@ def gap_dict(gap: Gap, skip_unreadable: bool = False) -> dict[str, Any]:
         if gap.counts_as_empty(skip_unreadable)
         else "left out",
     }
-
-
-def gap_lines(label: str, gaps: Sequence[Gap], skip: bool = False) -> list[str]:
-    """:func:`gap_report` of ``gaps``, split by how they count."""
-    counted = [gap for gap in gaps if gap.counts_as_empty(skip)]
-    left_out = [gap for gap in gaps if not gap.counts_as_empty(skip)]
-    return gap_report(label, counted, left_out)
-
-
-def gap_report(path: str, counted: Sequence[Gap], left_out: Sequence[Gap]) -> list[str]:
-    """What became of the graphs of ``path`` that could not be scored as
-    written: a headline per kind, then each (``file:line:col: graph KEY: why``)."""
-    skipped = [gap for gap in left_out if gap.side == "candidate"]
-    judged = [gap for gap in left_out if gap.side == "reference"]
-    lines = []
-    for gaps, headline in (
-        (counted, "{} unreadable or missing, counted as an empty graph (F1 0)"),
-        (skipped, "{} unreadable or missing, left out of the scores "
-                  "(--skip-unreadable)"),
-        (judged, "{} left out of the scores: the reference graph is unreadable"),
-    ):
-        if gaps:
-            noun = "pair" if gaps is judged else "candidate graph"
-            lines.append(f"{path}: {headline.format(plural(len(gaps), noun))}:")
-            lines += [f"  {gap}" for gap in gaps]
-    return lines
 
 
 def split_metrics(values: Sequence[str] | None, default: str = "smatch") -> list[str]:

@@ -34,7 +34,7 @@ from ..benchmarks.principles import check_principles, time_pairs
 from ..benchmarks.rare import make_rare, score_rare, write_rare
 from ..errors import AmrError
 from ..metrics import Metric, get_metric, metric_names, resolve
-from ..pairing.graphs import metric_settings
+from ..pairing.graphs import gap_lines, metric_settings
 from ..reading.corpus import read_corpus
 from . import app
 from ._common import (
@@ -48,7 +48,6 @@ from ._common import (
     describe_settings,
     fail,
     gap_dict,
-    gap_lines,
     graphs_in,
     guarded,
     progress_bar,

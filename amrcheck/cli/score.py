@@ -23,6 +23,7 @@ import typer
 from rich.console import Console
 
 from ..metrics import Score, metric_names
+from ..pairing.graphs import gap_report
 from ..reading.corpus import read_corpus
 from ..validation.filecheck import plural
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
@@ -39,7 +40,6 @@ from ._common import (
     describe_settings,
     fail,
     gap_dict,
-    gap_report,
     graphs_in,
     guarded,
     progress_bar,

@@ -261,6 +261,40 @@ def absent_problems(gaps: Sequence[Gap]) -> list[str]:
     return [f"{gap.where}: {gap.why}" for gap in gaps if gap.absent]
 
 
+def gap_lines(label: str, gaps: Sequence[Gap], skip: bool = False) -> list[str]:
+    """:func:`gap_report` of ``gaps``, split by how they count
+    (``skip``: unreadable candidates are left out)."""
+    counted = [gap for gap in gaps if gap.counts_as_empty(skip)]
+    left_out = [gap for gap in gaps if not gap.counts_as_empty(skip)]
+    return gap_report(label, counted, left_out)
+
+
+def gap_report(path: str, counted: Sequence[Gap], left_out: Sequence[Gap]) -> list[str]:
+    """What became of the graphs of ``path`` that could not be scored as
+    written: a headline per kind, then each (``file:line:col: graph KEY: why``).
+
+    Every report of a corpus score (command line, HTML) says it this way.
+    """
+    skipped = [gap for gap in left_out if gap.side == "candidate"]
+    judged = [gap for gap in left_out if gap.side == "reference"]
+    lines = []
+    for gaps, headline in (
+        (counted, "{} unreadable or missing, counted as an empty graph (F1 0)"),
+        (skipped, "{} unreadable or missing, left out of the scores "
+                  "(--skip-unreadable)"),
+        (judged, "{} left out of the scores: the reference graph is unreadable"),
+    ):
+        if gaps:
+            noun = "pair" if gaps is judged else "candidate graph"
+            lines.append(f"{path}: {headline.format(_plural(len(gaps), noun))}:")
+            lines += [f"  {gap}" for gap in gaps]
+    return lines
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
 def _unpaired(matching: Matching, corpora: Sequence[Corpus]) -> list[str]:
     """Graphs without a counterpart that keep the files from pairing.
 
