@@ -268,18 +268,10 @@ def _headline(graph: GraphDiff, result: CorpusDiff) -> Text:
             line.append(f"  {score}")
         if graph.counts and _counts(graph):
             line.append(f"  ({_counts(graph)})")
-    note = _scoring_note(graph)
+    note = graph.scoring_note
     if note:
         line.append(f"  ({note})", style="red")
     return line
-
-
-def _scoring_note(graph: GraphDiff) -> str:
-    """How the summary score counts a graph that has no score of its own."""
-    if graph.counted_empty:
-        gone = "removed" if graph.status == "removed" else "unreadable"
-        return f"{gone}: counted as an empty graph"
-    return "left out of the score" if graph.left_out else ""
 
 
 def render_text(out: Console, result: CorpusDiff, motifs: bool) -> None:
@@ -314,7 +306,7 @@ def render_stat(out: Console, result: CorpusDiff) -> None:
             _f1(graph, result.metric),
             _counts(graph),
             *_notes(graph),
-            _scoring_note(graph),
+            graph.scoring_note,
         ]
         line.append("  " + "  ".join(d for d in details if d))
         line.rstrip()

@@ -159,6 +159,15 @@ class GraphDiff:
     def header_changed(self) -> bool:
         return bool(self.metadata) or self.comments_changed
 
+    @property
+    def scoring_note(self) -> str:
+        """How the corpus score counts a graph that has no score of its own
+        ("" for one scored as written, or not scored: added)."""
+        if self.counted_empty:
+            gone = "removed" if self.status == "removed" else "unreadable"
+            return f"{gone}: counted as an empty graph"
+        return "left out of the score" if self.left_out else ""
+
 
 @dataclass(slots=True)
 class CorpusDiff:
@@ -186,6 +195,22 @@ class CorpusDiff:
     def left_out(self) -> int:
         """Pairs of OLD's graphs that :attr:`total` leaves out."""
         return sum(graph.left_out for graph in self.graphs)
+
+    def scoring_gaps(self) -> list[str]:
+        """Each graph that :attr:`total` counts as an empty graph or leaves
+        out, with its place: its first syntax error, or where a removed
+        graph was in OLD."""
+        lines = []
+        for graph in self.graphs:
+            if not graph.scoring_note:
+                continue
+            if graph.errors:
+                place = graph.errors[0]
+            else:
+                line, column = graph.old or (1, 1)
+                place = f"{self.old_path}:{line}:{column}: {graph.status}"
+            lines.append(f"{place} (graph {graph.id}: {graph.scoring_note})")
+        return lines
 
     @property
     def summary(self) -> dict[str, int]:
