@@ -166,12 +166,12 @@ async def test_a_broken_graph_lowers_the_document_score_issue_21(
         }
     )
     uri = await open_document(client, ANNOTATION)
-    before = await wait_score(client, uri, 1)
+    before = await wait_score(client, uri, 1, metric)
     assert before.counted_empty == [] and before.f1 > 0
     text = ANNOTATION.read_text(encoding="utf-8")
     at = find(text, "(b / be-located-at-91")  # lpp_1943.4 scores 0.91 with smatch
     await change(client, uri, 2, "(", (at.line, at.character))  # unbalanced
-    broken = await wait_score(client, uri, 2)
+    broken = await wait_score(client, uri, 2, metric)
     assert broken.f1 < before.f1
     assert broken.graphs == 8 and broken.compared == 7
     (counted,) = broken.counted_empty
@@ -181,13 +181,13 @@ async def test_a_broken_graph_lowers_the_document_score_issue_21(
     blocks = text.split("\n\n")
     deleted = "\n\n".join(b for b in blocks if "::id lpp_1943.4 " not in b)
     await change(client, uri, 3, deleted)
-    gone = await wait_score(client, uri, 3)
+    gone = await wait_score(client, uri, 3, metric)
     assert gone.f1 == pytest.approx(broken.f1)
     (absent,) = gone.counted_empty
     assert absent.graph == "lpp_1943.4" and absent.why == "not in this document"
     assert absent.where.startswith(str(LSP_DATA / "gold" / "lpp.amr"))
     await change(client, uri, 4, text)
-    assert (await wait_score(client, uri, 4)).f1 == pytest.approx(before.f1)
+    assert (await wait_score(client, uri, 4, metric)).f1 == pytest.approx(before.f1)
 
 
 async def test_no_reference(client: LanguageClient) -> None:
