@@ -204,12 +204,13 @@ class CorpusDiff:
         for graph in self.graphs:
             if not graph.scoring_note:
                 continue
+            note = f"graph {graph.id}: {graph.scoring_note}"
             if graph.errors:
-                place = graph.errors[0]
+                lines.append(f"{graph.errors[0]} ({note})")
             else:
                 line, column = graph.old or (1, 1)
-                place = f"{self.old_path}:{line}:{column}: {graph.status}"
-            lines.append(f"{place} (graph {graph.id}: {graph.scoring_note})")
+                place = f"{self.old_path}:{line}:{column}"
+                lines.append(f"{place}: {note}")
         return lines
 
     @property
