@@ -179,6 +179,11 @@ def test_a_broken_graph_lowers_every_metric_issue_21(
         (line,) = [x for x in first if ": min-f1: " in x]
         f1[stem] = float(line.split(" F1 ")[1].split()[0])
     assert f1["broken"] < f1["whole"]
+    # the broken graph's own line is there, with F1 0
+    assert any(
+        line.startswith(f"broken.parse.amr:2:1: graph g0: {name} F1 0.0000: ")
+        for line in first
+    ), first
 
 
 def test_min_graph_f1(annotation_repo: Path, capsys) -> None:
