@@ -244,6 +244,56 @@ def test_bamboo_and_rare_list_the_graphs_they_cannot_read_issue_21(
     assert "counted as an empty graph (F1 0)" in run("rare", folder).stdout
 
 
+def test_the_leaderboard_counts_unreadable_graphs_with_every_metric_issue_21(
+    tmp_path: Path,
+) -> None:
+    """``-m all`` and ``--with-reference``: every metric, and every reference
+    twin, scores the unreadable tgt graph as an empty graph; the table lists
+    each graph once, the JSON under every metric."""
+    data = little_bamboo(
+        tmp_path / "bamboo",
+        tgt=break_graph(CANDIDATE, BROKEN),
+        src=break_graph(REFERENCE, 2),
+    )
+    args = ("bamboo", "--data", data, "--task", "sick.main", "-m", "all")
+    report = json.loads(run(*args, "--with-reference", "--json").stdout)
+    results = report["results"]
+    assert len(results) >= 9
+    for row in results:
+        gaps = row["unreadable"]["sick.main"]
+        assert [(g["id"], g["counted"]) for g in gaps] == [
+            ("g0", "empty graph"),
+            ("g2", "left out"),
+        ], row["metric"]
+    assert any("amean_reference" in row for row in results)
+    text = run(*args)
+    assert text.exit_code == 0, text.output
+    assert text.stdout.count("graph g0: E001") == 1
+    assert (
+        "sick.main: 1 candidate graph unreadable or missing, counted as an empty "
+        "graph (F1 0):" in text.stdout
+    )
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("matplotlib") is None, reason="the plot extra"
+)
+def test_the_scatter_leaves_out_pairs_it_cannot_judge_issue_21(tmp_path: Path) -> None:
+    data = little_bamboo(
+        tmp_path / "bamboo",
+        tgt=break_graph(CANDIDATE, BROKEN),
+        src=break_graph(REFERENCE, 2),
+    )
+    for metrics in (["smatch"], ["smatch", "wlk"]):  # a scatter, a leaderboard
+        plot = tmp_path / f"{len(metrics)}.png"
+        result = run(
+            "bamboo", "--data", data, "--task", "sick.main", "--plot", plot,
+            *(arg for name in metrics for arg in ("-m", name)),
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+        assert plot.stat().st_size > 0
+
+
 def test_principles_report_and_exit_status(tmp_path: Path) -> None:
     corpus = tmp_path / "few.amr"
     corpus.write_text("\n\n".join(GUIDELINES.read_text().split("\n\n")[:30]))
