@@ -288,7 +288,27 @@ class _Tally:
 
     def aspect_total(self, couple: int) -> dict[str, Score]:
         summed = self.aspects[couple]
-        return {} if summed is None else aggregate_aspects([summed])
+        if summed is None:
+            return {}
+        counts = summed["smatch"].counts
+        if not counts.get("candidate") and not counts.get("reference"):
+            # no graph of the couple could be read (a graph that can has a
+            # triple): they agree on nothing, not perfectly on absent aspects
+            return dict(_NOTHING)
+        return aggregate_aspects([summed])
+
+
+def _scored(sentences: Sequence[SentenceAgreement], counts: np.ndarray) -> list[int]:
+    """The sentences with a pair of annotators, or raise: none has, or no
+    graph of any pair can be read (``counts``: :func:`agreement`'s)."""
+    scored = [s for s in range(len(sentences)) if sentences[s].pairs]
+    if not scored:
+        raise ValueError("no sentence has graphs from two annotators")
+    if not counts[..., 1:].any():
+        raise ValueError(
+            "nothing could be scored: no graph that two annotators share can be read"
+        )
+    return scored
 
 
 def _f1(counts: np.ndarray) -> np.ndarray:
@@ -404,9 +424,7 @@ def agreement(
         for p, pair in zip(judgement.couples, judgement.sentence.pairs, strict=True):
             counts[s, p] = [pair.score.counts[k] for k in _COUNTS]
             per_pair[p].append(pair.score)
-    scored = [s for s in range(len(sentences)) if sentences[s].pairs]
-    if not scored:
-        raise ValueError("no sentence has graphs from two annotators")
+    scored = _scored(sentences, counts)
     rng = np.random.default_rng(seed)
     resampled = _resampled_f1(counts[scored], resamples, rng)  # (resamples, pairs)
     estimate = _f1(counts.sum(axis=0))

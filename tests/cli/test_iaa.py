@@ -129,6 +129,27 @@ def test_a_broken_graph_lowers_agreement_issue_21(tmp_path: Path) -> None:
     assert [(r["id"], r["unreadable"]) for r in rows][0] == ("g1", "broken")
 
 
+def test_graphs_nobody_can_read_agree_on_nothing_issue_21(tmp_path: Path) -> None:
+    """Two annotators whose graphs all cannot be read: nothing could be
+    scored (exit 2); beside a third, their couple agrees 0 on every aspect
+    (not 1.0 on the aspects nobody could see)."""
+    unreadable = REFERENCE.replace("))\n", ")\n")
+    files = [tmp_path / f"{name}.amr" for name in ("a", "b", "c")]
+    files[0].write_text(unreadable)
+    files[1].write_text(unreadable)
+    files[2].write_text(REFERENCE)
+    result = run(files[0], files[1], "--resamples", "20")
+    assert result.exit_code == 2
+    assert "nothing could be scored" in result.stderr
+    result = run(*files, "--json", "--resamples", "20")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    (both,) = [p for p in report["pairs"] if (p["a"], p["b"]) == ("a", "b")]
+    assert both["f1"] == 0.0
+    assert set(both["aspects"].values()) == {0.0}
+    assert report["mean"]["f1"] == 0.0
+
+
 @pytest.mark.slow
 def test_memory_is_flat_in_the_number_of_sentences_issue_6(tmp_path: Path) -> None:
     peaks = []
