@@ -6,6 +6,13 @@ finds and reads its reference (:mod:`amr_lsp.references`), scores each
 graph against its partner (:mod:`amr_lsp.compare`, cached) and turns the
 results into LSP diagnostics. Code lenses, inlay hints and the document
 score are built from the :class:`Analysis` on request.
+
+The document score is honest (issue 21): a graph that cannot be read
+(mid-typing, say) counts as an empty graph against its reference graph,
+and so does a reference graph that the document lacks (by ``::id``):
+breaking or deleting a graph never raises it. The engine's
+:meth:`~amrcheck.metrics.Metric.score_missing` scores both. The lens of
+a broken graph keeps the score it had before the edit, marked as such.
 """
 
 from __future__ import annotations
@@ -54,6 +61,11 @@ class GraphReport:
     comparison: GraphComparison | None = None
     #: why there is no comparison (None when there is one)
     note: str | None = None
+    #: what a graph that cannot be read counts as in the document score:
+    #: an empty graph's score against its reference graph
+    empty: Score | None = None
+    #: the comparison of the graph before it broke (shown, marked, on its lens)
+    stale: GraphComparison | None = None
 
 
 @dataclass(slots=True)
@@ -74,6 +86,9 @@ class Analysis:
     document_score: Score | None
     #: phase -> seconds, for logs and the bench
     timings: dict[str, float] = field(default_factory=dict)
+    #: reference graphs that no graph of the document pairs with (by
+    #: ``::id``), each counted as an empty graph in the document score
+    absent: list[Entry] = field(default_factory=list)
 
     @property
     def version(self) -> int | None:
@@ -103,7 +118,36 @@ class Analysis:
             "recall": score.recall if score else None,
             "missing": sum(len(c.missing) for c in compared),
             "extra": sum(len(c.extra) for c in compared),
+            # counted as empty graphs (F1 0) in the score above, each with why
+            "counted_empty": [
+                {
+                    "graph": g.entry.label,
+                    "where": _where(g.entry, uri_to_path(self.parsed.uri)),
+                    "why": "unreadable",
+                }
+                for g in self.graphs
+                if g.empty is not None
+            ]
+            + [
+                {
+                    "graph": entry.label,
+                    "where": _where(entry, None),
+                    "why": "not in this document",
+                }
+                for entry in self.absent
+            ],
         }
+
+
+def _where(entry: Entry, path: Path | None) -> str:
+    """``path:line:col`` of an entry (``path``: its file, if its source is
+    named by a URI): of its first error if its graph cannot be read, else of
+    its graph."""
+    offset = entry.graph_start
+    if entry.graph is None and entry.errors:
+        offset = entry.errors[0].span.start
+    line, column = entry.source.line_column(offset)
+    return f"{path or entry.source.path}:{line}:{column}"
 
 
 def analyze(
@@ -113,11 +157,14 @@ def analyze(
     references: ReferenceStore,
     root: Path | None,
     findings_cache: GraphFindingsCache | None = None,
+    previous: Analysis | None = None,
 ) -> Analysis:
     """Validate and compare one parsed document version.
 
     ``findings_cache`` keeps the validator's findings of unchanged graphs
-    from one version to the next (only edited graphs are checked again).
+    from one version to the next (only edited graphs are checked again);
+    ``previous`` (the analysis of an earlier version) gives a graph that
+    no longer parses the score it had (:attr:`GraphReport.stale`).
     """
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -137,8 +184,10 @@ def analyze(
     choice = choose_reference(corpus, document, root, settings.references)
     reference = references.get(choice.path) if choice is not None else None
     graphs = [GraphReport(entry) for entry in corpus.entries]
+    absent: list[Entry] = []
     if reference is not None and reference.corpus is not None:
-        _compare_all(graphs, corpus, reference, comparer)
+        absent = _compare_all(graphs, corpus, reference, comparer)
+        _keep_stale(graphs, previous, reference)
     elif choice is None:
         for report in graphs:
             report.note = "no reference file configured"
@@ -163,7 +212,13 @@ def analyze(
             )
     timings["diagnostics"] = time.perf_counter() - clock
 
-    compared = [g.comparison.score for g in graphs if g.comparison is not None]
+    counted = [
+        score
+        for g in graphs
+        if (score := g.comparison.score if g.comparison else g.empty) is not None
+    ]
+    if reference is not None and absent:
+        counted += [comparer.missing(entry, reference.generation) for entry in absent]
     return Analysis(
         parsed=parsed,
         settings=settings,
@@ -173,8 +228,9 @@ def analyze(
         graphs=graphs,
         findings=findings,
         diagnostics=diagnostics,
-        document_score=comparer.aggregate(compared) if compared else None,
+        document_score=comparer.aggregate(counted) if counted else None,
         timings=timings,
+        absent=absent,
     )
 
 
@@ -183,21 +239,51 @@ def _compare_all(
     corpus: Corpus,
     reference: LoadedReference,
     comparer: Comparer,
-) -> None:
+) -> list[Entry]:
+    """Compare each graph with its partner; the reference graphs (with an
+    ``::id``) that no graph pairs with, which count as empty graphs."""
     assert reference.corpus is not None
     partners = pair_entries(corpus, reference.corpus)
     for report, partner in zip(graphs, partners, strict=True):
         entry = report.entry
         if partner is None:
             report.note = f"no reference graph for {entry.label}"
-        elif entry.graph is None:
-            report.note = "graph has errors"
         elif partner.graph is None:
             report.note = f"reference graph {partner.label} has errors"
+        elif entry.graph is None:
+            report.note = "graph has errors"
+            report.empty = comparer.missing(partner, reference.generation)
         else:
             report.comparison = comparer.compare(
                 entry.graph, partner, reference.generation
             )
+    claimed = {id(partner) for partner in partners if partner is not None}
+    return [
+        entry
+        for entry in reference.corpus.entries
+        if entry.id is not None and entry.graph is not None and id(entry) not in claimed
+    ]
+
+
+def _keep_stale(
+    graphs: list[GraphReport], previous: Analysis | None, reference: LoadedReference
+) -> None:
+    """Give each graph that broke the comparison it had in ``previous`` (or
+    that one's stale comparison, while it stays broken): the same graph is
+    the one with the same ``::id``, else at the same place."""
+    if previous is None or previous.reference is not reference:
+        return
+    before = {g.entry.id: g for g in previous.graphs if g.entry.id is not None}
+    for index, report in enumerate(graphs):
+        if report.empty is None:
+            continue
+        key = report.entry.id
+        if key is not None:
+            old = before.get(key)
+        else:
+            old = previous.graphs[index] if index < len(previous.graphs) else None
+        if old is not None:
+            report.stale = old.comparison or old.stale
 
 
 def _display_name(path: Path, document: Path | None, root: Path | None) -> str:
@@ -358,6 +444,14 @@ def lens_title(analysis: Analysis, report: GraphReport) -> str:
     """``smatch 0.87 · P 0.90 R 0.84 · 3 missing, 2 extra vs gold/x.amr#id``."""
     metric = analysis.settings.metric
     comparison = report.comparison
+    if report.empty is not None:
+        counted = "counts as 0 in the document score"
+        if report.stale is None:
+            return f"{metric} – · {report.note}: {counted}"
+        return (
+            f"{metric} {report.stale.score.f1:.2f} (before this edit) · "
+            f"{report.note}: {counted}"
+        )
     if comparison is None:
         return f"{metric} – · {report.note}"
     score = comparison.score

@@ -90,6 +90,8 @@ class Comparer:
         self._cache: OrderedDict[tuple[Any, ...], GraphComparison] = OrderedDict()
         self._max = max_entries
         self._lock = threading.Lock()
+        #: the empty-graph score of each reference graph, by the same keys
+        self._missing: dict[tuple[Any, ...], Score] = {}
         #: how many comparisons were computed (not served from the cache)
         self.computed = 0
 
@@ -135,6 +137,21 @@ class Comparer:
             missing=tuple(TripleId.of(r) for r in explanation.missing),
             extra=tuple(TripleId.of(c) for c in explanation.extra),
         )
+
+    def missing(self, reference: Entry, generation: int) -> Score:
+        """What a graph that cannot be read (or is absent) scores against
+        ``reference.graph``: the lens metric's empty-graph score (cached)."""
+        assert reference.graph is not None
+        key = (None, reference.source.path, generation, reference.index)
+        with self._lock:
+            known = self._missing.get(key)
+        if known is None:
+            known = self.metric.score_missing(reference.graph)
+            with self._lock:
+                self._missing[key] = known
+                while len(self._missing) > self._max:
+                    self._missing.pop(next(iter(self._missing)))
+        return known
 
     def aggregate(self, scores: list[Score]) -> Score:
         """The document score: the lens metric's corpus aggregate."""

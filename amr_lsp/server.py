@@ -178,7 +178,8 @@ class AmrLanguageServer(LanguageServer):
         await self.wait_configured()
         settings, comparer = self.settings, self.comparer
         analysis = await self.run_engine(
-            self._analyze, uri, version, text, settings, comparer
+            self._analyze, uri, version, text, settings, comparer,
+            self.analyses.get(uri),
         )
         current = self.workspace.text_documents.get(uri)
         if current is None or current.version != version:
@@ -198,14 +199,14 @@ class AmrLanguageServer(LanguageServer):
 
     def _analyze(
         self, uri: str, version: int | None, text: str, settings: Settings,
-        comparer: Comparer,
+        comparer: Comparer, previous: Analysis | None,
     ) -> Analysis:
         clock = time.perf_counter()
         parsed = self.documents.parse(uri, version, text, self.encoding)
         read = time.perf_counter() - clock
         analysis = analyze(
             parsed, settings, comparer, self.references, self.root,
-            self.findings_cache,
+            self.findings_cache, previous,
         )
         analysis.timings["read"] = read
         return analysis

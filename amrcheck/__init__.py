@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         metric_names,
     )
     from .pairing.graphs import (
+        Gap,
         GraphPair,
         Matching,
         PairingError,
@@ -75,6 +76,7 @@ _EXPORTS: dict[str, str] = {
     "TripleRef": ".metrics",
     "get_metric": ".metrics",
     "metric_names": ".metrics",
+    "Gap": ".pairing.graphs",
     "GraphPair": ".pairing.graphs",
     "Matching": ".pairing.graphs",
     "PairingError": ".pairing.graphs",
@@ -110,6 +112,7 @@ __all__ = [
     "Finding",
     "Graph",
     "GraphDiff",
+    "Gap",
     "GraphPair",
     "InputError",
     "Matching",

@@ -18,6 +18,13 @@ Scoring follows the official ``evaluate4tasks.py`` (bamboo-amr-benchmark
   only if the original (odd) pair scores strictly higher than the
   role-swapped (even) pair before it — ties are errors;
 * AMEAN: the arithmetic mean of the 12 numbers.
+
+A ``tgt`` graph that cannot be read counts as an empty graph
+(:meth:`amrcheck.metrics.Metric.score_missing`: its prediction is 0),
+so a metric is never spared a hard pair; a ``src`` graph that cannot be
+read leaves its pair out of the subtask's measure (and, in role
+confusion, the comparison it belongs to). :class:`BambooResult` lists
+both, with their places.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from ..errors import InputError
 from ..execution import Jobs, Progress, run_map
 from ..graph import Graph
 from ..metrics import Metric
-from ..pairing.graphs import GraphPair, pair_corpora, pair_scorer
+from ..pairing.graphs import Gap, Pairing, PairingError, pair_graphs, pair_scorer
 from ..reading.corpus import read_corpus
 
 TASKS: tuple[str, ...] = ("sts", "sick", "para")
@@ -63,19 +70,31 @@ class BambooSubtask:
     def is_role_confusion(self) -> bool:
         return self.id.endswith(".role_confusion")
 
-    def measure(self, predictions: Sequence[float]) -> float:
-        """Pearson × 100, or pairwise accuracy × 100 for role confusion."""
+    def measure(self, predictions: Sequence[float | None]) -> float:
+        """Pearson × 100, or pairwise accuracy × 100 for role confusion.
+
+        A prediction of None (a pair that cannot be judged) is left out,
+        with its human score or its role-confusion comparison.
+        """
         if self.is_role_confusion:
-            pairs = len(predictions) // 2
-            correct = sum(
-                1 for i in range(pairs) if predictions[2 * i + 1] > predictions[2 * i]
-            )
-            return correct / pairs * 100
-        predicted = [predictions[i] for i in self.scored]
+            judged = [
+                (original, swapped)
+                for i in range(len(predictions) // 2)
+                if (original := predictions[2 * i + 1]) is not None
+                and (swapped := predictions[2 * i]) is not None
+            ]
+            correct = sum(1 for original, swapped in judged if original > swapped)
+            return correct / len(judged) * 100
+        kept = [
+            (value, human)
+            for i, human in zip(self.scored, self.human, strict=True)
+            if (value := predictions[i]) is not None
+        ]
         # imported here: scipy.stats takes most of a second to import
         from scipy.stats import pearsonr
 
-        return float(pearsonr(predicted, self.human)[0]) * 100
+        predicted, humans = zip(*kept, strict=True)
+        return float(pearsonr(predicted, humans)[0]) * 100
 
 
 @dataclass(slots=True)
@@ -83,6 +102,10 @@ class BambooResult:
     """Per-subtask values (× 100, table order) and their mean."""
 
     values: dict[str, float]
+    #: per subtask, its pairs that could not be scored as written: a ``tgt``
+    #: graph counted as an empty graph, or a ``src`` graph that leaves its
+    #: pair out
+    gaps: dict[str, list[Gap]] = field(default_factory=dict)
 
     @property
     def amean(self) -> float:
@@ -136,12 +159,14 @@ def _human_scores(path: Path, scored: range) -> list[float]:
 
 
 def evaluate_bamboo(
-    subtasks: Sequence[BambooSubtask], predictions: Mapping[str, Sequence[float]]
+    subtasks: Sequence[BambooSubtask],
+    predictions: Mapping[str, Sequence[float | None]],
 ) -> BambooResult:
     """The BAMBOO table row for per-pair ``predictions`` (one list per subtask id).
 
     Every pair of a subtask needs a prediction, dummies included (they are
-    left out here, not by the caller).
+    left out here, not by the caller); None for a pair that cannot be
+    judged.
     """
     return BambooResult(
         {task.id: task.measure(predictions[task.id]) for task in subtasks}
@@ -180,16 +205,21 @@ def score_bamboo(
     return predictions
 
 
-def subtask_pairs(task: BambooSubtask) -> list[GraphPair]:
+def subtask_pairs(task: BambooSubtask) -> Pairing:
     """The (tgt, src) graph pairs of a subtask, by position, as BAMBOO pairs them.
 
+    A pair whose ``tgt`` graph does not parse has no candidate; one whose
+    ``src`` graph does not parse is not among the pairs (each is a gap).
+
     Raises:
-        PairingError: the files differ in length or a graph does not parse
-            (every problem listed with its place).
+        PairingError: the files differ in length (with the place).
     """
-    return pair_corpora(
+    pairing = pair_graphs(
         read_corpus(task.reference_path), read_corpus(task.candidate_path)
     )
+    if pairing.unpaired:
+        raise PairingError(pairing.unpaired)
+    return pairing
 
 
 def run_bamboo(
@@ -197,18 +227,27 @@ def run_bamboo(
     metric: Metric,
     jobs: Jobs = 1,
     progress: Progress | None = None,
-) -> tuple[dict[str, list[float]], BambooResult]:
+) -> tuple[dict[str, list[float | None]], BambooResult]:
     """Score every pair of ``subtasks`` with ``metric`` (in ``jobs`` processes).
 
     Returns:
-        The per-pair F1s of each subtask (dummies included) and the
-        table row (Pearson × 100 / pairwise accuracy × 100, AMEAN over
-        the given subtasks).
+        The per-pair F1s of each subtask (dummies included; None where
+        the ``src`` graph cannot be read) and the table row (Pearson × 100
+        / pairwise accuracy × 100, AMEAN over the given subtasks), with
+        the gaps of each subtask.
     """
     scorer = pair_scorer(metric)
-    predictions = {}
+    predictions: dict[str, list[float | None]] = {}
+    gaps: dict[str, list[Gap]] = {}
     for task in subtasks:
-        pairs = subtask_pairs(task)
-        scores = run_map(scorer, pairs, jobs=jobs, progress=progress)
-        predictions[task.id] = [score.f1 for score in scores]
-    return predictions, evaluate_bamboo(subtasks, predictions)
+        pairing = subtask_pairs(task)
+        scores = run_map(scorer, pairing.pairs, jobs=jobs, progress=progress)
+        found: list[float | None] = [None] * len(pairing.matching.rows)
+        for pair, score in zip(pairing.pairs, scores, strict=True):
+            found[pair.index] = score.f1
+        predictions[task.id] = found
+        if pairing.gaps:
+            gaps[task.id] = pairing.gaps
+    result = evaluate_bamboo(subtasks, predictions)
+    result.gaps = gaps
+    return predictions, result

@@ -44,7 +44,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -53,6 +53,7 @@ import penman
 from ..errors import InputError
 from ..execution import Jobs, Progress
 from ..metrics import Metric
+from ..pairing.graphs import Gap
 from ..reading.corpus import Corpus
 from ..workflows.evaluate import evaluate
 
@@ -266,6 +267,9 @@ class RareResult:
     pairs: int
     truth: list[float]
     scores: list[float]
+    #: rewired graphs that cannot be read (counted as empty graphs: score
+    #: 0) and pairs whose original cannot be read (left out)
+    gaps: list[Gap] = field(default_factory=list)
 
 
 def read_truth(folder: str | Path) -> dict[str, float]:
@@ -285,22 +289,28 @@ def score_rare(
 ) -> RareResult:
     """Score every rewired graph against its original; Spearman × 100 with the truth.
 
+    A rewired graph that cannot be read (or is missing) counts as an empty
+    graph, as in ``amrcheck score``; a pair whose original cannot be read
+    is left out. :attr:`RareResult.gaps` lists both.
+
     Raises:
         InputError: a file of the folder is missing or the files disagree.
     """
     folder = Path(folder)
     truth = read_truth(folder)
     # streamed: the graphs held at once do not grow with the files (issue 6)
-    (result,) = evaluate(
+    report = evaluate(
         folder / ORIGINAL,
         [folder / REWIRED],
         [metric],
-        strict=True,
         jobs=jobs,
         progress=progress,
-    ).results
+    )
+    (result,) = report.results
+    (pairing,) = report.pairings.values()
+    left_out = [gap.key for gap in pairing.gaps if not gap.counts_as_empty()]
     missing = [key for key in result.ids if key not in truth]
-    if missing or len(result.ids) != len(truth):
+    if missing or len(result.ids) + len(left_out) != len(truth):
         raise InputError(
             f"{len(result.ids)} pairs but {len(truth)} rows"
             + (f"; no row for {missing[0]}" if missing else ""),
@@ -311,4 +321,4 @@ def score_rare(
     from scipy.stats import spearmanr  # slow to import: only when scoring
 
     rho = float(spearmanr(scores, expected)[0])
-    return RareResult(rho * 100, len(result.ids), expected, scores)
+    return RareResult(rho * 100, len(result.ids), expected, scores, pairing.gaps)

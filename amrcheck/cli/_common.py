@@ -33,6 +33,7 @@ from ..reading.corpus import count_graph_lines
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from ..pairing.graphs import Gap
     from ..workflows.diff import Change
 
 # rich's tables and progress bars, and the diff engine, are imported where
@@ -224,8 +225,16 @@ def guarded(command: str) -> Iterator[None]:
         raise fail(command, f"{name}{exc.strerror or exc}") from None
 
 
-def report_input_errors(command: str, problems: Sequence[str], strict: bool) -> None:
-    """Warn about errors in input files (``file:line:col: ...``); exit 2 if strict."""
+def report_input_errors(
+    command: str,
+    problems: Sequence[str],
+    strict: bool,
+    consequence: str = "the graphs concerned are left out",
+) -> None:
+    """Warn about errors in input files (``file:line:col: ...``); exit 2 if strict.
+
+    ``consequence`` says what became of the graphs concerned.
+    """
     for problem in problems:
         typer.echo(problem, err=True)
     if problems and strict:
@@ -233,9 +242,22 @@ def report_input_errors(command: str, problems: Sequence[str], strict: bool) -> 
     if problems:
         typer.echo(
             f"amrcheck {command}: warning: {len(problems)} input error(s); "
-            "the graphs concerned are left out (--strict: stop instead)",
+            f"{consequence} (--strict: stop instead)",
             err=True,
         )
+
+
+def gap_dict(gap: Gap, skip_unreadable: bool = False) -> dict[str, Any]:
+    """A gap in a JSON report: the pair, its place, why, and how it counts."""
+    return {
+        "id": gap.key,
+        "where": gap.where,
+        "why": gap.why,
+        "side": gap.side,
+        "counted": "empty graph"
+        if gap.counts_as_empty(skip_unreadable)
+        else "left out",
+    }
 
 
 def split_metrics(values: Sequence[str] | None, default: str = "smatch") -> list[str]:

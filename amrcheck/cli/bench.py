@@ -34,7 +34,7 @@ from ..benchmarks.principles import check_principles, time_pairs
 from ..benchmarks.rare import make_rare, score_rare, write_rare
 from ..errors import AmrError
 from ..metrics import Metric, get_metric, metric_names, resolve
-from ..pairing.graphs import metric_settings
+from ..pairing.graphs import gap_lines, metric_settings
 from ..reading.corpus import read_corpus
 from . import app
 from ._common import (
@@ -47,6 +47,7 @@ from ._common import (
     console,
     describe_settings,
     fail,
+    gap_dict,
     graphs_in,
     guarded,
     progress_bar,
@@ -211,6 +212,10 @@ def bamboo(
                         "settings": metric_settings(scorer),
                         "tasks": result.values,
                         "amean": result.amean,
+                        "unreadable": {
+                            subtask_id: [gap_dict(gap) for gap in gaps]
+                            for subtask_id, gaps in result.gaps.items()
+                        },
                         **(
                             {"amean_reference": reference_amean[scorer.name]}
                             if scorer.name in reference_amean
@@ -242,7 +247,7 @@ def _reference_twins(metrics: list[Metric]) -> dict[str, Metric]:
 
 
 def _bamboo_table(
-    rows: list[tuple[Metric, dict[str, list[float]], BambooResult]],
+    rows: list[tuple[Metric, dict[str, list[float | None]], BambooResult]],
     chosen: list[str],
     title: str,
     skipped: list[str],
@@ -270,6 +275,10 @@ def _bamboo_table(
     _settings_lines(out, [scorer for scorer, _, _ in rows])
     for line in skipped:
         out.print(Text(line, style="yellow"))
+    _, _, first = rows[0]  # the gaps are the files', the same for every metric
+    for subtask_id, gaps in first.gaps.items():
+        for line in gap_lines(subtask_id, gaps):
+            out.print(line)
     if len(chosen) < len(SUBTASK_IDS):
         out.print(f"AMEAN over {len(chosen)} of {len(SUBTASK_IDS)} subtasks")
 
@@ -283,7 +292,7 @@ def _cells(values: list[float], best: list[float], mark: bool) -> list[Text]:
 
 def _bamboo_chart(
     plot: Path,
-    rows: list[tuple[Metric, dict[str, list[float]], BambooResult]],
+    rows: list[tuple[Metric, dict[str, list[float | None]], BambooResult]],
     subtasks: list[BambooSubtask],
     chosen: list[str],
 ) -> None:
@@ -302,11 +311,20 @@ def _bamboo_chart(
 
     scorer, predictions, result = rows[0]
     similarity = [t for t in subtasks if not t.is_role_confusion]
+    # pairs that cannot be judged (None) are not drawn
+    judged = {
+        t.id: [
+            (human, value)
+            for i, human in zip(t.scored, t.human, strict=True)
+            if (value := predictions[t.id][i]) is not None
+        ]
+        for t in similarity
+    }
     bamboo_scatter(
         plot,
         scorer.name,
-        {t.id: t.human for t in similarity},
-        {t.id: [predictions[t.id][i] for i in t.scored] for t in similarity},
+        {key: [human for human, _ in pairs] for key, pairs in judged.items()},
+        {key: [value for _, value in pairs] for key, pairs in judged.items()},
         result.values,
     )
 
@@ -421,6 +439,7 @@ def rare_score(
                         "settings": metric_settings(m),
                         "pairs": r.pairs,
                         "spearman": r.spearman,
+                        "unreadable": [gap_dict(gap) for gap in r.gaps],
                     }
                     for m, r in results
                 ],
@@ -433,6 +452,8 @@ def rare_score(
         grid.add_row(m.name, str(r.pairs), f"{r.spearman:.2f}")
     out.print(grid)
     _settings_lines(out, [m for m, _ in results])
+    for line in gap_lines(str(folder / "rewired.amr"), results[0][1].gaps):
+        out.print(line)  # the files' gaps, the same for every metric
 
 
 # --- principles and speed --------------------------------------------------------

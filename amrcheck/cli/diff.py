@@ -20,6 +20,7 @@ from rich.text import Text
 
 from ..pairing.graphs import PairingError
 from ..reading.corpus import read_corpus, read_errors
+from ..validation.filecheck import plural
 from ..workflows.diff import CorpusDiff, GraphDiff
 from ..workflows.diff import diff_corpora as run_diff
 from . import app
@@ -92,8 +93,24 @@ def diff(
     strict: Annotated[
         bool, typer.Option(help="Stop on syntax errors instead of going on.")
     ] = False,
+    skip_unreadable: Annotated[
+        bool,
+        typer.Option(
+            "--skip-unreadable",
+            help="Leave removed graphs and NEW graphs that cannot be read out of "
+            "the summary score instead of counting them as empty graphs (F1 0); "
+            "the summary then says how many it leaves out.",
+        ),
+    ] = False,
 ) -> None:
-    """Show which graphs were added, removed or changed, and how (triple diff)."""
+    """Show which graphs were added, removed or changed, and how (triple diff).
+
+    The summary score (NEW against OLD) counts a removed graph, and a NEW
+    graph that cannot be read, as an empty graph (F1 0); a pair whose OLD
+    graph cannot be read is left out. Exit status: 0 nothing changed, 1
+    graphs added, removed or changed, 2 usage or input errors, 130
+    interrupted.
+    """
     with guarded("diff"):
         (scorer,) = build_metrics([metric.value], option)
         if strict:  # a quick read first: stop before diffing anything
@@ -111,12 +128,19 @@ def diff(
                     by=by.value,
                     jobs=where,
                     progress=done,
+                    skip_unreadable=skip_unreadable,
                 )
             except PairingError:  # the syntax errors are told first, as always
                 errors = read_errors(old) + read_errors(new)
                 report_input_errors("diff", errors, strict=False)
                 raise
-        report_input_errors("diff", result.matching.errors, strict=False)
+        report_input_errors(
+            "diff",
+            result.matching.errors,
+            strict=False,
+            consequence="their graphs are compared as text, and the summary "
+            "says how they count",
+        )
         if html is not None:
             from ..render import diff_report
 
@@ -170,6 +194,9 @@ def json_report(result: CorpusDiff, motifs: bool) -> dict[str, Any]:
         "score": None
         if total is None
         else {"f1": total.f1, "precision": total.precision, "recall": total.recall},
+        "skip_unreadable": result.skip_unreadable,
+        "counted_empty": result.counted_empty,
+        "left_out": result.left_out,
         "graphs": [
             {
                 "id": g.id,
@@ -177,6 +204,8 @@ def json_report(result: CorpusDiff, motifs: bool) -> dict[str, Any]:
                 "old": _place(g.old),
                 "new": _place(g.new),
                 "score": _score(g),
+                "counted_empty": g.counted_empty,
+                "left_out": g.left_out,
                 "counts": g.counts,
                 "changes": [c.to_dict() for c in g.changes],
                 **({"motifs": [c.to_dict() for c in g.motifs]} if motifs else {}),
@@ -239,6 +268,9 @@ def _headline(graph: GraphDiff, result: CorpusDiff) -> Text:
             line.append(f"  {score}")
         if graph.counts and _counts(graph):
             line.append(f"  ({_counts(graph)})")
+    note = graph.scoring_note
+    if note:
+        line.append(f"  ({note})", style="red")
     return line
 
 
@@ -270,7 +302,12 @@ def render_stat(out: Console, result: CorpusDiff) -> None:
     for graph in result.graphs:
         line = Text(f"{graph.id:<{width}}  ")
         line.append(f"{graph.status:<9}", style=STATUS_STYLES[graph.status])
-        details = [_f1(graph, result.metric), _counts(graph), *_notes(graph)]
+        details = [
+            _f1(graph, result.metric),
+            _counts(graph),
+            *_notes(graph),
+            graph.scoring_note,
+        ]
         line.append("  " + "  ".join(d for d in details if d))
         line.rstrip()
         out.print(line)
@@ -292,5 +329,17 @@ def summary_line(result: CorpusDiff) -> str:
             result.settings
         )
         text += f"; {result.metric} {result.total.f1:.4f} over {paired} pairs"
+        if result.counted_empty:
+            text += (
+                f", {result.counted_empty} of them counted as empty graphs "
+                "(removed, or unreadable in NEW)"
+            )
         text += f" ({settings})" if settings else ""
+    if result.left_out:
+        why = (
+            "unreadable in OLD, or removed or unreadable in NEW (--skip-unreadable)"
+            if result.skip_unreadable
+            else "unreadable in OLD"
+        )
+        text += f"; the score leaves out {plural(result.left_out, 'graph')} ({why})"
     return text

@@ -3,8 +3,11 @@
 Thin: :func:`amrcheck.workflows.iaa.agreement` on the files (streamed, in step:
 memory does not grow with their graphs), render (text,
 ``--csv`` per-sentence table or ``--json``; schema in ``docs/cli.md``).
-Exit status 0, 2 on errors (unreadable files, fewer than two
-annotators, ``--strict`` with syntax errors), 130 on Ctrl-C.
+A graph that cannot be read counts as an empty graph (the engine's rule;
+``--skip-unreadable`` leaves it out). Exit status 0; 1 when a graph
+cannot be read; 2 on errors (unreadable files, fewer than two annotators,
+no sentence two annotators share, ``--strict`` with syntax errors); 130
+on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from rich.text import Text
 from ..metrics.smatch import Smatch
 from ..pairing.graphs import PairingError
 from ..reading.corpus import read_errors
+from ..validation.filecheck import plural
 from ..workflows.iaa import Agreement, agreement
 from . import app
 from ._common import (
@@ -82,12 +86,18 @@ def json_report(result: Agreement) -> dict[str, Any]:
             "resamples": result.mean.resamples,
         },
         "aspects": result.aspects,
+        "skip_unreadable": result.skip_unreadable,
+        "unreadable": [
+            {"id": key, "annotator": name, "error": why}
+            for key, name, why in result.unreadable
+        ],
         "sentences": [
             {
                 "id": s.key,
                 "snt": s.text,
                 "annotators": s.annotators,
                 "missing": s.missing,
+                "unreadable": list(s.unreadable),
                 "mean_f1": s.mean_f1,
                 "min_f1": None if s.lowest is None else s.lowest.score.f1,
                 "pairs": [
@@ -111,7 +121,7 @@ def write_csv(result: Agreement) -> None:
     couples = [(p.a, p.b) for p in result.pairs]
     writer = csv.writer(sys.stdout, lineterminator="\n")
     writer.writerow(
-        ["id", "snt", "annotators", "missing", "mean_f1", "min_f1"]
+        ["id", "snt", "annotators", "missing", "unreadable", "mean_f1", "min_f1"]
         + [f"{a}~{b}" for a, b in couples]
     )
     for s in result.sentences:
@@ -122,6 +132,7 @@ def write_csv(result: Agreement) -> None:
                 s.text or "",
                 len(s.annotators),
                 " ".join(s.missing),
+                " ".join(s.unreadable),
                 "" if s.mean_f1 is None else repr(s.mean_f1),
                 "" if s.lowest is None else repr(s.lowest.score.f1),
             ]
@@ -179,11 +190,23 @@ def _queue(out: Console, result: Agreement, top: int | None) -> None:
             if sentence.missing:
                 missing = ", ".join(sentence.missing)
                 head.append(f"  missing: {missing}", style="yellow")
+        if sentence.unreadable:
+            unreadable = ", ".join(sentence.unreadable)
+            head.append(f"  unreadable: {unreadable}", style="red")
         if sentence.text:
             head.append(f"  {sentence.text}", style="dim")
         out.print(head)
         for pair in sorted(sentence.pairs, key=lambda p: p.score.f1):
-            if pair.changes:
+            broken = [n for n in (pair.a, pair.b) if n in sentence.unreadable]
+            if broken:
+                out.print(
+                    Text(
+                        f"  {pair.a} vs {pair.b}  F1 {pair.score.f1:.4f}  "
+                        f"({' and '.join(broken)}: graph cannot be read)",
+                        style="cyan",
+                    )
+                )
+            elif pair.changes:
                 out.print(
                     Text(
                         f"  {pair.a} vs {pair.b}  F1 {pair.score.f1:.4f}  "
@@ -209,12 +232,42 @@ def render(out: Console, result: Agreement, top: int | None) -> None:
             style="bold",
         )
     )
+    for line in unreadable_lines(result):
+        out.print(line)
     _aspects(out, result)
     _queue(out, result, top)
 
 
+def unreadable_lines(result: Agreement) -> list[str]:
+    """The graphs that cannot be read, how they count, and where each is."""
+    if not result.unreadable:
+        return []
+    count = plural(len(result.unreadable), "graph")
+    how = (
+        "left out, as if their annotators lacked the sentence (--skip-unreadable)"
+        if result.skip_unreadable
+        else "each counted as an empty graph (F1 0 with every other annotator)"
+    )
+    return [f"{count} unreadable, {how}:"] + [
+        f"  {why} ({name}, sentence {key})" for key, name, why in result.unreadable
+    ]
+
+
 def _errors(files: list[Path]) -> list[str]:
     return [e for path in files for e in read_errors(path)]
+
+
+def _output(result: Agreement, as_json: bool, as_csv: bool, top: int | None) -> None:
+    if result.matching.note and not as_json:
+        typer.echo(f"amrcheck iaa: {result.matching.note}", err=True)
+    if as_json:
+        typer.echo(json.dumps(json_report(result), indent=2, ensure_ascii=False))
+    elif as_csv:
+        write_csv(result)
+        for line in unreadable_lines(result):  # no report: the places go to stderr
+            typer.echo(line, err=True)
+    else:
+        render(console(), result, top)
 
 
 @app.command()
@@ -243,6 +296,15 @@ def iaa(
     strict: Annotated[
         bool, typer.Option(help="Stop on syntax errors instead of going on.")
     ] = False,
+    skip_unreadable: Annotated[
+        bool,
+        typer.Option(
+            "--skip-unreadable",
+            help="Leave out a graph that cannot be read, as if its annotator "
+            "lacked the sentence, instead of counting it as an empty graph "
+            "(agreement 0); the report then says which graphs are left out.",
+        ),
+    ] = False,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress bar.")
     ] = False,
@@ -251,10 +313,21 @@ def iaa(
         bool, typer.Option("--csv", help="Print the per-sentence table as CSV.")
     ] = False,
 ) -> None:
-    """Agreement among annotators: pairwise smatch, per aspect, per sentence."""
+    """Agreement among annotators: pairwise smatch, per aspect, per sentence.
+
+    A graph that cannot be read counts as an empty graph: it agrees 0 with
+    every other annotator's graph of the sentence (--skip-unreadable leaves
+    it out). The report lists each such graph with its place.
+
+    Exit status: 0; 1 some graph cannot be read; 2 usage or input errors
+    (fewer than two files, a file that cannot be read, no sentence that
+    two annotators share, --strict with a syntax error); 130 interrupted.
+    """
     with guarded("iaa"):
         if len(files) < 2:
             raise fail("iaa", "give at least two annotators' files")
+        if strict and skip_unreadable:
+            raise fail("iaa", "--strict and --skip-unreadable exclude each other")
         (metric,) = build_metrics(["smatch"], option)
         assert isinstance(metric, Smatch)
         if strict:  # a quick read first: stop before comparing anything
@@ -272,6 +345,7 @@ def iaa(
                     confidence=confidence,
                     jobs=where,
                     progress=done,
+                    skip_unreadable=skip_unreadable,
                 )
             except ValueError as exc:
                 report_input_errors("iaa", _errors(files), strict=False)
@@ -279,12 +353,17 @@ def iaa(
             except PairingError:  # the syntax errors are told first, as always
                 report_input_errors("iaa", _errors(files), strict=False)
                 raise
-        report_input_errors("iaa", result.errors, strict=False)
-    if result.matching.note and not as_json:
-        typer.echo(f"amrcheck iaa: {result.matching.note}", err=True)
-    if as_json:
-        typer.echo(json.dumps(json_report(result), indent=2, ensure_ascii=False))
-    elif as_csv:
-        write_csv(result)
-    else:
-        render(console(), result, top)
+        report_input_errors(
+            "iaa",
+            result.errors,
+            strict=False,
+            consequence="the report says how each graph concerned counts",
+        )
+    _output(result, as_json, as_csv, top)
+    if result.unreadable:
+        typer.echo(
+            f"amrcheck iaa: {plural(len(result.unreadable), 'graph')} cannot be read "
+            "(listed in the report); exit status 1",
+            err=True,
+        )
+        raise typer.Exit(code=1)

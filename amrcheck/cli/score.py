@@ -2,13 +2,14 @@
 
 Thin: :func:`amrcheck.workflows.evaluate.evaluate` on the files (streamed: memory
 does not grow with their graphs), then render (a table, ``--quiet`` F1s,
-or ``--json``; schema in ``docs/cli.md``). Graphs
-are paired by ``::id`` (else by position); a graph without a counterpart
-is an error listing every such graph, pairs with a syntax error are left
-out with a warning (``--strict``: an error). Exit status 0 on success, 2
-on bad input (unreadable files, unpairable graphs, unknown metric or
-option), 130 on Ctrl-C. Note the order: REF first, as on the command
-line of smatch; the metric API takes ``score(candidate, reference)``.
+or ``--json``; schema in ``docs/cli.md``). Graphs are paired by ``::id``
+(else by position); a candidate graph the reference lacks, or files of
+different lengths by position, are an error listing every such graph.
+A candidate graph that cannot be read, or is missing, counts as an empty
+graph (the engine's rule; ``--skip-unreadable`` leaves it out instead),
+and a reference graph that cannot be read leaves its pair out: the
+report lists each. Note the order: REF first, as on the command line of
+smatch; the metric API takes ``score(candidate, reference)``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ import typer
 from rich.console import Console
 
 from ..metrics import Score, metric_names
+from ..pairing.graphs import gap_report
 from ..reading.corpus import read_corpus
+from ..validation.filecheck import plural
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
 from ._common import (
@@ -36,6 +39,7 @@ from ._common import (
     console,
     describe_settings,
     fail,
+    gap_dict,
     graphs_in,
     guarded,
     progress_bar,
@@ -47,6 +51,12 @@ from ._common import (
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
+
+SKIP_UNREADABLE_HELP = (
+    "Leave out the pairs whose candidate graph cannot be read or is missing "
+    "(by ::id) instead of counting it as an empty graph (F1 0); the report "
+    "then says which graphs the scores leave out."
+)
 
 
 def _fmt(value: float | None) -> str:
@@ -62,13 +72,15 @@ def _score_dict(score: Score) -> dict[str, Any]:
     }
 
 
-def _result_dict(result: MetricResult) -> dict[str, Any]:
+def _result_dict(result: MetricResult, evaluation: Evaluation) -> dict[str, Any]:
     corpus = result.corpus
     report: dict[str, Any] = {
         "candidate": result.candidate,
         "metric": result.metric,
         "settings": corpus.settings,
         "pairs": corpus.n_pairs,
+        "counted_empty": len(evaluation.counted_empty.get(result.candidate, [])),
+        "left_out": len(evaluation.left_out.get(result.candidate, [])),
         "micro": {**_score_dict(corpus.micro), **corpus.micro.info},
         "macro": {
             "precision": corpus.macro_precision,
@@ -98,7 +110,8 @@ def json_report(evaluation: Evaluation) -> dict[str, Any]:
         "candidates": list(evaluation.pairings),
         "paired_by": pairings[0].by,
         "note": pairings[0].note,
-        "results": [_result_dict(r) for r in evaluation.results],
+        "skip_unreadable": evaluation.skip_unreadable,
+        "results": [_result_dict(r, evaluation) for r in evaluation.results],
         "comparisons": [
             {
                 "metric": c.metric,
@@ -116,6 +129,14 @@ def json_report(evaluation: Evaluation) -> dict[str, Any]:
             }
             for c in evaluation.comparisons
         ],
+        "counted_empty": {
+            path: [gap_dict(g, evaluation.skip_unreadable) for g in gaps]
+            for path, gaps in evaluation.counted_empty.items()
+        },
+        "left_out": {
+            path: [gap_dict(g, evaluation.skip_unreadable) for g in gaps]
+            for path, gaps in evaluation.left_out.items()
+        },
         "skipped": evaluation.skipped,
         "errors": evaluation.errors,
     }
@@ -124,12 +145,18 @@ def json_report(evaluation: Evaluation) -> dict[str, Any]:
 def write_per_pair(path: Path, evaluation: Evaluation) -> None:
     """One row per (candidate file, metric, pair): TSV, or JSON lines for ``.jsonl``.
 
-    ``file`` is the candidate file (``candidate`` is a count of smatch).
+    ``file`` is the candidate file (``candidate`` is a count of smatch);
+    ``graph`` is ``read``, or ``unreadable`` / ``absent`` for a candidate
+    graph counted as an empty graph.
     """
     keys: list[str] = []
     for result in evaluation.results:
         for score in result.corpus.pairs:
             keys += [k for k in score.counts if k not in keys]
+    empty = {
+        path: {gap.key: "absent" if gap.absent else "unreadable" for gap in gaps}
+        for path, gaps in evaluation.counted_empty.items()
+    }
     rows = (
         {
             "file": result.candidate,
@@ -138,6 +165,7 @@ def write_per_pair(path: Path, evaluation: Evaluation) -> None:
             "precision": score.precision,
             "recall": score.recall,
             "f1": score.f1,
+            "graph": empty.get(result.candidate, {}).get(pair_id, "read"),
             **{k: score.counts.get(k) for k in keys},
         }
         for result in evaluation.results
@@ -149,7 +177,9 @@ def write_per_pair(path: Path, evaluation: Evaluation) -> None:
                 handle.write(json.dumps(row, ensure_ascii=False) + "\n")
             return
         writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
-        writer.writerow(["file", "metric", "id", "precision", "recall", "f1", *keys])
+        writer.writerow(
+            ["file", "metric", "id", "precision", "recall", "f1", "graph", *keys]
+        )
         for row in rows:
             writer.writerow(
                 "" if v is None else repr(v) if isinstance(v, float) else v
@@ -223,8 +253,20 @@ def _comparisons(out: Console, evaluation: Evaluation) -> None:
     out.print(grid)
 
 
+def gaps(evaluation: Evaluation) -> list[str]:
+    """The report's lines on the graphs that could not be scored as written."""
+    counted, left_out = evaluation.counted_empty, evaluation.left_out
+    return [
+        line
+        for path in evaluation.pairings
+        for line in gap_report(path, counted.get(path, []), left_out.get(path, []))
+    ]
+
+
 def render(out: Console, evaluation: Evaluation) -> None:
     _scores(out, evaluation)
+    for line in gaps(evaluation):
+        out.print(line)
     for r in evaluation.results:
         if r.aspects is not None:
             grid = table(out, "aspect", "P", "R", "F1", title=f"aspects: {r.candidate}")
@@ -308,7 +350,14 @@ def score(
     jobs: JobsOption = 1,
     cluster: ClusterOption = None,
     strict: Annotated[
-        bool, typer.Option(help="Stop on syntax errors instead of skipping pairs.")
+        bool,
+        typer.Option(
+            help="Stop (exit 2) on syntax errors and missing graphs instead of "
+            "scoring on."
+        ),
+    ] = False,
+    skip_unreadable: Annotated[
+        bool, typer.Option("--skip-unreadable", help=SKIP_UNREADABLE_HELP)
     ] = False,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Print the F1s only, no progress.")
@@ -326,8 +375,21 @@ def score(
         ),
     ] = None,
 ) -> None:
-    """Score each CAND against REF, graph by graph (paired by ::id or position)."""
+    """Score each CAND against REF, graph by graph (paired by ::id or position).
+
+    A candidate graph that cannot be read, or that is missing (by ::id),
+    counts as an empty graph: F1 0, its reference triples all missing
+    (--skip-unreadable leaves it out). A pair whose reference graph cannot
+    be read is left out. The report lists each such graph with its place.
+
+    Exit status: 0 every graph scored; 1 some graph counted as empty or
+    left out; 2 usage or input errors (unreadable or unpairable files,
+    --strict with a syntax error) or a candidate none of whose pairs
+    could be scored; 130 interrupted.
+    """
     with guarded("score"):
+        if strict and skip_unreadable:
+            raise fail("score", "--strict and --skip-unreadable exclude each other")
         names = split_metrics(metric)
         shortcuts = {
             "root": root,
@@ -350,6 +412,7 @@ def score(
                 metrics,
                 by=by.value,
                 strict=strict,
+                skip_unreadable=skip_unreadable,
                 ci=ci,
                 compare=compare,
                 aspects=aspects,
@@ -358,7 +421,12 @@ def score(
                 jobs=where,
                 progress=done,
             )
-        report_input_errors("score", evaluation.errors, strict=False)
+        report_input_errors(
+            "score",
+            evaluation.errors,
+            strict=False,
+            consequence="the report says how each graph concerned counts",
+        )
         if per_pair is not None:
             write_per_pair(per_pair, evaluation)
         if html is not None:
@@ -377,5 +445,29 @@ def score(
             several = len(evaluation.results) > 1
             label = f"{r.candidate}\t{r.metric}\t" if several else ""
             typer.echo(f"{label}{_fmt(r.corpus.micro.f1)}")
+        for line in gaps(evaluation):  # no report: the places go to stderr
+            typer.echo(line, err=True)
     else:
         render(console(), evaluation)
+    raise typer.Exit(code=exit_status(evaluation))
+
+
+def exit_status(evaluation: Evaluation) -> int:
+    """2 when a candidate has no pair scored, 1 when graphs were counted as
+    empty or left out, else 0."""
+    unscored = [r.candidate for r in evaluation.results if not r.corpus.n_pairs]
+    if unscored:
+        typer.echo(
+            f"amrcheck score: error: nothing could be scored in {unscored[0]}", err=True
+        )
+        return 2
+    counted = sum(len(gaps) for gaps in evaluation.counted_empty.values())
+    left_out = sum(len(gaps) for gaps in evaluation.left_out.values())
+    if not counted and not left_out:
+        return 0
+    typer.echo(
+        f"amrcheck score: {plural(counted, 'graph')} counted as empty graphs, "
+        f"{plural(left_out, 'pair')} left out (listed in the report); exit status 1",
+        err=True,
+    )
+    return 1

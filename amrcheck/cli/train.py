@@ -66,6 +66,7 @@ def read_pairs(
                 f"score {number}: {line!r} is not a number", str(scores)
             ) from None
         if not math.isnan(value):
+            assert pair.candidate is not None, "pair_corpora pairs whole pairs only"
             kept.append((pair.reference, pair.candidate))
             targets.append(value)
     return kept, targets

@@ -143,19 +143,44 @@ class Metric(Protocol):
         """The corpus (micro) score from per-pair scores."""
         ...
 
+    def score_missing(self, reference: Graph) -> Score:
+        """The score of a candidate that cannot be read, or is not there at all.
 
-def score_pairs(metric: Metric, pairs: Sequence[tuple[Graph, Graph]]) -> list[Score]:
+        Such a candidate counts as an **empty graph**: nothing of it
+        matches, every unit of ``reference`` is missing, its F1 is 0. Its
+        counts are those of an empty candidate, so that :meth:`aggregate`
+        charges the corpus score for it as for any other pair (smatch:
+        the reference's triples join the recall denominator; rematch:
+        its motifs join the union; WLK: one more pair of similarity 0).
+        Leaving the pair out instead would let a broken graph *raise* a
+        corpus score. Every front end gets the rule from here (through
+        :func:`score_pairs` and the pairing layer).
+        """
+        ...
+
+
+def score_pairs(
+    metric: Metric, pairs: Sequence[tuple[Graph | None, Graph]]
+) -> list[Score]:
     """``[metric.score(c, r) for c, r in pairs]``, by the metric's batch method if any.
 
+    A candidate of None (unreadable or absent) scores
+    :meth:`Metric.score_missing` against its reference.
     A metric may define ``score_pairs(pairs)`` when scoring many pairs
     together is cheaper (WWLK embeds their graphs as one batch); it must
     give the scores :meth:`Metric.score` gives, bit for bit.
     """
+    present = [(c, r) for c, r in pairs if c is not None]
     batch = getattr(metric, "score_pairs", None)
-    if batch is not None:
-        scores: list[Score] = batch(pairs)
-        return scores
-    return [metric.score(candidate, reference) for candidate, reference in pairs]
+    if batch is not None and present:
+        found: list[Score] = batch(present)
+    else:
+        found = [metric.score(candidate, reference) for candidate, reference in present]
+    scored = iter(found)
+    return [
+        next(scored) if candidate is not None else metric.score_missing(reference)
+        for candidate, reference in pairs
+    ]
 
 
 def expect_pairs(metric: Metric, count: int) -> None:

@@ -110,6 +110,15 @@ class AMRSim:
     def from_options(cls, options: Any) -> AMRSim:
         return cls(**{f.name: getattr(options, f.name) for f in fields(options)})
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its options, the precision as resolved here: a worker
+        process or a Dask worker builds its own encoder (once: it is shared)
+        and computes as this one does. The encoder itself holds a lock and
+        the model, which neither pickle nor should travel."""
+        options = {f.name: getattr(self.options, f.name) for f in fields(self.options)}
+        options["precision"] = self.encoder.precision
+        return (_rebuild, (options,))
+
     def settings(self) -> dict[str, Any]:
         """The options (weights None: the shipped model), with the precision
         actually used; they rebuild this metric exactly."""
@@ -162,6 +171,16 @@ class AMRSim:
     def aggregate(self, pairs: Sequence[Score]) -> Score:
         """The mean pair score."""
         return mean_similarity(pairs)
+
+    def score_missing(self, reference: Graph) -> Score:
+        """An unreadable or absent candidate: one more pair of similarity 0
+        (no graph to embed)."""
+        return _score(0.0)
+
+
+def _rebuild(options: dict[str, Any]) -> AMRSim:
+    """An :class:`AMRSim` unpickled (:meth:`AMRSim.__reduce__`)."""
+    return AMRSim(**options)
 
 
 def _cosine(a: np.ndarray, b: np.ndarray) -> float:

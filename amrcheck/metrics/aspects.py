@@ -39,7 +39,7 @@ from dataclasses import replace
 from ..graph import Graph
 from ..standardize import TOP_ROLE, StandardGraph
 from ._protocol import Score, micro_prf
-from .smatch import Smatch
+from .smatch import Smatch, emptied
 
 ASPECTS: tuple[str, ...] = (
     "smatch",
@@ -173,7 +173,22 @@ def aspect_scores(
     metric: Smatch, candidate: Graph, reference: Graph
 ) -> dict[str, Score]:
     """Every aspect of :data:`ASPECTS` for one pair, under ``metric``'s settings."""
-    cand, ref = metric.standardize(candidate), metric.standardize(reference)
+    return _standard_aspects(
+        metric, metric.standardize(candidate), metric.standardize(reference)
+    )
+
+
+def aspect_scores_missing(metric: Smatch, reference: Graph) -> dict[str, Score]:
+    """Every aspect for a candidate that cannot be read (or is absent): an
+    empty graph, so each aspect's reference items are all missing
+    (:meth:`amrcheck.metrics.Metric.score_missing`)."""
+    ref = metric.standardize(reference)
+    return _standard_aspects(metric, emptied(ref), ref)
+
+
+def _standard_aspects(
+    metric: Smatch, cand: StandardGraph, ref: StandardGraph
+) -> dict[str, Score]:
     multiset = cand.options.multiset
     main = metric.align(cand, ref)
     scores = {"smatch": metric.score_standard(cand, ref)}

@@ -257,6 +257,20 @@ class Rematch:
             )
         return score
 
+    def score_missing(self, reference: Graph) -> Score:
+        """An unreadable or absent candidate: no motif, so the union is
+        the reference's motifs."""
+        size = float(len(self._motifs(reference, None)))
+        return Score(
+            f1=0.0,
+            counts={
+                "shared": 0.0,
+                "union": size,
+                "candidate": 0.0,
+                "reference": size,
+            },
+        )
+
     def aggregate(self, pairs: Sequence[Score]) -> Score:
         """Corpus score Σ shared / Σ union (the reference's non-``--ms`` mode)."""
         shared = sum(p.counts.get("shared", 0.0) for p in pairs)

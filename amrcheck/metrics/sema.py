@@ -249,6 +249,23 @@ class Sema:
         """Micro P/R/F1 over summed counts (the reference's corpus mode)."""
         return micro_prf(pairs)
 
+    def score_missing(self, reference: Graph) -> Score:
+        """An unreadable or absent candidate: nothing matched, every
+        reference triple counts toward recall."""
+        gold = (
+            standard_view(reference)
+            if self.options.compat is None
+            else read_smatch104(reference)
+        )
+        size = float(gold.size)
+        return Score(
+            f1=0.0,
+            precision=0.0,
+            recall=0.0,
+            counts={"matched": 0.0, "candidate": 0.0, "reference": size},
+            info={"uncapped_matched": 0},
+        )
+
 
 def _sema_prf(
     matched: int, candidate: int, reference: int

@@ -332,6 +332,23 @@ class SemBleu:
             result.explanation = _explain(cand, ref)
         return result
 
+    def score_missing(self, reference: Graph) -> Score:
+        """An unreadable or absent candidate: no n-gram, no length.
+
+        The reference's length still joins the corpus brevity penalty
+        (and, when symmetric, its n-grams the reverse direction's totals).
+        """
+        opts = self.options
+        nothing = GraphNgrams(
+            counts=[Counter() for _ in range(opts.ngram)], length=0
+        )
+        ref = graph_ngrams(reference, opts.ngram, opts.compat)
+        counts = self._stats(nothing, ref)
+        if opts.symmetric:
+            backward = self._stats(ref, nothing)
+            counts.update({f"rev_{key}": v for key, v in backward.items()})
+        return Score(f1=0.0, counts=counts)
+
     def aggregate(self, pairs: Sequence[Score]) -> Score:
         """Corpus BLEU from summed n-gram statistics (the reference's mode)."""
         totals: dict[str, float] = {}

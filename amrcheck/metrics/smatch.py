@@ -31,7 +31,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar, Literal
 
 from ..canonical import canonical_ranks
@@ -310,6 +310,16 @@ class Smatch:
             score.explanation = self.explain(candidate, reference, found.mapping)
         return score
 
+    def score_missing(self, reference: Graph) -> Score:
+        """An unreadable or absent candidate: every reference triple missing.
+
+        Scored as an empty candidate through the same path as any pair,
+        so the counts (and the explanation's ``missing``) are the usual
+        ones; an empty candidate's alignment is trivially optimal.
+        """
+        standard = self.standardize(reference)
+        return self.score_standard(emptied(standard), standard)
+
     def count(self, value: float) -> float:
         """Matched triples for an alignment value: whole triples in smatch
         (graded variants keep the fraction)."""
@@ -330,6 +340,20 @@ class Smatch:
             total.counts.get("reference", 0.0),
         )[2]
         return total
+
+
+def emptied(graph: StandardGraph) -> StandardGraph:
+    """``graph`` without any node or triple: what an unreadable graph counts as."""
+    return replace(
+        graph,
+        variables=[],
+        instances=[],
+        attributes=[],
+        relations=[],
+        instance_origin=[],
+        attribute_origin=[],
+        relation_origin=[],
+    )
 
 
 def standard_triples(graph: StandardGraph) -> list[TripleRef]:

@@ -367,6 +367,10 @@ class WLK:
         """The mean pair similarity (the reference has no corpus mode)."""
         return mean_similarity(pairs)
 
+    def score_missing(self, reference: Graph) -> Score:
+        """An unreadable or absent candidate: one more pair of similarity 0."""
+        return Score(f1=0.0, counts={"similarity": 0.0, "pairs": 1.0})
+
 
 def wl_similarity(
     first: WLGraph, second: WLGraph, iterations: int = 2,

@@ -265,6 +265,11 @@ class WLMatch:
         """The mean pair score."""
         return mean_similarity(pairs)
 
+    def score_missing(self, reference: Graph) -> Score:
+        """An unreadable or absent candidate: one more pair of similarity 0
+        (no node to align, nothing to transport)."""
+        return Score(f1=0.0, counts={"similarity": 0.0, "pairs": 1.0})
+
     def _score(
         self,
         cand: Prepared,

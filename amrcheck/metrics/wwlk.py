@@ -437,6 +437,11 @@ class WWLK:
         """The mean pair similarity (the reference's corpus score)."""
         return mean_similarity(pairs)
 
+    def score_missing(self, reference: Graph) -> Score:
+        """An unreadable or absent candidate: one more pair of similarity 0
+        (no node to transport: no EMD is defined)."""
+        return Score(f1=0.0, counts={"similarity": 0.0, "pairs": 1.0})
+
 
 def _node_ref(nodes: NodeGraph, node: int) -> TripleRef:
     return written_ref(nodes.graph, nodes.wl.origin[node])

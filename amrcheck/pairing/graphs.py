@@ -11,10 +11,14 @@ annotators) are lined up graph by graph:
   their users.
 
 :func:`match_entries` returns every row, including graphs that only
-some files have; :func:`pair_graphs` keeps the rows whose graphs can be
-scored and lists what it left out, each with its place
-(``file:line:col``); :func:`pair_corpora` is the strict form that
-raises instead of leaving anything out.
+some files have; :func:`pair_graphs` keeps the rows that can be scored
+and lists, each with its place (``file:line:col``), every :class:`Gap`:
+a candidate graph that cannot be read, or that is not there when pairing
+by id (such a pair is kept, its candidate None: it counts as an empty
+graph, :meth:`amrcheck.metrics.Metric.score_missing`, unless the caller
+leaves it out), and a reference graph that cannot be read (its pair
+cannot be judged and is left out). :func:`pair_corpora` is the strict
+form that raises instead.
 
 Note the order: files are given reference first, as on the command line,
 while metrics take ``score(candidate, reference)``.
@@ -27,6 +31,14 @@ Example:
     >>> result = score_pairs(get_metric("smatch"), pair_corpora(ref, cand))
     >>> [round(p.f1, 2) for p in result.pairs], round(result.micro.f1, 2)
     ([1.0, 0.5], 0.75)
+    >>> broken = read_string("(a / b)\\n\\n(c / e\\n", "broken.amr")
+    >>> pairing = pair_graphs(ref, broken)
+    >>> [(p.id, p.candidate is None) for p in pairing.pairs]
+    [('#1', False), ('#2', True)]
+    >>> print(pairing.gaps[0])
+    broken.amr:3:1: graph #2: E001 unbalanced parentheses: 1 '(' not closed
+    >>> round(score_pairs(get_metric("smatch"), pairing.pairs).micro.f1, 2)
+    0.67
     >>> pair_corpora(ref, read_string("(a / b)\\n", "short.amr"))
     ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -165,37 +177,130 @@ def match_entries(corpora: Sequence[Corpus], by: PairBy = "auto") -> Matching:
 
 @dataclass(frozen=True, slots=True)
 class GraphPair:
-    """Two graphs to score: ``id`` is the row key, ``index`` its 0-based place.
+    """Two graphs to score: ``id`` is the row key, ``index`` the reference
+    graph's 0-based position in its file (which orders the pairs).
 
-    (From a :class:`~amrcheck.pairing.streaming.PairStream`, ``index`` is the
-    reference graph's position in its file, which orders the pairs the same.)
+    ``candidate`` is None when the candidate graph cannot be read or is
+    not there (a :class:`Gap`): it scores as an empty graph.
     """
 
     index: int
     id: str
-    candidate: Graph
+    candidate: Graph | None
     reference: Graph
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """A pair that cannot be scored as written, and why.
+
+    ``side`` is whose graph is missing: the ``candidate``'s (it cannot be
+    read, or ``absent``: the candidate file has no graph with this
+    ``::id``) or the ``reference``'s (it cannot be read: the pair cannot
+    be judged). ``where`` is ``file:line:col`` of the problem (of the
+    reference graph when the candidate is absent); ``position`` is the
+    reference graph's, which orders gaps as their pairs.
+    """
+
+    position: int
+    key: str
+    side: Literal["candidate", "reference"]
+    where: str
+    why: str
+    absent: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.where}: graph {self.key}: {self.why}"
+
+    def counts_as_empty(self, skip_unreadable: bool = False) -> bool:
+        """Whether the pair is scored with an empty candidate graph; if not,
+        every score leaves it out (the reference cannot be read, or the
+        caller asked to skip unreadable candidates)."""
+        return self.side == "candidate" and not skip_unreadable
+
+
+def unreadable(entry: Entry) -> tuple[str, str]:
+    """(``where``, ``why``) of an entry without a graph, for its :class:`Gap`:
+    its first syntax error, or its header without a graph."""
+    if entry.errors:
+        first = entry.errors[0]
+        return str(first.span), f"{first.code} {first.message}"
+    return where(entry), "no graph after the header"
+
+
+def absent_gap(position: int, key: str, place: str, candidate: str) -> Gap:
+    """The gap of a reference graph (at ``place``) that ``candidate`` lacks."""
+    why = f"::id {key!r} is not in {candidate}"
+    return Gap(position, key, "candidate", place, why, absent=True)
 
 
 @dataclass(slots=True)
 class Pairing:
-    """The scorable pairs of two files, and what could not be paired."""
+    """The pairs of two files, and what could not be paired or read."""
 
     matching: Matching
+    #: the pairs to score, a None candidate for each candidate-side gap
     pairs: list[GraphPair]
-    #: graphs without a counterpart, each with its place
+    #: graphs without a counterpart that are errors (by position: files of
+    #: different lengths; by id: candidate graphs the reference lacks)
     unpaired: list[str] = field(default_factory=list)
     #: syntax errors (``file:line:col: CODE message``) of the two files
     errors: list[str] = field(default_factory=list)
-    #: keys of the rows left out because a graph has a syntax error
-    broken: list[str] = field(default_factory=list)
+    #: candidate graphs that cannot be read or are absent, reference graphs
+    #: that cannot be read; in the reference's order
+    gaps: list[Gap] = field(default_factory=list)
 
     @property
     def problems(self) -> list[str]:
-        return self.unpaired + self.errors
+        """Everything that keeps the files from pairing in full (strict mode)."""
+        return self.unpaired + absent_problems(self.gaps) + self.errors
+
+
+def absent_problems(gaps: Sequence[Gap]) -> list[str]:
+    """The absent candidate graphs as the pairing errors they are when strict."""
+    return [f"{gap.where}: {gap.why}" for gap in gaps if gap.absent]
+
+
+def gap_lines(label: str, gaps: Sequence[Gap], skip: bool = False) -> list[str]:
+    """:func:`gap_report` of ``gaps``, split by how they count
+    (``skip``: unreadable candidates are left out)."""
+    counted = [gap for gap in gaps if gap.counts_as_empty(skip)]
+    left_out = [gap for gap in gaps if not gap.counts_as_empty(skip)]
+    return gap_report(label, counted, left_out)
+
+
+def gap_report(path: str, counted: Sequence[Gap], left_out: Sequence[Gap]) -> list[str]:
+    """What became of the graphs of ``path`` that could not be scored as
+    written: a headline per kind, then each (``file:line:col: graph KEY: why``).
+
+    Every report of a corpus score (command line, HTML) says it this way.
+    """
+    skipped = [gap for gap in left_out if gap.side == "candidate"]
+    judged = [gap for gap in left_out if gap.side == "reference"]
+    lines = []
+    for gaps, headline in (
+        (counted, "{} unreadable or missing, counted as an empty graph (F1 0)"),
+        (skipped, "{} unreadable or missing, left out of the scores "
+                  "(--skip-unreadable)"),
+        (judged, "{} left out of the scores: the reference graph is unreadable"),
+    ):
+        if gaps:
+            noun = "pair" if gaps is judged else "candidate graph"
+            lines.append(f"{path}: {headline.format(_plural(len(gaps), noun))}:")
+            lines += [f"  {gap}" for gap in gaps]
+    return lines
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
 def _unpaired(matching: Matching, corpora: Sequence[Corpus]) -> list[str]:
+    """Graphs without a counterpart that keep the files from pairing.
+
+    A reference graph the candidate lacks (by id) is not among them: it
+    is a :class:`Gap` (the candidate counts as an empty graph).
+    """
     reference, candidate = corpora
     if matching.by == "position" and len(reference) != len(candidate):
         longer, shorter = (
@@ -209,45 +314,55 @@ def _unpaired(matching: Matching, corpora: Sequence[Corpus]) -> list[str]:
             f"{len(candidate)}: {where(longer[first])}: graph {first + 1} has no "
             f"counterpart in {shorter.path}"
         ]
-    lonely = []
-    for row in matching.rows:
-        ref, cand = row.entries
-        if ref is not None and cand is None:
-            lonely.append(f"{where(ref)}: ::id {row.key!r} is not in {candidate.path}")
-        elif cand is not None and ref is None:
-            lonely.append(f"{where(cand)}: ::id {row.key!r} is not in {reference.path}")
-    return lonely
+    return [
+        f"{where(cand)}: ::id {row.key!r} is not in {reference.path}"
+        for row in matching.rows
+        if (cand := row.entries[1]) is not None and row.entries[0] is None
+    ]
 
 
 def pair_graphs(reference: Corpus, candidate: Corpus, by: PairBy = "auto") -> Pairing:
     """Pair two files for scoring and list everything that cannot be scored.
 
-    Pairs whose graphs both parse are kept; graphs without a counterpart
-    and pairs with a syntax error are listed with their places (nothing
-    is dropped silently, nothing raises).
+    Every reference graph that can be read is in a pair, in the
+    reference's order; its candidate is None when the candidate graph
+    cannot be read or is not there (by id). Each such graph, and each
+    reference graph that cannot be read, is a :class:`Gap` with its
+    place; graphs that keep the files from pairing are ``unpaired``.
+    Nothing is dropped silently, nothing raises.
     """
     matching = match_entries([reference, candidate], by)
     result = Pairing(matching, [])
     result.unpaired = _unpaired(matching, [reference, candidate])
     result.errors = [str(finding) for finding in reference.errors + candidate.errors]
+    by_id = matching.by == "id"
     for row in matching.rows:
         ref, cand = row.entries
-        if ref is None or cand is None:
+        if ref is None or (cand is None and not by_id):
+            continue  # unpaired: candidate only, or files of different lengths
+        for entry in (ref, cand):
+            if entry is not None and entry.graph is None and not entry.errors:
+                result.errors.append(f"{where(entry)}: graph {row.key} is empty")
+        position = ref.index
+        if ref.graph is None:
+            place, why = unreadable(ref)
+            result.gaps.append(Gap(position, row.key, "reference", place, why))
             continue
-        if ref.graph is None or cand.graph is None:
-            result.broken.append(row.key)
-            for entry in (ref, cand):
-                if entry.graph is None and not entry.errors:  # metadata only
-                    result.errors.append(f"{where(entry)}: graph {row.key} is empty")
-            continue
-        result.pairs.append(
-            GraphPair(len(result.pairs), row.key, cand.graph, ref.graph)
-        )
+        if cand is None:
+            gap = absent_gap(position, row.key, where(ref), candidate.path)
+            result.gaps.append(gap)
+        elif cand.graph is None:
+            place, why = unreadable(cand)
+            result.gaps.append(Gap(position, row.key, "candidate", place, why))
+        graph = None if cand is None else cand.graph
+        result.pairs.append(GraphPair(position, row.key, graph, ref.graph))
     return result
 
 
 def pair_corpora(reference: Corpus, candidate: Corpus) -> list[GraphPair]:
     """Pair every graph of two files, or raise.
+
+    Every pair returned has both graphs.
 
     Raises:
         PairingError: a graph has no counterpart (different lengths, or
@@ -268,11 +383,17 @@ class _PairScorer:
         self.explain = explain
 
     def __call__(self, pair: GraphPair) -> Score:
+        if pair.candidate is None:
+            return self.metric.score_missing(pair.reference)
         return self.metric.score(pair.candidate, pair.reference, explain=self.explain)
 
 
 def pair_scorer(metric: Metric, explain: bool = False) -> _PairScorer:
-    """``pair -> metric.score(pair.candidate, pair.reference)``, picklable."""
+    """``pair -> metric.score(pair.candidate, pair.reference)``, picklable.
+
+    A pair without its candidate graph scores
+    :meth:`~amrcheck.metrics.Metric.score_missing`.
+    """
     return _PairScorer(metric, explain)
 
 

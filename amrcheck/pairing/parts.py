@@ -44,11 +44,12 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import zip_longest
 
+from ..reading._parse import Entry
 from ..reading.corpus import CHUNK_BYTES, FilePart, split_file
-from .graphs import GraphPair, PairBy
+from .graphs import Gap, GraphPair, PairBy
 from .streaming import (
     BY_POSITION_NOTE,
     Batch,
@@ -56,6 +57,7 @@ from .streaming import (
     PairingReport,
     _Source,
     empty_graphs,
+    pair_gap,
     step_key,
 )
 
@@ -73,12 +75,12 @@ class PartReport:
     ids: list[str] = field(default_factory=list)
     #: syntax errors of each file (reference first), in file order
     errors: list[list[str]] = field(default_factory=list)
-    #: per candidate: (reference position, key) of pairs with a syntax error
-    broken: list[list[tuple[int, str]]] = field(default_factory=list)
+    #: per candidate: its pairs that cannot be scored as written
+    gaps: list[list[Gap]] = field(default_factory=list)
     #: per candidate: (reference position, message) of graphs that are metadata only
     empties: list[list[tuple[int, str]]] = field(default_factory=list)
 
-    def note_broken(
+    def note_gap(
         self,
         number: int,
         position: int,
@@ -86,11 +88,14 @@ class PartReport:
         local: int,
         ledgers: Sequence[Ledger],
     ) -> None:
-        """Candidate ``number``'s pair at ``position`` has a graph that won't parse."""
-        self.broken[number].append((position, key))
-        places = [(ledger, local) for ledger in ledgers]  # reference, candidate
-        for message in empty_graphs(key, places):
+        """Candidate ``number``'s pair at ``position`` has a graph that won't
+        parse (``local``: its position in the part's ledgers)."""
+        ref, cand = ledgers
+        for message in empty_graphs(key, [(ref, local), (cand, local)]):
             self.empties[number].append((position, message))
+        gap = pair_gap(key, ref, local, cand, local)
+        assert gap is not None
+        self.gaps[number].append(replace(gap, position=position))
 
 
 def plan_parts(
@@ -140,31 +145,26 @@ def pair_part(
     ref_ledger = sources[0].ledger
     first = part[0].first_entry
     report = PartReport(
-        broken=[[] for _ in candidates], empties=[[] for _ in candidates]
+        gaps=[[] for _ in candidates], empties=[[] for _ in candidates]
     )
     batch: Batch = []
     streams = [source.entries() for source in sources]
     for local, (ref, *cands) in enumerate(zip_longest(*streams)):
-        if ref is None or any(cand is None for cand in cands):
-            report.fits = False  # the files hold different numbers of entries here
-            return report
         position = first + local
-        keys = [
-            key
-            for cand in cands
-            if (key := step_key(ref, cand, position, by == "position"))
-        ]
-        if len(keys) < len(cands):  # ids missing or in another order
+        keys = _step_keys(ref, cands, position, by)
+        if keys is None:
             report.fits = False
             return report
+        assert ref is not None
         if by != "position":
             report.ids.append(keys[0])
         for number, (cand, key) in enumerate(zip(cands, keys, strict=True)):
-            if ref.graph is not None and cand.graph is not None:
+            assert cand is not None
+            if ref.graph is None or cand.graph is None:
+                ledgers = (ref_ledger, sources[number + 1].ledger)
+                report.note_gap(number, position, key, local, ledgers)
+            if ref.graph is not None:  # an unreadable candidate scores as empty
                 batch.append((number, GraphPair(position, key, cand.graph, ref.graph)))
-                continue
-            ledgers = (ref_ledger, sources[number + 1].ledger)
-            report.note_broken(number, position, key, local, ledgers)
         if len(batch) >= size:
             yield batch
             batch = []
@@ -174,6 +174,23 @@ def pair_part(
         report.fits = False  # the cut was not where the estimate put it
     report.errors = [source.ledger.errors for source in sources]
     return report
+
+
+def _step_keys(
+    ref: Entry | None, cands: Sequence[Entry | None], position: int, by: PairBy
+) -> list[str] | None:
+    """Each candidate's key at ``position``; None when the part does not pair
+    alone here: the files hold different numbers of entries, or the ids are
+    missing or in another order."""
+    if ref is None or any(cand is None for cand in cands):
+        return None
+    by_position = by == "position"
+    keys = [
+        key
+        for cand in cands
+        if cand is not None and (key := step_key(ref, cand, position, by_position))
+    ]
+    return keys if len(keys) == len(cands) else None
 
 
 def merge_parts(
@@ -199,6 +216,6 @@ def merge_parts(
         merged[path] = pairing.finish(
             ref_errors + [e for report in reports for e in report.errors[number + 1]],
             [m for report in reports for m in report.empties[number]],
-            [b for report in reports for b in report.broken[number]],
+            [g for report in reports for g in report.gaps[number]],
         )
     return merged

@@ -15,7 +15,11 @@ of any size, holding only a bounded number of graphs at a time:
   been read and the pairing is known (:meth:`PairStream.close`, which
   raises what :func:`amrcheck.pairing.graphs.pair_graphs` would report as
   unpaired), then their graphs are read again from their byte offsets
-  (:meth:`PairStream.waiting`).
+  (:meth:`PairStream.waiting`);
+* a candidate graph that cannot be read, or that is not there (by id),
+  is handed out as a pair without its candidate (it scores as an empty
+  graph), and a reference graph that cannot be read as no pair: each is
+  a :class:`~amrcheck.pairing.graphs.Gap` of the :class:`PairingReport`.
 
 Per graph, a :class:`Ledger` keeps its id, place and byte range (about
 150 bytes), which the messages and the second reading need.
@@ -59,7 +63,15 @@ from ..reading.corpus import (
     read_chunks,
     read_graph,
 )
-from .graphs import GraphPair, PairBy, PairingError
+from .graphs import (
+    Gap,
+    GraphPair,
+    PairBy,
+    PairingError,
+    absent_gap,
+    absent_problems,
+    unreadable,
+)
 
 #: pairs to score, each with the number of its candidate file
 Batch = list[tuple[int, GraphPair]]
@@ -78,6 +90,8 @@ class Ledger:
         self.ends = array("q")
         #: positions of entries without a graph and without errors (metadata only)
         self.empty: set[int] = set()
+        #: (where, why) of every entry without a graph, by position
+        self.unreadable: dict[int, tuple[str, str]] = {}
         #: ``file:line:col: CODE message`` of every syntax error, in file order
         self.errors: list[str] = []
         #: first position of each id
@@ -101,8 +115,10 @@ class Ledger:
         self.columns.append(column)
         self.starts.append(start)
         self.ends.append(end)
-        if entry.graph is None and not entry.errors:
-            self.empty.add(position)
+        if entry.graph is None:
+            self.unreadable[position] = unreadable(entry)
+            if not entry.errors:
+                self.empty.add(position)
         if entry.id is None:
             self.missing += 1
             if self.first_missing < 0:
@@ -205,19 +221,20 @@ class PairingReport:
     unpaired: list[str] = field(default_factory=list)
     #: syntax errors (``file:line:col: CODE message``) of the two files
     errors: list[str] = field(default_factory=list)
-    #: keys of the rows left out because a graph has a syntax error
-    broken: list[str] = field(default_factory=list)
+    #: candidate graphs that cannot be read or are absent, reference graphs
+    #: that cannot be read; in the reference's order
+    gaps: list[Gap] = field(default_factory=list)
 
     def finish(
         self,
         errors: list[str],
         empties: Sequence[tuple[int, str]],
-        broken: Sequence[tuple[int, str]],
+        gaps: Sequence[Gap],
     ) -> PairingReport:
-        """Set the errors (the files' syntax errors, then the empty graphs)
-        and the broken keys, from ``(reference position, text)`` in any order."""
+        """Set the errors (the files' syntax errors, then the empty graphs,
+        from ``(reference position, text)`` in any order) and the gaps."""
         self.errors = errors + [message for _, message in sorted(empties)]
-        self.broken = [key for _, key in sorted(broken)]
+        self.gaps = sorted(gaps, key=lambda gap: gap.position)
         return self
 
 
@@ -245,6 +262,22 @@ def empty_graphs(key: str, places: Iterable[tuple[Ledger, int]]) -> list[str]:
     ]
 
 
+def pair_gap(
+    key: str, ref: Ledger, ref_position: int, cand: Ledger, cand_position: int
+) -> Gap | None:
+    """The gap of a pair whose reference graph is there, if it has one:
+    the reference or the candidate (-1: absent) cannot be read."""
+    if not ref.has_graph(ref_position):
+        place, why = ref.unreadable[ref_position]
+        return Gap(ref_position, key, "reference", place, why)
+    if cand_position < 0:
+        return absent_gap(ref_position, key, ref.where(ref_position), cand.path)
+    if not cand.has_graph(cand_position):
+        place, why = cand.unreadable[cand_position]
+        return Gap(ref_position, key, "candidate", place, why)
+    return None
+
+
 class _Pairer:
     """How one candidate pairs with the reference, decided as the files are read."""
 
@@ -253,11 +286,11 @@ class _Pairer:
         self.by = by
         #: reference positions whose partner is known only at the end
         self.waiting: list[int] = []
-        #: (reference position, key) of rows with a syntax error
-        self.broken: list[tuple[int, str]] = []
+        #: pairs that cannot be scored as written
+        self.gaps: list[Gap] = []
         #: (reference position, message) of graphs that are metadata only
         self.empties: list[tuple[int, str]] = []
-        #: (reference position, candidate position, key) to read again
+        #: (reference position, candidate position or -1, key) to read again
         self.rows: list[tuple[int, int, str]] = []
 
     def by_position(self) -> bool:
@@ -269,7 +302,8 @@ class _Pairer:
     def step(
         self, position: int, ref: Entry | None, cand: Entry | None
     ) -> GraphPair | None:
-        """The pair at ``position`` if it is certain now and both graphs parse."""
+        """The pair at ``position`` if it is certain now and its reference parses
+        (its candidate None when that cannot be read)."""
         if ref is None or cand is None:
             if ref is not None:
                 self.waiting.append(position)
@@ -278,20 +312,29 @@ class _Pairer:
         if key is None:
             self.waiting.append(position)
             return None
-        if not self.scorable(position, position, key):
+        if not self.note(position, position, key):
             return None
-        assert ref.graph is not None and cand.graph is not None
+        assert ref.graph is not None
         return GraphPair(position, key, cand.graph, ref.graph)
 
-    def scorable(self, ref_position: int, cand_position: int, key: str) -> bool:
-        """Whether both graphs parse; if not, note the row as broken."""
+    def note(self, ref_position: int, cand_position: int, key: str) -> bool:
+        """Note the pair's gap and empty graphs; whether it is to be scored
+        (its reference parses). ``cand_position`` -1: the candidate is absent."""
         ref, cand = self.ref.ledger, self.cand.ledger
-        if ref.has_graph(ref_position) and cand.has_graph(cand_position):
-            return True
-        self.broken.append((ref_position, key))
-        for message in empty_graphs(key, ((ref, ref_position), (cand, cand_position))):
+        if (
+            cand_position >= 0
+            and ref.has_graph(ref_position)
+            and cand.has_graph(cand_position)
+        ):
+            return True  # both graphs parse: no gap, no empty graph
+        places = [(ref, ref_position)]
+        places += [(cand, cand_position)] if cand_position >= 0 else []
+        for message in empty_graphs(key, places):
             self.empties.append((ref_position, message))
-        return False
+        gap = pair_gap(key, ref, ref_position, cand, cand_position)
+        if gap is not None:
+            self.gaps.append(gap)
+        return ref.has_graph(ref_position)
 
     def close(self) -> PairingReport:
         """Decide the pairing of the whole files and what waits to be read again.
@@ -315,16 +358,17 @@ class _Pairer:
         else:
             report = PairingReport(cand.path, "id")
             report.unpaired = self._lonely()
+            # a reference graph the candidate lacks counts as an empty graph
             partners = {
-                i: cand.positions[key]
+                i: cand.positions.get(key, -1)
                 for i in self.waiting
-                if (key := ref.ids[i]) is not None and key in cand.positions
+                if (key := ref.ids[i]) is not None
             }
         for i, j in partners.items():
             key = self.key(report.by, i, j)
-            if self.scorable(i, j, key):
+            if self.note(i, j, key):
                 self.rows.append((i, j, key))
-        return report.finish(ref.errors + cand.errors, self.empties, self.broken)
+        return report.finish(ref.errors + cand.errors, self.empties, self.gaps)
 
     @staticmethod
     def problem(ledger: Ledger) -> str | None:
@@ -350,13 +394,9 @@ class _Pairer:
         ]
 
     def _lonely(self) -> list[str]:
+        """Candidate graphs the reference lacks (the other way round is a gap)."""
         ref, cand = self.ref.ledger, self.cand.ledger
-        lonely = [
-            f"{ref.where(i)}: ::id {key!r} is not in {cand.path}"
-            for i, key in enumerate(ref.ids)
-            if key not in cand.positions
-        ]
-        return lonely + [
+        return [
             f"{cand.where(j)}: ::id {key!r} is not in {ref.path}"
             for j, key in enumerate(cand.ids)
             if key not in ref.positions
@@ -368,10 +408,12 @@ def check_reports(reports: dict[str, PairingReport], strict: bool) -> None:
 
     Raises:
         PairingError: a graph has no counterpart (or, with ``strict``, a
-            graph has a syntax error); every problem is listed.
+            graph has a syntax error or a reference graph is absent from a
+            candidate); every problem is listed.
     """
     problems = [u for r in reports.values() for u in r.unpaired]
     if strict:
+        problems += [p for r in reports.values() for p in absent_problems(r.gaps)]
         problems += [e for r in reports.values() for e in r.errors]
     if problems:
         raise PairingError(list(dict.fromkeys(problems)))
@@ -440,14 +482,17 @@ class PairStream:
     def waiting(self, size: int) -> Iterator[Batch]:
         """The pairs that had to wait, read again, in batches of ``size``."""
         for number, pairer in enumerate(self.pairers):
-            rows = pairer.rows
+            rows, cand = pairer.rows, pairer.cand
             for start in range(0, len(rows), size):
                 part = rows[start:start + size]
                 refs = self.reference.graphs([i for i, _, _ in part])
-                cands = pairer.cand.graphs([j for _, j, _ in part])
+                readable = [
+                    j for _, j, _ in part if j >= 0 and cand.ledger.has_graph(j)
+                ]
+                cands = dict(zip(readable, cand.graphs(readable), strict=True))
                 yield [
-                    (number, GraphPair(i, key, cand, ref))
-                    for (i, _, key), cand, ref in zip(part, cands, refs, strict=True)
+                    (number, GraphPair(i, key, cands.get(j), ref))
+                    for (i, j, key), ref in zip(part, refs, strict=True)
                 ]
 
 

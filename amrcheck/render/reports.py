@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..metrics import Metric, Score, get_metric
-from ..pairing.graphs import PairBy, match_entries, where
+from ..pairing.graphs import Gap, PairBy, gap_report, match_entries, where
 from ..reading._parse import Entry
 from ..reading.corpus import Corpus
 from ..workflows.diff import Change, CorpusDiff, GraphDiff, diff_aligner
@@ -198,6 +198,19 @@ def diff_report(
     ]
     if result.total is not None:
         facts.append(f"corpus score: {_score_text(result.metric, result.total)}")
+    if result.counted_empty:
+        facts.append(
+            f"the score counts {result.counted_empty} graph(s) as empty graphs "
+            "(F1 0: removed, or unreadable in new)"
+        )
+    if result.left_out:
+        why = (
+            "unreadable in old, or removed or unreadable in new (--skip-unreadable)"
+            if result.skip_unreadable
+            else "unreadable in old"
+        )
+        facts.append(f"the score leaves out {result.left_out} graph(s) ({why})")
+    facts += result.scoring_gaps()
     facts.append(
         "settings: " + ", ".join(f"{k}={v}" for k, v in result.settings.items())
     )
@@ -217,6 +230,7 @@ def _diff_row(graph: GraphDiff, metric: str, sid: str | None) -> SummaryRow:
     notes += ["comments"] if graph.comments_changed else []
     notes += ["layout"] if graph.layout_changed and graph.status == "unchanged" else []
     notes += [f"{len(graph.errors)} errors"] if graph.errors else []
+    notes += [graph.scoring_note] if graph.scoring_note else []
     return SummaryRow(
         [
             Cell(graph.id),
@@ -248,6 +262,8 @@ def _diff_section(
     ]
     if graph.comments_changed:
         notes.append("comments changed")
+    if graph.scoring_note:
+        notes.append(f"{graph.scoring_note} in the corpus score")
     if (
         before is not None and after is not None
         and before.graph is not None and after.graph is not None
@@ -307,14 +323,20 @@ def score_report(
     builder = _Builder({}, [])
     rows: list[SummaryRow] = []
     several = len(candidates) > 1
+    skip = evaluation.skip_unreadable
     for candidate in candidates:
         scores = {
             result.metric: dict(zip(result.ids, result.corpus.pairs, strict=True))
             for result in evaluation.results
             if result.candidate == candidate.path
         }
+        pairing = evaluation.pairings.get(candidate.path)
+        gaps = {gap.key: gap for gap in (pairing.gaps if pairing else [])}
         for key, ref, cand in _rows(reference, candidate, by):
-            row = _score_row(builder, key, ref, cand, first, fallback, scores, metrics)
+            row = _score_row(
+                builder, key, ref, cand, first, fallback, scores, metrics,
+                _Gap(gaps.get(key), skip),
+            )
             if several:
                 row.cells.insert(0, Cell(candidate.path))
             rows.append(row)
@@ -330,6 +352,15 @@ def score_report(
             f"{_score_text(r.metric, r.corpus.micro)} over {r.corpus.n_pairs} pairs"
             for r in evaluation.results
         ),
+        *(
+            line.strip()
+            for path in evaluation.pairings
+            for line in gap_report(
+                path,
+                evaluation.counted_empty.get(path, []),
+                evaluation.left_out.get(path, []),
+            )
+        ),
     ]
     summary = Summary(
         (["candidate"] if several else []) + columns, rows,
@@ -341,12 +372,34 @@ def score_report(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Gap:
+    """A pair's :class:`~amrcheck.pairing.graphs.Gap` (None: none) and
+    whether unreadable candidates were skipped."""
+
+    gap: Gap | None
+    skip: bool
+
+    def note(self) -> str:
+        """How the scores count the pair, for its headline."""
+        if self.gap is None:
+            return "not scored"
+        if self.gap.counts_as_empty(self.skip):
+            return "counted as an empty graph (F1 0): " + self.gap.why
+        if self.gap.side == "reference":
+            return "left out of the scores: the reference graph cannot be read"
+        return "left out of the scores (--skip-unreadable): " + self.gap.why
+
+
 def _rows(
     reference: Corpus, candidate: Corpus, by: PairBy
-) -> Iterator[tuple[str, Entry, Entry]]:
-    for row in match_entries([reference, candidate], by).rows:
+) -> Iterator[tuple[str, Entry, Entry | None]]:
+    """Every pair of the scores: by id, a reference graph the candidate
+    lacks is a pair too (without its candidate)."""
+    matching = match_entries([reference, candidate], by)
+    for row in matching.rows:
         ref, cand = row.entries
-        if ref is not None and cand is not None:
+        if ref is not None and (cand is not None or matching.by == "id"):
             yield row.key, ref, cand
 
 
@@ -354,30 +407,19 @@ def _score_row(
     builder: _Builder,
     key: str,
     ref: Entry,
-    cand: Entry,
+    cand: Entry | None,
     first: Metric,
     fallback: Metric,
     scores: dict[str, dict[str, Score]],
     metrics: Sequence[Metric],
+    gap: _Gap,
 ) -> SummaryRow:
-    captions = (f"reference · {where(ref)}", f"candidate · {where(cand)}")
     sentence = ref.metadata.get("snt")
-    if ref.graph is None or cand.graph is None:
-        sid = builder.next_id()
-        figures = [
-            _unparsed(e, c, side) if e.graph is None
-            else builder.figure(single_view(e.graph), sid, side[0], c)
-            for e, c, side in (
-                (ref, captions[0], "reference"), (cand, captions[1], "candidate")
-            )
-        ]
-        builder.sections.append(Section(sid, key, "error", figures, sentence=sentence))
-        cells = [Cell(key), Cell("error")]
-        cells += [number(None) for _ in metrics] + [number(None)] * 2
-        cells += [Cell("-", "")] * 3
-        return SummaryRow(cells, "error", sid)
-    view = pair_view(cand.graph, ref.graph, first, fallback)
     found = {name: table.get(key) for name, table in scores.items()}
+    if ref.graph is None or cand is None or cand.graph is None:
+        return _unscored_row(builder, key, ref, cand, found, metrics, gap)
+    captions = (f"reference · {where(ref)}", f"candidate · {where(cand)}")
+    view = pair_view(cand.graph, ref.graph, first, fallback)
     shown = found.get(first.name) or view.score
     identical = shown.f1 >= 1.0 - 1e-9
     status = "identical" if identical else "different"
@@ -390,6 +432,64 @@ def _score_row(
         Cell(str(counts[k]), counts[k]) for k in ("missing", "extra", "relabelled")
     ]
     return SummaryRow(cells, status, section.sid)
+
+
+def _unscored_row(
+    builder: _Builder,
+    key: str,
+    ref: Entry,
+    cand: Entry | None,
+    found: dict[str, Score | None],
+    metrics: Sequence[Metric],
+    gap: _Gap,
+) -> SummaryRow:
+    """A pair one of whose graphs cannot be read, or whose candidate is not
+    there: both sides shown as they are, its scores as the scores count it
+    (an empty candidate: F1 0 and every reference triple missing; left
+    out: ``-``)."""
+    sid = builder.next_id()
+    counted = gap.gap is not None and gap.gap.counts_as_empty(gap.skip)
+    figures = []
+    if ref.graph is None:
+        figures.append(_unparsed(ref, f"reference · {where(ref)}", "reference"))
+    else:
+        shown = single_view(ref.graph, "missing" if counted else None)
+        figures.append(
+            builder.figure(shown, sid, "r", f"reference · {where(ref)}")
+        )
+    if cand is None:
+        why = gap.gap.why if gap.gap is not None else "no candidate graph"
+        figures.append(
+            Figure("candidate · absent", text="", errors=[why], side="candidate")
+        )
+    elif cand.graph is None:
+        figures.append(_unparsed(cand, f"candidate · {where(cand)}", "candidate"))
+    else:
+        figures.append(
+            builder.figure(
+                single_view(cand.graph), sid, "c", f"candidate · {where(cand)}"
+            )
+        )
+    builder.sections.append(
+        Section(
+            sid, key, "error", figures, headline=gap.note(),
+            sentence=ref.metadata.get("snt"),
+            notes=[str(gap.gap)] if gap.gap is not None else [],
+        )
+    )
+    first = found.get(metrics[0].name)
+    missing = (
+        len(ref.graph.triples) if counted and ref.graph is not None else None
+    )
+    cells = [Cell(key), Cell("error")]
+    cells += [number(s.f1 if (s := found.get(m.name)) else None) for m in metrics]
+    cells += [
+        number(first.precision if first else None),
+        number(first.recall if first else None),
+    ]
+    cells += [Cell(str(missing), missing) if missing is not None else Cell("-", "")]
+    cells += [Cell("-", "")] * 2
+    return SummaryRow(cells, "error", sid)
 
 
 # --- amrcheck render FILE -o OUT.svg|.png ----------------------------------------

@@ -26,6 +26,13 @@ A graph with a syntax error in either version cannot be aligned: it is
 ``unchanged`` when its text is the same in both files (whitespace aside),
 else ``changed`` without triple changes; its ``errors`` say where.
 
+The corpus score (NEW against OLD) counts a new version that cannot be
+read, and a removed graph, as an **empty graph**
+(:meth:`amrcheck.metrics.Metric.score_missing`: F1 0), so that breaking
+or deleting a graph never raises it; ``skip_unreadable=True`` leaves
+them out instead. A pair whose OLD graph cannot be read is left out (it
+cannot be judged). Added graphs have no reference and are not scored.
+
 Files are streamed (:class:`amrcheck.pairing.streaming.RowStream`), so the graphs
 held at once do not grow with the files; each :class:`GraphDiff` keeps
 text and line:col numbers, never spans, so it holds no chunk alive.
@@ -121,8 +128,14 @@ class GraphDiff:
     status: Status
     old: tuple[int, int] | None = None  # line, column of the graph in OLD
     new: tuple[int, int] | None = None
-    #: the chosen metric's score of new against old (None unless both parse)
+    #: the chosen metric's score of new against old: None for added graphs
+    #: and where the old graph cannot be read (or with ``skip_unreadable``)
     score: Score | None = None
+    #: ``score`` is an empty graph's: the new graph cannot be read, or removed
+    counted_empty: bool = False
+    #: the corpus score leaves this pair out: the old graph cannot be read,
+    #: or the new one cannot be read (or was removed) and ``skip_unreadable``
+    left_out: bool = False
     changes: list[Change] = field(default_factory=list)
     #: rematch motif differences (with ``motifs=True``)
     motifs: list[Change] = field(default_factory=list)
@@ -146,6 +159,15 @@ class GraphDiff:
     def header_changed(self) -> bool:
         return bool(self.metadata) or self.comments_changed
 
+    @property
+    def scoring_note(self) -> str:
+        """How the corpus score counts a graph that has no score of its own
+        ("" for one scored as written, or not scored: added)."""
+        if self.counted_empty:
+            gone = "removed" if self.status == "removed" else "unreadable"
+            return f"{gone}: counted as an empty graph"
+        return "left out of the score" if self.left_out else ""
+
 
 @dataclass(slots=True)
 class CorpusDiff:
@@ -158,8 +180,38 @@ class CorpusDiff:
     metric: str
     settings: dict[str, Any]
     graphs: list[GraphDiff]
-    #: the metric's corpus (micro) score over graphs both versions have
+    #: the metric's corpus (micro) score over the graphs of OLD (removed
+    #: and unreadable new graphs counted as empty graphs)
     total: Score | None = None
+    #: whether unreadable and removed graphs were left out of ``total``
+    skip_unreadable: bool = False
+
+    @property
+    def counted_empty(self) -> int:
+        """Graphs counted as empty graphs in :attr:`total`."""
+        return sum(graph.counted_empty for graph in self.graphs)
+
+    @property
+    def left_out(self) -> int:
+        """Pairs of OLD's graphs that :attr:`total` leaves out."""
+        return sum(graph.left_out for graph in self.graphs)
+
+    def scoring_gaps(self) -> list[str]:
+        """Each graph that :attr:`total` counts as an empty graph or leaves
+        out, with its place: its first syntax error, or where a removed
+        graph was in OLD."""
+        lines = []
+        for graph in self.graphs:
+            if not graph.scoring_note:
+                continue
+            note = f"graph {graph.id}: {graph.scoring_note}"
+            if graph.errors:
+                lines.append(f"{graph.errors[0]} ({note})")
+            else:
+                line, column = graph.old or (1, 1)
+                place = f"{self.old_path}:{line}:{column}"
+                lines.append(f"{place}: {note}")
+        return lines
 
     @property
     def summary(self) -> dict[str, int]:
@@ -333,9 +385,12 @@ class GraphDiffer:
     Rows are :class:`amrcheck.pairing.streaming.RowStream`'s, old file first.
     """
 
-    def __init__(self, metric: Metric, motifs: bool = False) -> None:
+    def __init__(
+        self, metric: Metric, motifs: bool = False, skip_unreadable: bool = False
+    ) -> None:
         self.metric = metric
         self.motifs = motifs
+        self.skip_unreadable = skip_unreadable
 
     def __call__(self, row: Row) -> tuple[RowOrder, GraphDiff]:
         order, key, (old, new) = row
@@ -352,6 +407,8 @@ class GraphDiffer:
                 result.changes = _all_triples(
                     present.graph, "removed" if new is None else "added"
                 )
+            if new is None:  # the old graph is a reference without a candidate
+                self._unscored(result, present.graph)
             return result
         result.metadata = _metadata_changes(old, new)
         result.comments_changed = old.comments != new.comments
@@ -360,6 +417,7 @@ class GraphDiffer:
             broken = [s for s in (old, new) if s.graph is None and not s.errors]
             result.errors += [f"{s.where}: graph {key} is empty" for s in broken]
             result.status = "unchanged" if old.text == new.text else "changed"
+            self._unscored(result, old.graph)
             return result
         result.changes = triple_changes(old.graph, new.graph)
         result.status = "changed" if result.changes else "unchanged"
@@ -368,6 +426,15 @@ class GraphDiffer:
         if self.motifs and result.changes:
             result.motifs = motif_changes(old.graph, new.graph)
         return result
+
+    def _unscored(self, result: GraphDiff, old: Graph | None) -> None:
+        """Score a pair whose new graph is missing or unreadable as an empty
+        graph, or leave it out (the old graph unreadable, or asked to)."""
+        if old is None or self.skip_unreadable:
+            result.left_out = True
+        else:
+            result.score = self.metric.score_missing(old)
+            result.counted_empty = True
 
 
 #: rows per batch of work; with the reader's chunks and the batches in
@@ -385,6 +452,7 @@ def diff_corpora(
     progress: Progress | None = None,
     chunk_rows: int = CHUNK_ROWS,
     chunk_bytes: int = CHUNK_BYTES,
+    skip_unreadable: bool = False,
 ) -> CorpusDiff:
     """Compare two versions of a file graph by graph.
 
@@ -403,6 +471,9 @@ def diff_corpora(
         progress: called with the number of graphs finished.
         chunk_rows, chunk_bytes: graphs per batch of work, bytes read at a
             time from each file (results do not depend on them).
+        skip_unreadable: leave removed graphs and new graphs that cannot be
+            read out of the corpus score instead of counting them as empty
+            graphs.
 
     Returns:
         One :class:`GraphDiff` per graph, in the order of the old file
@@ -416,7 +487,7 @@ def diff_corpora(
     pairs = graph_count(old)
     for prepared in (metric, diff_aligner()):
         expect_pairs(prepared, pairs)
-    differ = GraphDiffer(metric, motifs)
+    differ = GraphDiffer(metric, motifs, skip_unreadable)
     stream = RowStream([old, new], by, chunk_bytes)
     found: list[tuple[RowOrder, GraphDiff]] = []
 
@@ -438,4 +509,5 @@ def diff_corpora(
         metric_settings(metric),
         graphs,
         metric.aggregate(scores) if scores else None,
+        skip_unreadable,
     )

@@ -4,10 +4,18 @@ Layer: engine, above pairing, the metrics and :mod:`amrcheck.workflows.stats`.
 One reference, one or more candidate files, one or more metrics:
 
 * every candidate is paired with the reference by the rules of
-  :func:`amrcheck.pairing.graphs.pair_graphs`; a graph without a counterpart
-  is an error that lists every such graph with its place — files are
-  never truncated silently — while pairs with a syntax error are left
-  out and reported (``strict=True`` makes them errors too);
+  :func:`amrcheck.pairing.graphs.pair_graphs`; a candidate graph the
+  reference lacks (by id), or files of different lengths (by position),
+  are an error that lists every such graph with its place — files are
+  never truncated silently;
+* a candidate graph that cannot be read, or is not there (by id), counts
+  as an **empty graph** (:meth:`amrcheck.metrics.Metric.score_missing`:
+  nothing matched, F1 0), so that breaking a graph can never raise a
+  score; ``skip_unreadable=True`` leaves such pairs out instead, and the
+  report says so. A reference graph that cannot be read leaves its pair
+  out (it cannot be judged). Every such pair is a
+  :class:`~amrcheck.pairing.graphs.Gap` of the report, with its place;
+  ``strict=True`` makes them errors;
 * each (candidate, metric) gets micro and macro corpus scores, and on
   request a bootstrap interval and Damonte et al.'s aspects (smatch);
 * with two candidates, ``compare=True`` adds a paired significance test
@@ -27,6 +35,15 @@ Example:
     >>> report = evaluate(ref, [cand], [get_metric("smatch")])
     >>> [(r.metric, r.ids, round(r.corpus.micro.f1, 2)) for r in report.results]
     [('smatch', ['1', '2'], 0.75)]
+    >>> bad = read_string("# ::id 1\\n(a / b)\\n\\n# ::id 2\\n(c / d\\n", "bad.amr")
+    >>> report = evaluate(ref, [bad], [get_metric("smatch")])
+    >>> round(report.results[0].corpus.micro.f1, 2)
+    0.67
+    >>> [str(gap) for gap in report.counted_empty["bad.amr"]]
+    ["bad.amr:5:1: graph 2: E001 unbalanced parentheses: 1 '(' not closed"]
+    >>> report = evaluate(ref, [bad], [get_metric("smatch")], skip_unreadable=True)
+    >>> round(report.results[0].corpus.micro.f1, 2), report.skipped
+    (1.0, {'bad.amr': ['2']})
 """
 
 from __future__ import annotations
@@ -40,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputError
 from ..execution import Jobs, Progress, local_processes, run_work, stripe
 from ..metrics import CorpusScore, Metric, Score, expect_pairs, score_pairs
-from ..pairing.graphs import GraphPair, PairBy, aggregate_scores
+from ..pairing.graphs import Gap, GraphPair, PairBy, aggregate_scores
 from ..pairing.parts import PartReport, merge_parts, pair_part, plan_parts
 from ..pairing.streaming import Batch, PairingReport, PairStream, check_reports
 from ..reading.corpus import CHUNK_BYTES, Corpus, graph_count
@@ -86,6 +103,9 @@ class Evaluation:
     pairings: dict[str, PairingReport]
     results: list[MetricResult] = field(default_factory=list)
     comparisons: list[Comparison] = field(default_factory=list)
+    #: whether candidate graphs that cannot be read (or are absent) were
+    #: left out instead of counted as empty graphs
+    skip_unreadable: bool = False
 
     @property
     def errors(self) -> list[str]:
@@ -95,10 +115,30 @@ class Evaluation:
             seen.update(dict.fromkeys(pairing.errors))
         return list(seen)
 
+    def _gaps(self, counted: bool) -> dict[str, list[Gap]]:
+        skip = self.skip_unreadable
+        found = {
+            path: [g for g in p.gaps if g.counts_as_empty(skip) == counted]
+            for path, p in self.pairings.items()
+        }
+        return {path: gaps for path, gaps in found.items() if gaps}
+
+    @property
+    def counted_empty(self) -> dict[str, list[Gap]]:
+        """Per candidate, its graphs that cannot be read or are absent, each
+        counted as an empty graph (F1 0) in every score."""
+        return self._gaps(counted=True)
+
+    @property
+    def left_out(self) -> dict[str, list[Gap]]:
+        """Per candidate, the pairs no score includes: the reference graph
+        cannot be read, or (``skip_unreadable``) the candidate's."""
+        return self._gaps(counted=False)
+
     @property
     def skipped(self) -> dict[str, list[str]]:
-        """Per candidate, the keys of pairs left out for a syntax error."""
-        return {path: p.broken for path, p in self.pairings.items() if p.broken}
+        """Per candidate, the keys of the pairs left out (:attr:`left_out`)."""
+        return {path: [g.key for g in gaps] for path, gaps in self.left_out.items()}
 
 
 #: (candidate number, reference position, key, a score per metric, aspects)
@@ -106,24 +146,37 @@ Scored = tuple[int, int, str, tuple[Score, ...], dict[str, Score] | None]
 
 
 class _PairScorer:
-    """Every metric (and the aspects) of a batch of pairs; picklable for workers."""
+    """Every metric (and the aspects) of a batch of pairs; picklable for workers.
 
-    def __init__(self, metrics: Sequence[Metric], aspects: Metric | None) -> None:
+    A pair without its candidate graph scores as an empty graph, or is
+    dropped with ``skip_unreadable``.
+    """
+
+    def __init__(
+        self, metrics: Sequence[Metric], aspects: Metric | None, skip_unreadable: bool
+    ) -> None:
         self.metrics = tuple(metrics)
         self.aspects = aspects
+        self.skip_unreadable = skip_unreadable
 
     def __call__(self, batch: Sequence[tuple[int, GraphPair]]) -> list[Scored]:
+        if self.skip_unreadable:
+            batch = [item for item in batch if item[1].candidate is not None]
         pairs = [(pair.candidate, pair.reference) for _, pair in batch]
         by_metric = [score_pairs(metric, pairs) for metric in self.metrics]
         scored: list[Scored] = []
         for k, (number, pair) in enumerate(batch):
             aspects = None
             if self.aspects is not None:
-                from ..metrics.aspects import aspect_scores
+                from ..metrics.aspects import aspect_scores, aspect_scores_missing
                 from ..metrics.smatch import Smatch
 
                 assert isinstance(self.aspects, Smatch)
-                aspects = aspect_scores(self.aspects, pair.candidate, pair.reference)
+                aspects = (
+                    aspect_scores_missing(self.aspects, pair.reference)
+                    if pair.candidate is None
+                    else aspect_scores(self.aspects, pair.candidate, pair.reference)
+                )
             scores = tuple(scores[k] for scores in by_metric)
             scored.append((number, pair.index, pair.id, scores, aspects))
         return scored
@@ -179,6 +232,7 @@ def evaluate(
     *,
     by: PairBy = "auto",
     strict: bool = False,
+    skip_unreadable: bool = False,
     ci: bool = False,
     compare: bool = False,
     aspects: bool = False,
@@ -194,6 +248,10 @@ def evaluate(
 
     Args:
         reference, candidates: files (streamed) or corpora already read.
+        strict: raise on any syntax error or absent candidate graph.
+        skip_unreadable: leave out the pairs whose candidate graph cannot
+            be read or is absent, instead of counting it as an empty graph
+            (:attr:`Evaluation.left_out` lists them).
         ci: add a percentile bootstrap interval (``resamples``,
             ``confidence``, ``seed``) of every corpus score.
         compare: paired test between exactly two candidates, per metric,
@@ -207,14 +265,15 @@ def evaluate(
 
     Raises:
         PairingError: a graph has no counterpart (or, with ``strict``, a
-            graph has a syntax error); every problem is listed.
+            graph has a syntax error or a reference graph is absent from a
+            candidate); every problem is listed.
         InputError: ``compare`` without exactly two candidates, the same
             candidate twice, or a file that cannot be read.
     """
     if compare and len(candidates) != 2:
         raise InputError(f"--compare needs two candidate files, not {len(candidates)}")
     smatch = next((m for m in metrics if m.name == "smatch"), None)
-    scorer = _PairScorer(metrics, smatch if aspects else None)
+    scorer = _PairScorer(metrics, smatch if aspects else None, skip_unreadable)
     # graph-opening lines per file: a cheap look before reading
     counts = [graph_count(f) for f in (reference, *candidates)]
     _fail_fast(reference, candidates, counts, by, strict, chunk_bytes)
@@ -224,6 +283,7 @@ def evaluate(
     report, tallies = scoring.in_parts(
         reference, candidates, counts[0]
     ) or scoring.whole(reference, candidates, chunk_bytes)
+    report.skip_unreadable = skip_unreadable
     paths = list(report.pairings)
     keys = [set(t.keys()) for t in tallies]
     common = set.intersection(*keys) if compare else None

@@ -17,7 +17,12 @@ Graphs are paired by ``::id`` when every graph of both files has a
 distinct one, else by position (:func:`pair_entries`). Metrics take
 ``score(candidate, reference)``: the checked file is the candidate; the
 gold file, the ``HEAD`` version, or the first annotator's file is the
-reference.
+reference. A checked graph that cannot be read, or that is missing,
+counts as an empty graph (:meth:`amrcheck.metrics.Metric.score_missing`:
+F1 0) in every score a gate compares, so that breaking a graph can never
+help a file pass; a reference graph that cannot be read is not scored.
+Between annotators (:class:`IaaGate`) an unreadable graph on either side
+counts as empty, and a sentence only one annotator has is not scored.
 
 Example:
     >>> from amrcheck.reading.corpus import read_string
@@ -44,7 +49,7 @@ from types import TracebackType
 
 from ..errors import ConfigError, InputError
 from ..metrics import Metric, Score, TripleRef
-from ..pairing.graphs import match_entries
+from ..pairing.graphs import match_entries, unreadable
 from ..reading._parse import Entry
 from ..reading.corpus import Corpus, read_corpus, read_string
 from ..span import Span
@@ -179,14 +184,30 @@ def pair_entries(reference: Corpus, candidate: Corpus) -> list[EntryPair]:
 
 @dataclass(slots=True)
 class Comparison:
-    """Two files paired and scored; ``total`` aggregates the scored pairs."""
+    """Two files paired and scored; ``total`` aggregates the scored pairs.
+
+    ``scores`` are the pairs whose graphs both parse (with explanations);
+    ``empty`` the pairs whose checked graph cannot be read or is missing,
+    scored as an empty graph. ``total`` counts both.
+    """
 
     metric: Metric
     reference: Corpus
     candidate: Corpus
     pairs: list[EntryPair]
     scores: dict[str, Score] = field(default_factory=dict)
+    empty: dict[str, Score] = field(default_factory=dict)
     total: Score | None = None
+
+    @property
+    def counted(self) -> dict[str, Score]:
+        """Every pair's score that the figures count, in the pairs' order."""
+        found: dict[str, Score] = {}
+        for pair in self.pairs:
+            score = self.scores.get(pair.label, self.empty.get(pair.label))
+            if score is not None:
+                found[pair.label] = score
+        return found
 
     @property
     def unpaired(self) -> list[EntryPair]:
@@ -204,12 +225,21 @@ class Comparison:
         ]
 
     def mean_f1(self) -> float | None:
-        values = [score.f1 for score in self.scores.values()]
+        values = [score.f1 for score in self.counted.values()]
         return sum(values) / len(values) if values else None
 
 
-def compare(metric: Metric, reference: Corpus, candidate: Corpus) -> Comparison:
-    """Pair two files and score every pair whose graphs both parse."""
+def compare(
+    metric: Metric, reference: Corpus, candidate: Corpus, peers: bool = False
+) -> Comparison:
+    """Pair two files and score them.
+
+    Pairs whose graphs both parse are scored as written; a candidate graph
+    that cannot be read, or that the candidate lacks, scores as an empty
+    graph against its reference graph. With ``peers`` (two annotators) a
+    graph that cannot be read on either side scores as empty, and a graph
+    that only one file has is not scored.
+    """
     result = Comparison(
         metric, reference, candidate, pair_entries(reference, candidate)
     )
@@ -218,9 +248,58 @@ def compare(metric: Metric, reference: Corpus, candidate: Corpus) -> Comparison:
         cand = pair.candidate.graph if pair.candidate is not None else None
         if ref is not None and cand is not None:
             result.scores[pair.label] = metric.score(cand, ref, explain=True)
-    if result.scores:
-        result.total = metric.aggregate(list(result.scores.values()))
+        elif peers and pair.reference is not None and pair.candidate is not None:
+            present = ref if ref is not None else cand
+            result.empty[pair.label] = (
+                metric.score_missing(present) if present is not None else Score(0.0)
+            )
+        elif ref is not None and not peers:
+            result.empty[pair.label] = metric.score_missing(ref)
+    if result.counted:
+        result.total = metric.aggregate(list(result.counted.values()))
     return result
+
+
+def _empty_report(
+    comparison: Comparison, pair: EntryPair, before: float | None = None
+) -> GraphReport:
+    """The report of a pair scored as an empty graph: F1 0 and why."""
+    if pair.candidate is None:
+        assert pair.reference is not None
+        where, why = _graph_place(pair.reference), "missing"
+    else:
+        broken = pair.candidate if pair.candidate.graph is None else pair.reference
+        assert broken is not None
+        where, why = unreadable(broken)
+        where = where if broken is pair.candidate else _graph_place(pair.candidate)
+        why = f"cannot be read ({why})" if broken is pair.candidate else (
+            f"{broken.source.path}'s graph cannot be read ({why})"
+        )
+    return GraphReport(
+        label=pair.label,
+        where=where,
+        f1=comparison.empty[pair.label].f1,
+        before=before,
+        remark=f"{why}: counted as an empty graph",
+    )
+
+
+def graph_reports(
+    comparison: Comparison,
+    missing: str,
+    extra: str,
+    before: dict[str, float] | None = None,
+) -> list[GraphReport]:
+    """The report of every counted pair, in the pairs' order (see
+    :func:`graph_report`); ``before`` holds baseline F1s by label."""
+    known = before or {}
+    return [
+        graph_report(comparison, pair, missing, extra, known.get(pair.label))
+        if pair.label in comparison.scores
+        else _empty_report(comparison, pair, known.get(pair.label))
+        for pair in comparison.pairs
+        if pair.label in comparison.counted
+    ]
 
 
 def _graph_place(entry: Entry) -> str:
@@ -446,24 +525,19 @@ class RegressGate:
         result = compare(self.metric, gold, candidate)
         failures = _pairing_failures(result, path, f"not in {gold.path}")
         recorded = self._recorded(rule, path, relative, reference, failures)
-        reports = [
-            graph_report(
-                result,
-                pair,
-                f"missing from {path}",
-                f"not in {gold.path}",
-                recorded.graphs.get(pair.label) if recorded else None,
-            )
-            for pair in result.pairs
-            if pair.label in result.scores
-        ]
+        reports = graph_reports(
+            result,
+            f"missing from {path}",
+            f"not in {gold.path}",
+            recorded.graphs if recorded else None,
+        )
         worse = [
             r
             for r in reports
             if r.before is not None and r.f1 is not None and r.f1 < r.before - EPSILON
         ]
         total = result.total.f1 if result.total is not None else 0.0
-        count = f"{plural(len(result.scores), 'graph')} against {gold.path}"
+        count = _graph_count(result, f"against {gold.path}")
         if rule.min_f1 is not None and total < rule.min_f1 - EPSILON:
             below = [r for r in reports if r.f1 is not None and r.f1 < rule.min_f1]
             failures.append(
@@ -586,7 +660,7 @@ class RegressGate:
                     "min-f1-vs-head",
                     f"{name} F1 {total:.4f} against HEAD is below "
                     f"{rule.min_f1_vs_head:g} "
-                    f"({plural(len(result.scores), 'graph')} compared)",
+                    f"({_graph_count(result, 'compared')})",
                     name,
                     _worst_first(changed),
                 )
@@ -605,6 +679,14 @@ class RegressGate:
         return failures
 
 
+def _graph_count(result: Comparison, what: str) -> str:
+    """``5 graphs against gold.amr`` (``, 1 of them counted as empty``)."""
+    count = f"{plural(len(result.counted), 'graph')} {what}"
+    if result.empty:
+        count += f", {len(result.empty)} of them counted as empty graphs"
+    return count
+
+
 def _changed_graphs(result: Comparison) -> list[GraphReport]:
     """Graphs edited (F1 below 1, or unscorable and different) or removed."""
     changed: list[GraphReport] = []
@@ -615,7 +697,7 @@ def _changed_graphs(result: Comparison) -> list[GraphReport]:
                 GraphReport(
                     pair.label,
                     _graph_place(pair.reference),
-                    None,
+                    result.empty[pair.label].f1 if pair.label in result.empty else None,
                     remark="removed since HEAD",
                 )
             )
@@ -627,6 +709,8 @@ def _changed_graphs(result: Comparison) -> list[GraphReport]:
             )
             if report.f1 is not None and report.f1 < 1 - EPSILON:
                 changed.append(report)
+        elif pair.label in result.empty:  # HEAD's graph parses, the new one not
+            changed.append(_empty_report(result, pair))
         elif pair.reference.text != pair.candidate.text:
             changed.append(
                 GraphReport(
@@ -809,12 +893,8 @@ class IaaGate:
         reference, candidate = corpora
         assert isinstance(reference, Corpus) and isinstance(candidate, Corpus)
         name = self.metric.name
-        result = compare(self.metric, reference, candidate)
-        reports = [
-            graph_report(result, pair, f"only in {a}", f"only in {b}")
-            for pair in result.pairs
-            if pair.label in result.scores
-        ]
+        result = compare(self.metric, reference, candidate, peers=True)
+        reports = graph_reports(result, f"only in {a}", f"only in {b}")
         details = [
             f"{_graph_place(entry)}: graph {pair.label} is only in {entry.source.path}"
             " (not compared)"

@@ -3,8 +3,12 @@
 Layer: engine, above pairing, the metrics, the diff and the aspects;
 returns plain data. Sentences are lined up across the annotators' files
 by ``::id`` (else by position: :func:`amrcheck.pairing.graphs.match_entries`);
-a sentence some annotators lack (or annotated with a syntax error) is
-scored among those who have it.
+a sentence some annotators lack is scored among those who have it. A
+graph that cannot be read counts as an **empty graph**
+(:meth:`amrcheck.metrics.Metric.score_missing`): it agrees 0 with every
+other annotator's graph, so breaking a graph never raises agreement;
+``skip_unreadable=True`` leaves it out instead, as if the annotator
+lacked the sentence.
 
 * **pairwise agreement**: for every two annotators, smatch F1 (micro:
   summed matched / triple counts over the sentences both annotated; the
@@ -46,11 +50,17 @@ from pathlib import Path, PurePath
 import numpy as np
 
 from ..execution import Jobs, Progress, run_batches
+from ..graph import Graph
 from ..metrics import Score
-from ..metrics.aspects import ASPECTS, aggregate_aspects, aspect_scores
+from ..metrics.aspects import (
+    ASPECTS,
+    aggregate_aspects,
+    aspect_scores,
+    aspect_scores_missing,
+)
 from ..metrics.smatch import Smatch
 from ..pairing.graphs import PairBy
-from ..pairing.streaming import Lineup, Row, RowOrder, RowStream
+from ..pairing.streaming import Lineup, Row, RowOrder, RowStream, Sheet
 from ..reading.corpus import CHUNK_BYTES, Corpus, graph_count
 from .diff import Change, triple_changes
 from .stats import Interval
@@ -72,11 +82,15 @@ class SentenceAgreement:
 
     key: str
     text: str | None
-    #: annotators whose graph of this sentence was scored
+    #: annotators whose graph of this sentence was scored (an unreadable
+    #: one as an empty graph)
     annotators: list[str]
-    #: annotators without this sentence (or whose graph has a syntax error)
+    #: annotators without this sentence (with ``skip_unreadable``, also
+    #: those whose graph cannot be read)
     missing: list[str]
     pairs: list[PairDisagreement] = field(default_factory=list)
+    #: annotator -> why their graph cannot be read (``file:line:col: ...``)
+    unreadable: dict[str, str] = field(default_factory=dict)
 
     @property
     def mean_f1(self) -> float | None:
@@ -119,6 +133,12 @@ class Agreement:
     sentences: list[SentenceAgreement]
     #: syntax errors of all files, ``file:line:col: CODE message``
     errors: list[str]
+    #: (sentence, annotator, why) of every graph that cannot be read, in the
+    #: order of the sentences in the files: counted as empty graphs unless
+    #: ``skip_unreadable``
+    unreadable: list[tuple[str, str, str]] = field(default_factory=list)
+    #: whether unreadable graphs were left out rather than counted as empty
+    skip_unreadable: bool = False
 
     def matrix(self) -> list[list[float | None]]:
         """Pairwise micro F1, annotators in :attr:`names` order; 1.0 on the diagonal."""
@@ -161,38 +181,86 @@ class _Judgement:
     aspects: list[dict[str, Score]] = field(default_factory=list)
 
 
+def _unreadable(sheet: Sheet) -> str:
+    """Why ``sheet``'s graph cannot be read: its first error, with its place."""
+    return sheet.errors[0] if sheet.errors else f"{sheet.where}: no graph"
+
+
+def _mirrored(score: Score) -> Score:
+    """``score`` with the two annotators' roles swapped (P/R, their counts)."""
+    counts = dict(score.counts)
+    counts["candidate"], counts["reference"] = (
+        score.counts["reference"],
+        score.counts["candidate"],
+    )
+    return Score(score.f1, score.recall, score.precision, counts)
+
+
+#: the aspects of two graphs that both cannot be read: nothing to count
+_NOTHING = {
+    name: Score(0.0, 0.0, 0.0, {k: 0.0 for k in ("matched", "candidate", "reference")})
+    for name in ASPECTS
+}
+
+
 class _SentenceJudge:
     """Picklable ``row -> _Judgement``: every annotator pair on one sentence."""
 
-    def __init__(self, metric: Smatch, names: list[str]) -> None:
+    def __init__(self, metric: Smatch, names: list[str], skip_unreadable: bool) -> None:
         self.metric = metric
         self.names = names
+        self.skip_unreadable = skip_unreadable
 
     def __call__(self, row: Row) -> _Judgement:
         order, key, sheets = row
-        usable = [s if s is not None and s.graph is not None else None for s in sheets]
-        texts = [s.metadata.get("snt") for s in sheets if s is not None]
         names = self.names
+        usable = [
+            s
+            if s is not None and (s.graph is not None or not self.skip_unreadable)
+            else None
+            for s in sheets
+        ]
+        texts = [s.metadata.get("snt") for s in sheets if s is not None]
         sentence = SentenceAgreement(
             key,
             next((t for t in texts if t), None),
             [names[i] for i, s in enumerate(usable) if s is not None],
             [names[i] for i, s in enumerate(usable) if s is None],
+            unreadable={
+                names[i]: _unreadable(s)
+                for i, s in enumerate(sheets)
+                if s is not None and s.graph is None
+            },
         )
         judgement = _Judgement(order, sentence)
         for p, (i, j) in enumerate(combinations(range(len(sheets)), 2)):
             first, second = usable[i], usable[j]
             if first is None or second is None:
                 continue
-            assert first.graph is not None and second.graph is not None
-            aspects = aspect_scores(self.metric, second.graph, first.graph)
-            changes = triple_changes(first.graph, second.graph)
+            aspects = self._aspects(first.graph, second.graph)
+            changes = (
+                triple_changes(first.graph, second.graph)
+                if first.graph is not None and second.graph is not None
+                else []  # an unreadable graph cannot be aligned
+            )
             sentence.pairs.append(
                 PairDisagreement(names[i], names[j], aspects["smatch"], changes)
             )
             judgement.couples.append(p)
             judgement.aspects.append(aspects)
         return judgement
+
+    def _aspects(self, first: Graph | None, second: Graph | None) -> dict[str, Score]:
+        """The aspects of ``second`` against ``first``; an unreadable graph
+        (None) counts as an empty graph."""
+        if first is not None and second is not None:
+            return aspect_scores(self.metric, second, first)
+        if first is not None:
+            return aspect_scores_missing(self.metric, first)
+        if second is not None:  # the first is the empty one: roles swapped
+            found = aspect_scores_missing(self.metric, second)
+            return {name: _mirrored(score) for name, score in found.items()}
+        return dict(_NOTHING)
 
 
 class _Tally:
@@ -220,7 +288,27 @@ class _Tally:
 
     def aspect_total(self, couple: int) -> dict[str, Score]:
         summed = self.aspects[couple]
-        return {} if summed is None else aggregate_aspects([summed])
+        if summed is None:
+            return {}
+        counts = summed["smatch"].counts
+        if not counts.get("candidate") and not counts.get("reference"):
+            # no graph of the couple could be read (a graph that can has a
+            # triple): they agree on nothing, not perfectly on absent aspects
+            return dict(_NOTHING)
+        return aggregate_aspects([summed])
+
+
+def _scored(sentences: Sequence[SentenceAgreement], counts: np.ndarray) -> list[int]:
+    """The sentences with a pair of annotators, or raise: none has, or no
+    graph of any pair can be read (``counts``: :func:`agreement`'s)."""
+    scored = [s for s in range(len(sentences)) if sentences[s].pairs]
+    if not scored:
+        raise ValueError("no sentence has graphs from two annotators")
+    if not counts[..., 1:].any():
+        raise ValueError(
+            "nothing could be scored: no graph that two annotators share can be read"
+        )
+    return scored
 
 
 def _f1(counts: np.ndarray) -> np.ndarray:
@@ -273,6 +361,7 @@ def agreement(
     progress: Progress | None = None,
     chunk_rows: int = CHUNK_ROWS,
     chunk_bytes: int = CHUNK_BYTES,
+    skip_unreadable: bool = False,
 ) -> Agreement:
     """Agreement among the annotators whose files are ``corpora`` (two or more).
 
@@ -288,6 +377,9 @@ def agreement(
         progress: called with the number of sentences done.
         chunk_rows, chunk_bytes: sentences per batch of work, bytes read
             at a time from each file (results do not depend on them).
+        skip_unreadable: leave a graph that cannot be read out, as if its
+            annotator lacked the sentence, instead of counting it as an
+            empty graph (agreement 0).
 
     Raises:
         ValueError: fewer than two files, a file given twice, or no
@@ -306,7 +398,7 @@ def agreement(
         twice = next(p for p in paths if paths.count(p) > 1)
         raise ValueError(f"{twice} is given twice: one file per annotator")
     names = annotator_names(paths)
-    judge = _SentenceJudge(metric, names)
+    judge = _SentenceJudge(metric, names, skip_unreadable)
     couples = list(combinations(range(len(corpora)), 2))
     tally = _Tally(len(couples))
 
@@ -320,6 +412,11 @@ def agreement(
     work(stream.waiting(chunk_rows))
     judged = tally.sentences()
     sentences = [judgement.sentence for judgement in judged]
+    unreadable = [
+        (sentence.key, name, why)
+        for sentence in sentences
+        for name, why in sentence.unreadable.items()
+    ]
     # counts[s, p] = (matched, |A|, |B|) of pair p on sentence s (zeros: not both)
     counts = np.zeros((len(sentences), len(couples), 3))
     per_pair: dict[int, list[Score]] = {p: [] for p in range(len(couples))}
@@ -327,9 +424,7 @@ def agreement(
         for p, pair in zip(judgement.couples, judgement.sentence.pairs, strict=True):
             counts[s, p] = [pair.score.counts[k] for k in _COUNTS]
             per_pair[p].append(pair.score)
-    scored = [s for s in range(len(sentences)) if sentences[s].pairs]
-    if not scored:
-        raise ValueError("no sentence has graphs from two annotators")
+    scored = _scored(sentences, counts)
     rng = np.random.default_rng(seed)
     resampled = _resampled_f1(counts[scored], resamples, rng)  # (resamples, pairs)
     estimate = _f1(counts.sum(axis=0))
@@ -385,4 +480,6 @@ def agreement(
         mean_aspects,
         sentences,
         lineup.errors,
+        unreadable,
+        skip_unreadable,
     )

@@ -9,10 +9,19 @@ from pathlib import Path
 import pytest
 
 from amrcheck.benchmarks import evaluate_bamboo, load_bamboo, score_bamboo
-from amrcheck.benchmarks.bamboo import SUBTASK_IDS, BambooSubtask
+from amrcheck.benchmarks.bamboo import SUBTASK_IDS, BambooSubtask, run_bamboo
 from amrcheck.errors import InputError
 from amrcheck.metrics import get_metric
 
+from ..broken import (
+    BROKEN,
+    CANDIDATE,
+    METRICS,
+    REFERENCE,
+    break_graph,
+    little_bamboo,
+    metric_options,
+)
 from ..conftest import SHARED_DATA
 from ..reference import reference_rows
 
@@ -89,3 +98,44 @@ def test_our_metrics_on_bamboo_dev() -> None:
 def test_missing_folder_is_an_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="BAMBOO file not found"):
         load_bamboo(tmp_path)
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_a_broken_tgt_graph_predicts_0_and_a_broken_src_graph_is_left_out_issue_21(
+    name: str, tmp_path: Path
+) -> None:
+    metric = get_metric(name, **metric_options(name, tmp_path))
+    whole = load_bamboo(little_bamboo(tmp_path / "whole"))
+    broken = load_bamboo(
+        little_bamboo(
+            tmp_path / "broken",
+            tgt=break_graph(CANDIDATE, BROKEN),
+            src=break_graph(REFERENCE, 2),
+        )
+    )
+    written, _ = run_bamboo(whole, metric)
+    found, result = run_bamboo(broken, metric)
+    for task in SUBTASK_IDS:
+        expected = list(written[task])
+        expected[BROKEN], expected[2] = 0.0, None
+        assert found[task] == expected, task
+        assert [(g.position, g.side) for g in result.gaps[task]] == [
+            (BROKEN, "candidate"),
+            (2, "reference"),
+        ]
+    # the pair that cannot be judged is left out of Pearson, with its human score
+    sts = next(t for t in broken if t.id == "sts.main")
+    kept = [i for i in sts.scored if i != 2]
+    from scipy.stats import pearsonr
+
+    predicted = [found["sts.main"][i] for i in kept]
+    humans = [sts.human[sts.scored.index(i)] for i in kept]
+    assert result.values["sts.main"] == pytest.approx(
+        float(pearsonr(predicted, humans)[0]) * 100
+    )
+
+
+def test_role_confusion_leaves_out_a_comparison_it_cannot_judge() -> None:
+    task = next(t for t in subtasks() if t.id == "sick.role_confusion")
+    assert task.measure([0.5, None, 0.2, 0.7]) == 100.0
+    assert task.measure([None, 0.1, 0.9, 0.7, 0.1, 0.2]) == 50.0

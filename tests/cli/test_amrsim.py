@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -53,9 +54,12 @@ def test_unparseable_graphs_are_reported_and_skipped(tmp_path) -> None:
     broken = tmp_path / "cand.amr"
     broken.write_text("\n\n".join(blocks), encoding="utf-8")
     done = amrcheck("score", REF, broken, "-m", "amrsim", "--json")
-    assert done.returncode == 0, done.stderr
+    # issue 21: the broken graph counts as an empty graph (similarity 0), exit 1
+    assert done.returncode == 1, done.stderr
     assert f"{broken}:" in done.stderr and "1 input error(s)" in done.stderr
     assert "Traceback" not in done.stderr
+    (result,) = json.loads(done.stdout)["results"]
+    assert result["counted_empty"] == 1 and result["left_out"] == 0
 
 
 def test_missing_extra_is_one_line() -> None:
@@ -126,5 +130,7 @@ def test_train_amrsim_reports_bad_graphs_and_writes_weights(tmp_path) -> None:
     score = amrcheck(
         "score", graphs, graphs, "-m", "amrsim", "-o", f"weights={out}", "-q"
     )
-    assert score.returncode == 0, score.stderr
+    # issue 21: the reference graph that cannot be read leaves its pair out
+    assert score.returncode == 1, score.stderr
+    assert "0 graphs counted as empty graphs, 1 pair left out" in score.stderr
     assert score.stdout.split()[-1] == "1.0000"

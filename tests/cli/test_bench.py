@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 import amrcheck.cli.bench  # noqa: F401  (registers the commands on `app`)
 from amrcheck.cli import app
+from tests.broken import BROKEN, CANDIDATE, REFERENCE, break_graph, little_bamboo
 from tests.conftest import SHARED_DATA, shared_path
 
 runner = CliRunner()
@@ -200,6 +201,97 @@ def test_rare_make_then_score(tmp_path: Path) -> None:
     text = run("rare", "score", folder, "-m", "rematch")
     assert "Spearman ×100" in text.stdout
     assert run("rare", tmp_path / "nothing").exit_code == 2
+
+
+def test_bamboo_and_rare_list_the_graphs_they_cannot_read_issue_21(
+    tmp_path: Path,
+) -> None:
+    data = little_bamboo(
+        tmp_path / "bamboo",
+        tgt=break_graph(CANDIDATE, BROKEN),
+        src=break_graph(REFERENCE, 2),
+    )
+    text = run("bamboo", "--data", data, "--task", "sick.main", "-m", "rematch")
+    assert text.exit_code == 0, text.output
+    tgt, src = (data / "sick" / "main" / f"{n}.dev.amr" for n in ("tgt", "src"))
+    lines = text.stdout.splitlines()
+    assert lines[-5:-1] == [
+        "sick.main: 1 candidate graph unreadable or missing, counted as an empty "
+        "graph (F1 0):",
+        f"  {tgt}:2:1: graph g0: E001 unbalanced parentheses: 1 '(' not closed",
+        "sick.main: 1 pair left out of the scores: the reference graph is unreadable:",
+        f"  {src}:8:1: graph g2: E001 unbalanced parentheses: 1 '(' not closed",
+    ]
+    report = json.loads(
+        run("bamboo", "--data", data, "--task", "sick.main", "--json").stdout
+    )
+    gaps = report["results"][0]["unreadable"]["sick.main"]
+    assert [(g["id"], g["counted"]) for g in gaps] == [
+        ("g0", "empty graph"),
+        ("g2", "left out"),
+    ]
+    # RARE: a rewired graph that cannot be read scores 0, as in `score`
+    folder = tmp_path / "rare"
+    run("rare", "make", GUIDELINES, "--out", folder, "--limit", "10")
+    rewired = folder / "rewired.amr"
+    text = rewired.read_text()
+    rewired.write_text(text.replace(")\n", "\n", 1))
+    result = run("rare", folder, "-m", "smatch", "--json")
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.stdout)["results"]
+    (gap,) = row["unreadable"]
+    assert gap["counted"] == "empty graph" and gap["where"].startswith(f"{rewired}:")
+    assert "counted as an empty graph (F1 0)" in run("rare", folder).stdout
+
+
+def test_the_leaderboard_counts_unreadable_graphs_with_every_metric_issue_21(
+    tmp_path: Path,
+) -> None:
+    """``-m all`` and ``--with-reference``: every metric, and every reference
+    twin, scores the unreadable tgt graph as an empty graph; the table lists
+    each graph once, the JSON under every metric."""
+    data = little_bamboo(
+        tmp_path / "bamboo",
+        tgt=break_graph(CANDIDATE, BROKEN),
+        src=break_graph(REFERENCE, 2),
+    )
+    args = ("bamboo", "--data", data, "--task", "sick.main", "-m", "all")
+    report = json.loads(run(*args, "--with-reference", "--json").stdout)
+    results = report["results"]
+    assert len(results) >= 9
+    for row in results:
+        gaps = row["unreadable"]["sick.main"]
+        assert [(g["id"], g["counted"]) for g in gaps] == [
+            ("g0", "empty graph"),
+            ("g2", "left out"),
+        ], row["metric"]
+    assert any("amean_reference" in row for row in results)
+    text = run(*args)
+    assert text.exit_code == 0, text.output
+    assert text.stdout.count("graph g0: E001") == 1
+    assert (
+        "sick.main: 1 candidate graph unreadable or missing, counted as an empty "
+        "graph (F1 0):" in text.stdout
+    )
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("matplotlib") is None, reason="the plot extra"
+)
+def test_the_scatter_leaves_out_pairs_it_cannot_judge_issue_21(tmp_path: Path) -> None:
+    data = little_bamboo(
+        tmp_path / "bamboo",
+        tgt=break_graph(CANDIDATE, BROKEN),
+        src=break_graph(REFERENCE, 2),
+    )
+    for metrics in (["smatch"], ["smatch", "wlk"]):  # a scatter, a leaderboard
+        plot = tmp_path / f"{len(metrics)}.png"
+        result = run(
+            "bamboo", "--data", data, "--task", "sick.main", "--plot", plot,
+            *(arg for name in metrics for arg in ("-m", name)),
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+        assert plot.stat().st_size > 0
 
 
 def test_principles_report_and_exit_status(tmp_path: Path) -> None:

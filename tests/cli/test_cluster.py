@@ -19,6 +19,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.broken import (
+    BROKEN,
+    CANDIDATE,
+    METRICS,
+    REFERENCE,
+    break_graph,
+    metric_options,
+)
 from tests.conftest import shared_path
 
 pytestmark = pytest.mark.e2e
@@ -180,3 +188,39 @@ def test_ctrl_c_stops_a_local_cluster_cleanly(tmp_path: Path) -> None:
             break
         time.sleep(0.5)
     assert left == []
+
+
+def test_a_broken_graph_counts_as_empty_on_a_cluster_issue_21(tmp_path: Path) -> None:
+    """Every metric on a Dask cluster: the unreadable candidate graph is an
+    empty graph there too (F1 0, its pair row present), as in one process."""
+    ref, cand = tmp_path / "ref.amr", tmp_path / "cand.amr"
+    ref.write_text(REFERENCE)
+    cand.write_text(break_graph(CANDIDATE, BROKEN))
+    options = [
+        arg
+        for name in METRICS
+        for key, value in metric_options(name, tmp_path).items()
+        for arg in ("-o", f"{name}.{key}={value}")
+    ]
+    args = ("score", ref, cand, "-m", ",".join(METRICS), *options, "--json")
+    serial, spread = tmp_path / "serial.tsv", tmp_path / "spread.tsv"
+    one = amrcheck(*args, "--per-pair", serial)
+    many = amrcheck(*args, "--per-pair", spread, "--cluster", "local:2")
+    assert one.returncode == many.returncode == 1, many.stderr
+    assert _json(many) == _json(one)
+    assert spread.read_text() == serial.read_text()
+    report = json.loads(many.stdout)
+    assert [r["metric"] for r in report["results"]] == METRICS
+    assert all(r["counted_empty"] == 1 and r["pairs"] == 4 for r in report["results"])
+    rows = [line.split("\t") for line in spread.read_text().splitlines()]
+    header = rows[0]
+    broken = [
+        row for row in rows[1:] if row[header.index("id")] == "g0"
+    ]
+    assert len(broken) == len(METRICS)
+    assert all(float(row[header.index("f1")]) == 0.0 for row in broken)
+    assert all(row[header.index("graph")] == "unreadable" for row in broken)
+    iaa = [amrcheck("iaa", ref, cand, "--json", *extra)
+           for extra in ((), ("--cluster", "local:2"))]
+    assert iaa[0].returncode == iaa[1].returncode == 1
+    assert json.loads(iaa[1].stdout) == json.loads(iaa[0].stdout)

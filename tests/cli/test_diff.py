@@ -10,6 +10,14 @@ from typer.testing import CliRunner
 
 import amrcheck.cli.diff as diff_command
 from amrcheck.cli import app
+from tests.broken import (
+    BROKEN,
+    CANDIDATE,
+    METRICS,
+    REFERENCE,
+    break_graph,
+    option_args,
+)
 from tests.cli.peak_memory import peak_rss_mib, repeated
 from tests.conftest import REPO
 
@@ -74,8 +82,54 @@ def test_stat_one_line_per_graph() -> None:
         "ex.3  changed    smatch 0.7273  -2 ~2  comments",
         "ex.4  unchanged  smatch 1.0000  comments  layout",
         "ex.5  changed    smatch 0.8333  -1 +1  comments",
-        "ex.6  removed    -11",
+        "ex.6  removed    smatch 0.0000  -11  removed: counted as an empty graph",
     ]
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_a_broken_graph_lowers_the_summary_score_issue_21(
+    name: str, tmp_path: Path
+) -> None:
+    old, whole, broken = (tmp_path / f"{n}.amr" for n in ("old", "whole", "broken"))
+    old.write_text(REFERENCE)
+    whole.write_text(CANDIDATE)
+    broken.write_text(break_graph(CANDIDATE, BROKEN))
+    options = option_args(name, tmp_path)
+    written, counted = (
+        json.loads(run(old, new, "-m", name, *options, "--json").stdout)
+        for new in (whole, broken)
+    )
+    assert counted["score"]["f1"] < written["score"]["f1"]
+    assert counted["counted_empty"] == 1
+    graph = counted["graphs"][BROKEN]
+    assert graph["score"]["f1"] == 0.0 and graph["counted_empty"] is True
+
+
+def test_skip_unreadable_says_what_the_score_leaves_out_issue_21(
+    tmp_path: Path,
+) -> None:
+    old, new = tmp_path / "old.amr", tmp_path / "new.amr"
+    old.write_text(REFERENCE)
+    new.write_text(break_graph(REFERENCE, BROKEN))
+    counted = run(old, new)
+    assert counted.exit_code == 1
+    lines = counted.stdout.splitlines()
+    assert lines[2] == (
+        "changed   g0  smatch 0.0000  (unreadable: counted as an empty graph)"
+    )
+    assert lines[3].startswith(f"  ! {new}:2:1: E001")
+    assert lines[-1] == (
+        "4 graphs: 1 changed, 0 added, 0 removed, 3 unchanged; smatch 0.8571 over 4 "
+        "pairs, 1 of them counted as empty graphs (removed, or unreadable in NEW) "
+        "(root=variable, set)"
+    )
+    skipped = run(old, new, "--skip-unreadable", "--stat")
+    assert skipped.stdout.splitlines()[0] == "g0  changed    left out of the score"
+    assert skipped.stdout.splitlines()[-1] == (
+        "4 graphs: 1 changed, 0 added, 0 removed, 3 unchanged; smatch 1.0000 over 3 "
+        "pairs (root=variable, set); the score leaves out 1 graph (unreadable in "
+        "OLD, or removed or unreadable in NEW (--skip-unreadable))"
+    )
 
 
 def test_json_schema() -> None:
@@ -88,9 +142,11 @@ def test_json_schema() -> None:
     assert report["summary"]["changed"] == 4 and report["summary"]["added"] == 1
     ex1 = report["graphs"][0]
     assert set(ex1) == {
-        "id", "status", "old", "new", "score", "counts", "changes",
-        "layout_changed", "metadata", "comments_changed", "errors",
+        "id", "status", "old", "new", "score", "counted_empty", "left_out",
+        "counts", "changes", "layout_changed", "metadata", "comments_changed",
+        "errors",
     }  # fmt: skip
+    assert report["counted_empty"] == report["left_out"] == 0
     assert ex1["old"] == {"line": 6, "column": 1}
     assert ex1["changes"] == [
         {

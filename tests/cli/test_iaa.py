@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 import amrcheck.cli.iaa  # noqa: F401  (registers the command on `app`)
 from amrcheck.cli import app
+from tests.broken import CANDIDATE, REFERENCE, WORST, break_graph
 from tests.cli.peak_memory import peak_rss_mib, repeated
 from tests.conftest import shared_path
 
@@ -83,12 +84,70 @@ def test_errors(tmp_path: Path) -> None:
     broken = tmp_path / "broken.txt"
     broken.write_text(FILES[1].read_text().replace(':op1 "Wales"))', ':op1 "Wales")'))
     result = run(FILES[0], broken, FILES[2], "--json", "--resamples", "50")
-    assert result.exit_code == 0
+    assert result.exit_code == 1
     assert f"{broken}:" in result.stderr and "E001" in result.stderr
     report = json.loads(result.stdout)
     first = next(s for s in report["sentences"] if s["id"] == "sentence 1")
-    assert first["missing"] == ["broken"]
+    assert first["missing"] == [] and first["unreadable"] == ["broken"]
+    (unreadable,) = report["unreadable"]
+    assert unreadable["annotator"] == "broken" and unreadable["id"] == "sentence 1"
+    error = unreadable["error"]
+    assert error.startswith(f"{broken}:") and "E001" in error
     assert run(FILES[0], broken, "--strict").exit_code == 2
+    assert run(FILES[0], broken, "--strict", "--skip-unreadable").exit_code == 2
+
+
+def test_a_broken_graph_lowers_agreement_issue_21(tmp_path: Path) -> None:
+    """An annotator whose graph cannot be read agrees 0 on that sentence,
+    so agreement falls; --skip-unreadable gives the old, higher figure."""
+    ref, whole, broken = (tmp_path / f"{n}.amr" for n in ("ref", "whole", "broken"))
+    ref.write_text(REFERENCE)
+    whole.write_text(CANDIDATE)
+    broken.write_text(break_graph(CANDIDATE, WORST))
+    reports = [
+        json.loads(run(ref, cand, "--json", "--resamples", "50", *extra).stdout)
+        for cand, extra in ((whole, ()), (broken, ()), (broken, ("--skip-unreadable",)))
+    ]
+    written, counted, skipped = (r["mean"]["f1"] for r in reports)
+    assert counted < written < skipped
+    sentence = next(s for s in reports[1]["sentences"] if s["id"] == "g1")
+    assert sentence["unreadable"] == ["broken"] and sentence["mean_f1"] == 0.0
+    assert [p["f1"] for p in sentence["pairs"]] == [0.0]
+    assert reports[1]["sentences"][0]["id"] == "g1"  # first in the queue
+    assert reports[2]["skip_unreadable"] is True
+    left_out = next(s for s in reports[2]["sentences"] if s["id"] == "g1")
+    assert left_out["missing"] == ["broken"] and left_out["pairs"] == []
+    text = run(ref, broken, "--resamples", "50")
+    assert text.exit_code == 1
+    assert (
+        "1 graph unreadable, each counted as an empty graph (F1 0 with every other "
+        "annotator):" in text.stdout
+    )
+    assert f"  {broken}:5:1: E001" in text.stdout
+    assert "  ref vs broken  F1 0.0000  (broken: graph cannot be read)" in text.stdout
+    rows = list(csv.DictReader(io.StringIO(run(ref, broken, "--csv").stdout)))
+    assert [(r["id"], r["unreadable"]) for r in rows][0] == ("g1", "broken")
+
+
+def test_graphs_nobody_can_read_agree_on_nothing_issue_21(tmp_path: Path) -> None:
+    """Two annotators whose graphs all cannot be read: nothing could be
+    scored (exit 2); beside a third, their couple agrees 0 on every aspect
+    (not 1.0 on the aspects nobody could see)."""
+    unreadable = REFERENCE.replace("))\n", ")\n")
+    files = [tmp_path / f"{name}.amr" for name in ("a", "b", "c")]
+    files[0].write_text(unreadable)
+    files[1].write_text(unreadable)
+    files[2].write_text(REFERENCE)
+    result = run(files[0], files[1], "--resamples", "20")
+    assert result.exit_code == 2
+    assert "nothing could be scored" in result.stderr
+    result = run(*files, "--json", "--resamples", "20")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    (both,) = [p for p in report["pairs"] if (p["a"], p["b"]) == ("a", "b")]
+    assert both["f1"] == 0.0
+    assert set(both["aspects"].values()) == {0.0}
+    assert report["mean"]["f1"] == 0.0
 
 
 @pytest.mark.slow

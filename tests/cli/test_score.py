@@ -14,7 +14,17 @@ import pytest
 from typer.testing import CliRunner
 
 import amrcheck.cli.score as score_command
+import amrcheck.pairing.parts
 from amrcheck.cli import app
+from tests.broken import (
+    BROKEN,
+    CANDIDATE,
+    METRICS,
+    REFERENCE,
+    WORST,
+    break_graph,
+    option_args,
+)
 from tests.cli.peak_memory import peak_rss_mib
 from tests.conftest import shared_path
 
@@ -146,8 +156,16 @@ def test_mismatched_ids_are_listed_never_truncated() -> None:
     result = run(gold, annot2)
     assert result.exit_code == 2
     assert f"{annot2}:51:1: ::id 'sentence 6' is not in {gold}" in result.stderr
+    # a gold graph the candidate lacks counts as an empty graph (issue 21)
     result = run(gold, annot1)
-    assert f"{gold}:39:1: ::id 'sentence 5' is not in {annot1}" in result.stderr
+    assert result.exit_code == 1
+    assert (
+        f"  {gold}:39:1: graph sentence 5: ::id 'sentence 5' is not in {annot1}"
+        in result.stdout
+    )
+    strict = run(gold, annot1, "--strict")
+    assert strict.exit_code == 2
+    assert f"{gold}:39:1: ::id 'sentence 5' is not in {annot1}" in strict.stderr
 
 
 def test_different_lengths_are_an_error_with_a_place(tmp_path: Path) -> None:
@@ -160,21 +178,171 @@ def test_different_lengths_are_an_error_with_a_place(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
 
 
-def test_syntax_errors_skip_the_pair_unless_strict(tmp_path: Path) -> None:
-    ref = tmp_path / "ref.amr"
-    cand = tmp_path / "cand.amr"
-    ref.write_text("(a / b)\n\n(c / d)\n")
-    cand.write_text("(a / b)\n\n(c / d :ARG0 (e / f)\n")
-    result = run(ref, cand, "--json")
-    assert result.exit_code == 0
-    assert f"{cand}:3:1: E001" in result.stderr
-    assert "1 input error(s); the graphs concerned are left out" in result.stderr
+def write_pair(folder: Path, broken: int | None = BROKEN) -> tuple[Path, Path]:
+    """The little reference and candidate of tests.broken; one graph broken."""
+    ref, cand = folder / "ref.amr", folder / "cand.amr"
+    ref.write_text(REFERENCE)
+    cand.write_text(CANDIDATE if broken is None else break_graph(CANDIDATE, broken))
+    return ref, cand
+
+
+def test_an_unreadable_candidate_counts_as_an_empty_graph_issue_21(
+    tmp_path: Path,
+) -> None:
+    ref, cand = write_pair(tmp_path)
+    out = tmp_path / "pairs.tsv"
+    result = run(ref, cand, "--json", "--per-pair", out)
+    assert result.exit_code == 1
+    assert f"{cand}:2:1: E001" in result.stderr
+    assert "1 graph counted as empty graphs, 0 pairs left out" in result.stderr
     report = json.loads(result.stdout)
-    assert report["results"][0]["pairs"] == 1
-    assert report["skipped"] == {str(cand): ["#2"]}
-    assert report["errors"][0].startswith(f"{cand}:3:1: E001")
+    (entry,) = report["results"]
+    assert entry["pairs"] == 4 and entry["counted_empty"] == 1
+    assert entry["left_out"] == 0 and report["skip_unreadable"] is False
+    assert report["counted_empty"] == {
+        str(cand): [
+            {
+                "id": "g0",
+                "where": f"{cand}:2:1",
+                "why": "E001 unbalanced parentheses: 1 '(' not closed",
+                "side": "candidate",
+                "counted": "empty graph",
+            }
+        ]
+    }
+    assert report["skipped"] == {} and report["left_out"] == {}
+    with out.open() as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    assert [(r["id"], r["graph"]) for r in rows] == [
+        ("g0", "unreadable"), ("g1", "read"), ("g2", "read"), ("g3", "read")
+    ]
+    assert float(rows[0]["f1"]) == 0.0 and rows[0]["matched"] == "0"
+    assert rows[0]["reference"] == "6" and rows[0]["candidate"] == "0"
+    text = run(ref, cand)
+    assert text.exit_code == 1
+    assert text.stdout.splitlines()[-2:] == [
+        f"{cand}: 1 candidate graph unreadable or missing, counted as an empty "
+        "graph (F1 0):",
+        f"  {cand}:2:1: graph g0: E001 unbalanced parentheses: 1 '(' not closed",
+    ]
     strict = run(ref, cand, "--strict")
-    assert strict.exit_code == 2 and f"{cand}:3:1: E001" in strict.stderr
+    assert strict.exit_code == 2 and f"{cand}:2:1: E001" in strict.stderr
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_a_broken_graph_lowers_every_metric_issue_21(
+    name: str, tmp_path: Path
+) -> None:
+    ref, cand = write_pair(tmp_path)
+    whole = tmp_path / "whole.amr"
+    whole.write_text(CANDIDATE)
+    out = tmp_path / "pairs.jsonl"
+    options = option_args(name, tmp_path)
+    result = run(ref, whole, cand, "-m", name, *options, "--json", "--per-pair", out)
+    assert result.exit_code == 1, result.output
+    unbroken, broken = json.loads(result.stdout)["results"]
+    assert broken["micro"]["f1"] < unbroken["micro"]["f1"]
+    assert broken["pairs"] == unbroken["pairs"] == 4
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    (row,) = [r for r in rows if r["file"] == str(cand) and r["id"] == "g0"]
+    assert row["f1"] == 0.0 and row["graph"] == "unreadable"
+
+
+def test_skip_unreadable_leaves_the_pair_out_and_says_so_issue_21(
+    tmp_path: Path,
+) -> None:
+    ref, cand = write_pair(tmp_path, WORST)
+    whole = tmp_path / "whole.amr"
+    whole.write_text(CANDIDATE)
+    counted = json.loads(run(ref, cand, "--json").stdout)["results"][0]
+    written = json.loads(run(ref, whole, "--json").stdout)["results"][0]
+    result = run(ref, cand, "--json", "--skip-unreadable")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    skipped = report["results"][0]
+    assert report["skip_unreadable"] is True and skipped["pairs"] == 3
+    assert report["skipped"] == {str(cand): ["g1"]}
+    assert [g["id"] for g in report["left_out"][str(cand)]] == ["g1"]
+    assert report["counted_empty"] == {}
+    # leaving the worst graph out is the leak: it beats the graph as written
+    f1 = [r["micro"]["f1"] for r in (counted, written, skipped)]
+    assert f1[0] < f1[1] < f1[2]
+    text = run(ref, cand, "--skip-unreadable")
+    assert text.exit_code == 1
+    assert (
+        f"{cand}: 1 candidate graph unreadable or missing, left out of the scores "
+        "(--skip-unreadable):" in text.stdout
+    )
+    both = run(ref, cand, "--skip-unreadable", "--strict")
+    assert both.exit_code == 2 and "exclude each other" in both.stderr
+
+
+def test_an_unreadable_reference_leaves_its_pair_out_issue_21(tmp_path: Path) -> None:
+    ref, cand = write_pair(tmp_path, None)
+    ref.write_text(break_graph(REFERENCE, 2))
+    result = run(ref, cand, "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["results"][0]["pairs"] == 3
+    assert report["skipped"] == {str(cand): ["g2"]}
+    assert report["left_out"][str(cand)][0]["where"] == f"{ref}:8:1"
+    assert report["left_out"][str(cand)][0]["side"] == "reference"
+    text = run(ref, cand, "-q")
+    assert text.exit_code == 1
+    assert (
+        f"{cand}: 1 pair left out of the scores: the reference graph is unreadable:"
+        in text.stderr
+    )
+
+
+def test_nothing_to_score_exits_2_issue_21(tmp_path: Path) -> None:
+    ref, cand = write_pair(tmp_path, None)
+    ref.write_text(REFERENCE.replace(")\n", "\n"))  # no reference graph can be read
+    result = run(ref, cand)
+    assert result.exit_code == 2
+    assert f"nothing could be scored in {cand}" in result.stderr
+    ref.write_text(REFERENCE)
+    cand.write_text(CANDIDATE.replace(")\n", "\n"))
+    assert run(ref, cand).exit_code == 1  # every graph counted as empty: F1 0
+    assert run(ref, cand, "--skip-unreadable").exit_code == 2
+
+
+def test_compare_and_ci_count_the_broken_graph_issue_21(tmp_path: Path) -> None:
+    ref, cand = write_pair(tmp_path)
+    whole = tmp_path / "whole.amr"
+    whole.write_text(CANDIDATE)
+    result = run(ref, whole, cand, "--ci", "--compare", "--resamples", "200", "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    (comparison,) = report["comparisons"]
+    assert comparison["pairs"] == 4  # the broken graph is one of the pairs
+    assert comparison["delta"] > 0
+    unbroken, broken = report["results"]
+    assert broken["ci"]["low"] < unbroken["ci"]["low"]
+    skipped = json.loads(
+        run(ref, whole, cand, "--compare", "--skip-unreadable", "--json").stdout
+    )
+    assert skipped["comparisons"][0]["pairs"] == 3  # pairs both candidates have
+
+
+def test_jobs_read_in_parts_count_the_broken_graph_alike_issue_21(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(amrcheck.pairing.parts, "MIN_GRAPHS_PER_PART", 1)
+    ref, cand = tmp_path / "ref.amr", tmp_path / "cand.amr"
+    ref.write_text(REFERENCE * 3)  # ids repeat: parts, then the whole files
+    cand.write_text(break_graph(CANDIDATE, BROKEN) * 3)
+    for files in ((ref, cand), (tmp_path / "r.amr", tmp_path / "c.amr")):
+        if not files[0].exists():  # distinct ids: the parts pair alone
+            files[0].write_text(REFERENCE + REFERENCE.replace("::id g", "::id h"))
+            files[1].write_text(
+                break_graph(CANDIDATE, BROKEN)
+                + break_graph(CANDIDATE, 3).replace("::id g", "::id h")
+            )
+        one = run(*files, "--json", "-m", "smatch,rematch", "--aspects")
+        two = run(*files, "--json", "-m", "smatch,rematch", "--aspects", "--jobs", "2")
+        assert one.exit_code == two.exit_code == 1
+        assert json.loads(one.stdout) == json.loads(two.stdout)
 
 
 def test_bad_metric_option_and_missing_file_exit_2(tmp_path: Path) -> None:

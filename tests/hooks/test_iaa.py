@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from amrcheck.hooks.iaa import main
+from tests.broken import (
+    BROKEN,
+    CANDIDATE,
+    METRICS,
+    REFERENCE,
+    break_graph,
+    metric_options,
+)
 from tests.hooks.conftest import CONFIG, put
 
 
@@ -97,7 +106,13 @@ def test_three_annotators(annotation_repo: Path, capsys) -> None:
 def test_syntax_errors_are_named(annotation_repo: Path, capsys) -> None:
     put(annotation_repo, "annotator2/toy.amr", "broken.amr")
     put(annotation_repo, "annotator1/toy.amr", "parse_good.amr")
-    assert main(["annotator2/toy.amr"]) == 0  # the other graphs agree
+    # the other graphs agree, but the broken one counts as F1 0 (issue 21)
+    assert main(["annotator2/toy.amr"]) == 1
+    assert (
+        "annotator2/toy.amr:26:1: graph lpp_1943.3: smatch F1 0.0000: cannot be "
+        "read (E001 unbalanced parentheses: 1 '(' not closed): counted as an empty "
+        "graph" in capsys.readouterr().out
+    )
     (annotation_repo / ".amrcheck.toml").write_text(
         CONFIG.replace("min-graph-f1 = 0.5", "min-graph-f1 = 1")
     )
@@ -116,3 +131,38 @@ def test_no_group_is_a_configuration_error(tmp_path: Path, monkeypatch, capsys) 
         "[[tool.amrcheck.iaa]] "
         "group (see docs/hooks.md)\n"
     )
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_a_broken_graph_lowers_agreement_with_every_metric_issue_21(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """The iaa gates take the configured metric: with each, an annotator
+    whose graph cannot be read agrees less, and the graph's own line says
+    F1 0."""
+    (tmp_path / ".git").mkdir()
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "a" / "x.amr").write_text(REFERENCE)
+    options = ", ".join(
+        f"{key} = {json.dumps(value)}"
+        for key, value in metric_options(name, tmp_path).items()
+    )
+    (tmp_path / ".amrcheck.toml").write_text(
+        f'metric = "{name}"\nmetric-options = {{ {options} }}\n'
+        '[[iaa]]\nfiles = ["a/{d}.amr", "b/{d}.amr"]\nmin-mean-f1 = 1\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    mean = {}
+    broken = break_graph(CANDIDATE, BROKEN)
+    for version, text in (("whole", CANDIDATE), ("broken", broken)):
+        (tmp_path / "b" / "x.amr").write_text(text)
+        assert main(["b/x.amr"]) == 1
+        lines = capsys.readouterr().out.splitlines()
+        (line,) = [x for x in lines if ": min-mean-f1: " in x]
+        mean[version] = float(line.split(" F1 ")[1].split()[0])
+    assert mean["broken"] < mean["whole"]
+    assert any(
+        line.startswith(f"b/x.amr:2:1: graph g0: {name} F1 0.0000: cannot be read")
+        for line in lines
+    ), lines

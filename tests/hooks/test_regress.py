@@ -11,6 +11,14 @@ import pytest
 from amrcheck.hooks.regress import main
 from amrcheck.metrics import metric_names, resolve
 from amrcheck.reading.corpus import read_corpus
+from tests.broken import (
+    BROKEN,
+    CANDIDATE,
+    METRICS,
+    REFERENCE,
+    break_graph,
+    metric_options,
+)
 from tests.hooks.conftest import CONFIG, git, make_repo, put
 from tests.rewrite import Rewrite, rewrite
 
@@ -79,6 +87,103 @@ def test_syntax_error_is_reported_with_its_place(annotation_repo: Path, capsys) 
         "  parser/ch1.amr:26:1: E001 unbalanced parentheses: 1 '(' not closed "
         "(graph lpp_1943.3)"
     ) in out
+
+
+#: a baseline as amrcheck recorded it before issue 21 (same format and settings)
+BASELINE_BEFORE_ISSUE_21 = {
+    "version": 1,
+    "metric": "smatch",
+    "settings": {
+        "compat": None, "exact": False, "restarts": 4, "root": "variable",
+        "seed": 0, "standardization": "root=variable, set", "time_limit": 30.0,
+    },
+    "files": {
+        "parser/ch1.amr": {
+            "reference": "gold/ch1.amr",
+            "f1": 0.987013,
+            "graphs": {
+                "lpp_1943.1": 1.0, "lpp_1943.2": 0.966667, "lpp_1943.3": 1.0,
+                "lpp_1943.4": 1.0, "lpp_1943.5": 1.0,
+            },
+        }
+    },
+}  # fmt: skip
+
+
+def test_a_broken_graph_fails_min_f1_and_max_drop_issue_21(
+    annotation_repo: Path, capsys
+) -> None:
+    """The broken graph counts as F1 0 against the baseline recorded before:
+    the file's score drops instead of rising (it rose to 1.0 when the graph
+    was left out)."""
+    (annotation_repo / ".amrcheck-baseline.json").write_text(
+        json.dumps(BASELINE_BEFORE_ISSUE_21)
+    )
+    put(annotation_repo, "parser/ch1.amr", "broken.amr")
+    assert main(["parser/ch1.amr"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert (
+        "parser/ch1.amr: min-f1: smatch F1 0.9014 is below 0.95 (5 graphs against "
+        "gold/ch1.amr, 1 of them counted as empty graphs)"
+    ) in lines
+    assert (
+        "parser/ch1.amr:26:1: graph lpp_1943.3: smatch F1 0.0000 (baseline 1.0000): "
+        "cannot be read (E001 unbalanced parentheses: 1 '(' not closed): counted as "
+        "an empty graph"
+    ) in lines
+    assert (
+        "parser/ch1.amr: max-drop: smatch F1 0.9014 is 0.0856 below the baseline "
+        "0.9870 (.amrcheck-baseline.json); at most 0.01 allowed (5 graphs against "
+        "gold/ch1.amr, 1 of them counted as empty graphs)"
+    ) in lines
+
+
+def test_a_missing_graph_counts_as_an_empty_graph_issue_21(
+    annotation_repo: Path, capsys
+) -> None:
+    parse = annotation_repo / "parser/ch1.amr"
+    blocks = parse.read_text().strip().split("\n\n")
+    parse.write_text("\n\n".join(blocks[:2] + blocks[3:]) + "\n")  # no lpp_1943.3
+    assert main(["parser/ch1.amr"]) == 1
+    out = capsys.readouterr().out
+    assert "parser/ch1.amr: pairing: 1 graph without a counterpart" in out
+    assert "min-f1: smatch F1 0.9014 is below 0.95" in out
+    assert (
+        "gold/ch1.amr:27:1: graph lpp_1943.3: smatch F1 0.0000 (baseline 1.0000): "
+        "missing: counted as an empty graph"
+    ) in out
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_a_broken_graph_lowers_every_metric_issue_21(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "gold.amr").write_text(REFERENCE)
+    options = ", ".join(
+        f"{key} = {json.dumps(value)}"
+        for key, value in metric_options(name, tmp_path).items()
+    )
+    (tmp_path / ".amrcheck.toml").write_text(
+        f'metric = "{name}"\nmetric-options = {{ {options} }}\n'
+        '[[regress.reference]]\nfiles = "{d}.parse.amr"\nreference = "gold.amr"\n'
+        "min-f1 = 1\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "whole.parse.amr").write_text(CANDIDATE)
+    (tmp_path / "broken.parse.amr").write_text(break_graph(CANDIDATE, BROKEN))
+    f1 = {}
+    for stem in ("whole", "broken"):
+        assert main([f"{stem}.parse.amr"]) == 1
+        first = capsys.readouterr().out.splitlines()
+        (line,) = [x for x in first if ": min-f1: " in x]
+        f1[stem] = float(line.split(" F1 ")[1].split()[0])
+    assert f1["broken"] < f1["whole"]
+    # the broken graph's own line is there, with F1 0
+    assert any(
+        line.startswith(f"broken.parse.amr:2:1: graph g0: {name} F1 0.0000: ")
+        for line in first
+    ), first
 
 
 def test_min_graph_f1(annotation_repo: Path, capsys) -> None:
@@ -191,7 +296,15 @@ def test_removed_graphs_count_added_ones_do_not(annotation_repo: Path, capsys) -
         "gold/ch1.amr: max-changed-graphs: 2 graphs changed since HEAD "
         "(2 of them removed); 2 new graphs not counted; at most 1 allowed"
     )
-    assert "HEAD:gold/ch1.amr:4:1: graph lpp_1943.1: removed since HEAD" in lines
+    assert (
+        "HEAD:gold/ch1.amr:4:1: graph lpp_1943.1: smatch F1 0.0000: removed since HEAD"
+        in lines
+    )
+    # a removed graph counts as an empty graph against HEAD (issue 21)
+    assert (
+        "gold/ch1.amr: min-f1-vs-head: smatch F1 0.7213 against HEAD is below 0.97 "
+        "(5 graphs compared, 2 of them counted as empty graphs)"
+    ) in lines
 
 
 def test_new_file_has_nothing_to_compare_with(annotation_repo: Path) -> None:

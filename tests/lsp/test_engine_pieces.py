@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from amr_lsp.analysis import analyze, lens_report, unresolved_lenses
+from amr_lsp.analysis import Analysis, analyze, lens_report, unresolved_lenses
 from amr_lsp.compare import Comparer
 from amr_lsp.completion import context_at
 from amr_lsp.config import Settings
@@ -66,6 +66,44 @@ def test_an_edit_rescores_only_the_graphs_it_touched() -> None:
     assert second.diagnostics["amrcheck-diff"][-1].range.start.character == (
         first.diagnostics["amrcheck-diff"][-1].range.start.character
     )
+
+
+def test_a_broken_graph_keeps_its_score_stale_and_counts_as_0_issue_21() -> None:
+    path = LSP_DATA / "annotations" / "lpp.amr"
+    text = path.read_text(encoding="utf-8")
+    documents, references = DocumentStore(), ReferenceStore()
+    comparer = Comparer("smatch", {})
+
+    def version(number: int, source: str, previous: Analysis | None = None) -> Analysis:
+        return analyze(
+            documents.parse(path.as_uri(), number, source),
+            Settings(references={"annotations/*.amr": "gold/{name}.amr"}),
+            comparer,
+            references,
+            LSP_DATA,
+            previous=previous,
+        )
+
+    first = version(1, text)
+    assert first.document_score is not None
+    before = first.graphs[3].comparison
+    assert before is not None and before.reference.label == "lpp_1943.4"
+    # lpp_1943.4 broken, and a new graph typed above it: found by its ::id
+    broken = text.replace("(b / be-located-at-91", "((b / be-located-at-91")
+    broken = broken.replace("# ::id lpp_1943.4", "(n / new)\n\n# ::id lpp_1943.4")
+    second = version(2, broken, first)
+    report = second.graphs[4]
+    assert report.entry.id == "lpp_1943.4" and report.comparison is None
+    assert report.stale is before and report.empty is not None
+    assert report.empty.f1 == 0.0
+    assert second.document_score is not None
+    assert second.document_score.f1 < first.document_score.f1
+    # still broken in the next version: the last score that parsed stays
+    third = version(3, broken + "\n", second)
+    assert third.graphs[4].stale is before
+    summary = third.score_summary()
+    assert [c["graph"] for c in summary["counted_empty"]] == ["lpp_1943.4"]
+    assert summary["counted_empty"][0]["where"].startswith(f"{path}:")
 
 
 def test_an_edit_revalidates_only_the_graph_it_touched() -> None:

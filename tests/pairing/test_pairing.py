@@ -58,26 +58,57 @@ def test_a_repeated_id_falls_back_to_position() -> None:
 
 
 def test_ids_only_one_file_has_are_listed_with_places() -> None:
+    """A reference graph the candidate lacks is a gap (its candidate counts
+    as an empty graph); a candidate graph the reference lacks is unpaired."""
     ref = read_string("# ::id a\n(x / one)\n\n# ::id b\n(y / two)\n", "ref.amr")
     cand = read_string("# ::id a\n(x / one)\n\n# ::id c\n(z / three)\n", "cand.amr")
     pairing = pair_graphs(ref, cand)
-    assert [p.id for p in pairing.pairs] == ["a"]
-    assert pairing.unpaired == [
-        "ref.amr:5:1: ::id 'b' is not in cand.amr",
-        "cand.amr:5:1: ::id 'c' is not in ref.amr",
+    assert [(p.id, p.candidate is None) for p in pairing.pairs] == [
+        ("a", False),
+        ("b", True),
     ]
+    assert pairing.unpaired == ["cand.amr:5:1: ::id 'c' is not in ref.amr"]
+    (gap,) = pairing.gaps
+    assert (gap.key, gap.side, gap.absent) == ("b", "candidate", True)
+    assert str(gap) == "ref.amr:5:1: graph b: ::id 'b' is not in cand.amr"
     with pytest.raises(PairingError) as raised:
         pair_corpora(ref, cand)
-    assert raised.value.problems == pairing.unpaired
+    assert raised.value.problems == [
+        "cand.amr:5:1: ::id 'c' is not in ref.amr",
+        "ref.amr:5:1: ::id 'b' is not in cand.amr",
+    ]
 
 
-def test_syntax_errors_leave_the_pair_out_with_its_place() -> None:
+def test_an_unreadable_candidate_is_a_pair_without_its_graph_issue_21() -> None:
     ref = read_string("(a / b)\n\n(c / d)\n\n(e / f)\n", "ref.amr")
     cand = read_string("(a / b)\n\n(c / d :ARG0 (x / y)\n\n(e / f)\n", "cand.amr")
     pairing = pair_graphs(ref, cand)
-    assert [p.id for p in pairing.pairs] == ["#1", "#3"]
-    assert pairing.broken == ["#2"]
+    assert [(p.id, p.candidate is None) for p in pairing.pairs] == [
+        ("#1", False),
+        ("#2", True),
+        ("#3", False),
+    ]
+    assert [str(g) for g in pairing.gaps] == [
+        "cand.amr:3:1: graph #2: E001 unbalanced parentheses: 1 '(' not closed"
+    ]
     assert pairing.errors[0].startswith("cand.amr:3:1: E001")
+    with pytest.raises(PairingError, match="cand.amr:3:1: E001"):
+        pair_corpora(ref, cand)
+
+
+E001 = "E001 unbalanced parentheses: 1 '(' not closed"
+E007 = "E007 empty graph: metadata without a graph"
+
+
+def test_an_unreadable_reference_leaves_its_pair_out_issue_21() -> None:
+    ref = read_string("(a / b)\n\n(c / d\n\n# ::id x\n", "ref.amr")
+    cand = read_string("(a / b)\n\n(c / d)\n\n(e / f)\n", "cand.amr")
+    pairing = pair_graphs(ref, cand)
+    assert [p.id for p in pairing.pairs] == ["#1"]
+    assert [(g.key, g.side, g.where, g.why) for g in pairing.gaps] == [
+        ("#2", "reference", "ref.amr:3:1", E001),
+        ("#3", "reference", "ref.amr:5:1", E007),
+    ]
 
 
 def test_multi_annotator_toy_rows() -> None:

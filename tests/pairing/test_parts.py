@@ -80,7 +80,7 @@ def outcome(report: Evaluation | str) -> object:
     if isinstance(report, str):
         return report
     pairings = {
-        path: (p.by, p.note, p.unpaired, p.errors, p.broken)
+        path: (p.by, p.note, p.unpaired, p.errors, p.gaps)
         for path, p in report.pairings.items()
     }
     results = [(r.ids, [s.f1 for s in r.corpus.pairs]) for r in report.results]

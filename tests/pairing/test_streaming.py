@@ -55,6 +55,8 @@ CASES = {
         graphs("x", "b", None, empty="x"),
     ),
     "ids only one file has": (graphs(*ABCD), graphs("d", "e", "a", "f")),
+    "unreadable in step": (graphs(*ABCD, broken="c"), graphs(*ABCD, broken="a")),
+    "a graph the candidate lacks": (graphs(*ABCD), graphs("a", "c", "d")),
     "different lengths": (graphs(*ABCD), graphs("a", "b", None)),
     "longer candidate": (graphs("a", None), graphs("a", "b", "c")),
     "empty candidate": (graphs("a"), ""),
@@ -75,13 +77,15 @@ def expected(ref: str, cand: str, by: PairBy) -> object:
         pairing.matching.by,
         pairing.matching.note,
         pairing.errors,
-        pairing.broken,
+        pairing.gaps,
     )
     return fields, [_pair(p) for p in pairing.pairs]
 
 
 def _pair(pair: GraphPair) -> tuple[object, ...]:
     cand, ref = pair.candidate, pair.reference
+    if cand is None:  # cannot be read, or absent: scored as an empty graph
+        return pair.id, None, ref.triples, None, str(ref.span)
     return pair.id, cand.triples, ref.triples, str(cand.span), str(ref.span)
 
 
@@ -96,7 +100,7 @@ def streamed(
         return str(error)
     pairs += [p for batch in stream.waiting(2) for _, p in batch]
     pairs.sort(key=lambda p: p.index)
-    fields = (report.by, report.note, report.errors, report.broken)
+    fields = (report.by, report.note, report.errors, report.gaps)
     return fields, [_pair(p) for p in pairs]
 
 
@@ -181,9 +185,16 @@ def test_files_that_will_not_pair_fail_before_any_scoring(tmp_path: Path) -> Non
     assert census.calls == 0
 
 
+@pytest.mark.parametrize("skip", [False, True], ids=["empty", "skip"])
 @pytest.mark.parametrize("compare", [False, True])
-def test_aspects_sum_over_the_pairs_scored(tmp_path: Path, compare: bool) -> None:
-    from amrcheck.metrics.aspects import aggregate_aspects, aspect_scores
+def test_aspects_sum_over_the_pairs_scored(
+    tmp_path: Path, compare: bool, skip: bool
+) -> None:
+    from amrcheck.metrics.aspects import (
+        aggregate_aspects,
+        aspect_scores,
+        aspect_scores_missing,
+    )
 
     blocks = shared_path(f"{SICK}/src.dev.amr").read_text().strip().split("\n\n")
     ref, good, bad = (tmp_path / f"{n}.amr" for n in ("ref", "good", "bad"))
@@ -192,15 +203,36 @@ def test_aspects_sum_over_the_pairs_scored(tmp_path: Path, compare: bool) -> Non
     broken = blocks[:5] + [blocks[5].replace(")", "", 1)] + blocks[6:12]
     bad.write_text("\n\n".join(broken) + "\n")
     smatch = get_metric("smatch")
-    report = evaluate(ref, [good, bad], [smatch], compare=compare, aspects=True)
+    report = evaluate(
+        ref,
+        [good, bad],
+        [smatch],
+        compare=compare,
+        aspects=True,
+        skip_unreadable=skip,
+    )
     pairing = pair_graphs(read_corpus(ref), read_corpus(good))
-    skipped = set(report.skipped[str(bad)]) if compare else set()
-    assert len(skipped) == compare
-    pairs = [p for p in pairing.pairs if p.id not in skipped]
+    skipped = set(report.skipped.get(str(bad), []))
+    assert len(skipped) == skip
+    common = skipped if compare else set()
+    pairs = [p for p in pairing.pairs if p.id not in common]
     expected = aggregate_aspects(
         [aspect_scores(smatch, p.candidate, p.reference) for p in pairs]  # type: ignore[arg-type]
     )
     assert report.results[0].aspects == expected
+    # the broken graph counts as an empty graph in the aspects too
+    bad_pairs = pair_graphs(read_corpus(ref), read_corpus(bad)).pairs
+    expected = aggregate_aspects(
+        [
+            aspect_scores_missing(smatch, p.reference)
+            if p.candidate is None
+            else aspect_scores(smatch, p.candidate, p.reference)
+            for p in bad_pairs
+            if p.id not in skipped
+        ]
+    )
+    assert report.results[1].aspects == expected
+    assert (expected["concepts"].f1 < report.results[0].aspects["concepts"].f1) != skip
 
 
 # --- rows of several files (diff, agreement) --------------------------------

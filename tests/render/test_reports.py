@@ -4,10 +4,22 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
 
 from amrcheck import Corpus, diff_corpora, get_metric, read_corpus
+from amrcheck.reading.corpus import read_string
 from amrcheck.render import diff_report, graphs_picture, graphs_report, score_report
 from amrcheck.workflows.evaluate import evaluate
+from tests.broken import (
+    BROKEN,
+    CANDIDATE,
+    METRICS,
+    REFERENCE,
+    break_graph,
+    metric_options,
+)
 
 from .conftest import ANNOTATION, GOLD, needs_dot
 
@@ -130,3 +142,98 @@ def test_picture_of_graphs_with_a_broken_one(odd: Corpus) -> None:
     svg = graphs_picture(list(odd), "svg").decode("utf-8")
     assert "odd.1: He said" in svg and "E001 unbalanced parentheses" in svg
     assert "(w / want&#45;01" in svg or "(w / want-01" in svg
+
+
+def _rows(html: str) -> dict[str, tuple[str, list[str]]]:
+    """The summary rows by id: (status, the text of every cell)."""
+    rows = {}
+    found = re.findall(r'<tr data-status="([^"]*)"[^>]*>(.*?)</tr>', html)
+    for status, cells in found:
+        texts = [
+            re.sub(r"<[^>]+>", "", cell)
+            for cell in re.findall(r"<td[^>]*>(.*?)</td>", cells)
+        ]
+        rows[texts[0]] = (status, texts)
+    return rows
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_score_report_counts_a_broken_graph_as_empty_issue_21(
+    name: str, tmp_path: Path
+) -> None:
+    """The broken graph's row is there with F1 0 under every metric, the
+    page says how many graphs the score counts as empty, with their places."""
+    reference = read_string(REFERENCE, "ref.amr")
+    candidate = read_string(break_graph(CANDIDATE, BROKEN), "cand.amr")
+    metrics = [get_metric(name, **metric_options(name, tmp_path))]
+    evaluation = evaluate(reference, [candidate], metrics)
+    html = score_report(evaluation, reference, [candidate], metrics)
+    assert_self_contained(html)
+    rows = _rows(html)
+    assert list(rows) == ["g0", "g1", "g2", "g3"]
+    status, cells = rows["g0"]
+    assert status == "error" and cells[2] == "0.0000"
+    assert cells[5] == "5"  # every reference triple (as written) missing
+    assert all(float(rows[k][1][2]) > 0 for k in ("g1", "g2", "g3"))
+    page = _Page(html)
+    assert (
+        "cand.amr: 1 candidate graph unreadable or missing, counted as an empty "
+        "graph (F1 0):" in page.text
+    )
+    assert (
+        "cand.amr:2:1: graph g0: E001 unbalanced parentheses: 1 '(' not closed"
+        in page.text
+    )
+    assert any(t.startswith("counted as an empty graph (F1 0)") for t in page.text)
+
+
+def test_score_report_of_skipped_absent_and_unjudged_graphs_issue_21() -> None:
+    reference = read_string(break_graph(REFERENCE, 3), "ref.amr")
+    blocks = break_graph(CANDIDATE, BROKEN).strip().split("\n\n")
+    candidate = read_string("\n\n".join(blocks[:2]) + "\n", "cand.amr")  # no g2, g3
+    metrics = [get_metric("smatch"), get_metric("wlk")]
+    for skip in (False, True):
+        evaluation = evaluate(reference, [candidate], metrics, skip_unreadable=skip)
+        html = score_report(evaluation, reference, [candidate], metrics)
+        rows = _rows(html)
+        assert list(rows) == ["g0", "g1", "g2", "g3"]
+        f1 = {key: cells[2:4] for key, (_, cells) in rows.items()}
+        empty = ["-", "-"] if skip else ["0.0000", "0.0000"]
+        assert f1["g0"] == f1["g2"] == empty  # unreadable, absent
+        assert f1["g3"] == ["-", "-"]  # the reference graph cannot be read
+        page = _Page(html)
+        assert (
+            "cand.amr: 1 pair left out of the scores: the reference graph is "
+            "unreadable:" in page.text
+        )
+        assert "ref.amr:8:1: graph g2: ::id 'g2' is not in cand.amr" in page.text
+        headline = (
+            "cand.amr: 2 candidate graphs unreadable or missing, left out of the "
+            "scores (--skip-unreadable):"
+            if skip
+            else "cand.amr: 2 candidate graphs unreadable or missing, counted as an "
+            "empty graph (F1 0):"
+        )
+        assert headline in page.text
+
+
+def test_diff_report_notes_how_the_summary_counts_a_graph_issue_21() -> None:
+    old = read_string(CANDIDATE, "old.amr")
+    blocks = break_graph(CANDIDATE, BROKEN).strip().split("\n\n")
+    new = read_string("\n\n".join(blocks[:2] + blocks[3:]) + "\n", "new.amr")
+    result = diff_corpora(old, new, get_metric("smatch"))
+    html = diff_report(result, old, new, get_metric("smatch"))
+    rows = _rows(html)
+    assert rows["g0"][1][2] == "0.0000" and rows["g2"][1][2] == "0.0000"
+    assert rows["g0"][1][-1].endswith("unreadable: counted as an empty graph")
+    assert rows["g2"][1][-1] == "removed: counted as an empty graph"
+    page = _Page(html)
+    assert (
+        "the score counts 2 graph(s) as empty graphs (F1 0: removed, or unreadable "
+        "in new)" in page.text
+    )
+    assert (
+        "new.amr:2:1: E001 unbalanced parentheses: 1 '(' not closed (graph g0: "
+        "unreadable: counted as an empty graph)" in page.text
+    )
+    assert "old.amr:8:1: graph g2: removed: counted as an empty graph" in page.text

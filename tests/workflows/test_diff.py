@@ -135,10 +135,33 @@ def test_removed_graph_and_position_fallback() -> None:
 def test_syntax_error_in_one_version() -> None:
     old = read_string("# ::id 1\n(a / b)\n\n# ::id 2\n(c / d)\n", "o.amr")
     new = read_string("# ::id 1\n(a / b\n\n# ::id 2\n(c / d)\n", "n.amr")
-    one, two = diff_corpora(old, new).graphs
-    assert one.status == "changed" and one.changes == [] and one.score is None
+    result = diff_corpora(old, new)
+    one, two = result.graphs
+    assert one.status == "changed" and one.changes == []
     assert one.errors and one.errors[0].startswith("n.amr:2:1: E001")
     assert two.status == "unchanged"
+    # the unreadable new graph counts as an empty graph (issue 21)
+    assert one.score is not None and one.score.f1 == 0.0 and one.counted_empty
+    assert result.total is not None and result.total.f1 == pytest.approx(2 / 3)
+    skipped = diff_corpora(old, new, skip_unreadable=True)
+    assert skipped.graphs[0].score is None and skipped.graphs[0].left_out
+    assert skipped.total is not None and skipped.total.f1 == 1.0
+    assert (skipped.left_out, result.counted_empty) == (1, 1)
+    # and an unreadable old graph leaves its pair out: it cannot be judged
+    back = diff_corpora(new, old).graphs[0]
+    assert back.score is None and back.left_out and not back.counted_empty
+
+
+def test_removed_graphs_count_as_empty_graphs_issue_21() -> None:
+    old = read_string("# ::id 1\n(a / b)\n\n# ::id 2\n(c / d)\n", "o.amr")
+    new = read_string("# ::id 1\n(a / b)\n", "n.amr")
+    result = diff_corpora(old, new)
+    removed = result.graphs[1]
+    assert removed.status == "removed" and removed.counted_empty
+    assert removed.score is not None and removed.score.counts["reference"] == 2
+    assert result.total is not None and result.total.f1 == pytest.approx(2 / 3)
+    added = diff_corpora(new, old).graphs[1]  # no reference: not scored
+    assert added.status == "added" and added.score is None and not added.left_out
 
 
 def test_jobs_give_identical_results() -> None:

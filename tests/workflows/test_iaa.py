@@ -85,6 +85,31 @@ def test_jobs_give_identical_results() -> None:
     assert [s.key for s in one.sentences] == [s.key for s in two.sentences]
 
 
+def test_an_unreadable_graph_counts_as_an_empty_graph_either_way_round_issue_21(
+) -> None:
+    whole = "# ::id 1\n(w / want-01 :ARG0 (b / boy))\n"
+    broken = whole.replace("))", ")")
+    for first, second in ((broken, whole), (whole, broken)):
+        a, b = read_string(first, "a.amr"), read_string(second, "b.amr")
+        result = agreement([a, b], resamples=10)
+        (pair,) = result.pairs
+        counts = pair.score.counts
+        assert pair.score.f1 == 0.0 and counts["matched"] == 0
+        # the empty graph is the first annotator's (A) or the second's (B)
+        sizes = (counts["reference"], counts["candidate"])
+        assert sizes == ((0, 4) if first is broken else (4, 0))
+        (sentence,) = result.sentences
+        assert sentence.annotators == ["a", "b"] and sentence.missing == []
+        assert list(sentence.unreadable) == ["a" if first is broken else "b"]
+        assert result.unreadable[0][:2] == ("1", "a" if first is broken else "b")
+    # left out, the broken graph leaves no sentence two annotators share
+    with pytest.raises(ValueError, match="no sentence has graphs from two"):
+        agreement(
+            [read_string(broken, "a.amr"), read_string(whole, "b.amr")],
+            skip_unreadable=True,
+        )
+
+
 def test_needs_two_annotators_sharing_a_sentence() -> None:
     a = read_string("# ::id 1\n(a / b)\n", "a.amr")
     b = read_string("# ::id 2\n(a / b)\n", "b.amr")

@@ -17,6 +17,8 @@ export interface DocumentScore {
   recall: number | null;
   missing: number;
   extra: number;
+  /** graphs counted as empty graphs (F1 0) in `f1`: unreadable, or not in the document */
+  counted_empty?: { graph: string; where: string; why: string }[];
 }
 
 export class ScoreStatus implements vscode.Disposable {
@@ -66,7 +68,9 @@ export class ScoreStatus implements vscode.Disposable {
     const item = this.item;
     const reference = score.reference ? vscode.workspace.asRelativePath(score.reference) : undefined;
     if (score.f1 !== null && reference) {
-      item.text = `$(graph) ${score.metric} ${score.f1.toFixed(3)}`;
+      const empty = score.counted_empty?.length ?? 0;
+      // a broken graph counts as 0: say so, so the lower score is not a mystery
+      item.text = `$(graph) ${score.metric} ${score.f1.toFixed(3)}${empty ? ` $(warning) ${empty}` : ""}`;
       item.command = "amr.showDiff";
       item.backgroundColor = undefined;
     } else if (!score.reference) {
@@ -84,6 +88,9 @@ export class ScoreStatus implements vscode.Disposable {
           `F1 ${fmt(score.f1)} · P ${fmt(score.precision)} · R ${fmt(score.recall)}\n\n` +
             `${score.compared} of ${score.graphs} graphs compared · ${score.missing} missing, ${score.extra} extra triples\n\n`,
         );
+        for (const empty of score.counted_empty ?? []) {
+          tooltip.appendMarkdown(`$(warning) ${escape(empty.graph)} counts as 0 (${escape(empty.why)})\n\n`);
+        }
       }
       tooltip.appendMarkdown("Click: show the diff against the reference");
     } else {

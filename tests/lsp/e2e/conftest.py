@@ -172,6 +172,32 @@ async def wait_published(client: LanguageClient, uri: str, version: int) -> None
     await asyncio.wait_for(poll(), TIMEOUT)
 
 
+async def wait_score(
+    client: LanguageClient, uri: str, version: int, metric: str | None = None
+) -> Any:
+    """The ``amr/documentScore`` payload of ``uri`` at ``version`` (waiting for
+    it), by ``metric`` if given (the configuration may arrive after the
+    document is first scored)."""
+
+    def found() -> Any:
+        mine = (s for s in reversed(client.scores) if s.uri == uri)
+        return next(
+            (
+                s
+                for s in mine
+                if s.version == version and metric in (None, s.metric)
+            ),
+            None,
+        )
+
+    async def poll() -> Any:
+        while found() is None:
+            await asyncio.sleep(0.01)
+        return found()
+
+    return await asyncio.wait_for(poll(), TIMEOUT)
+
+
 async def open_document(
     client: LanguageClient, path: Path, text: str | None = None, version: int = 1
 ) -> str:

@@ -10,6 +10,7 @@ from pytest_lsp import LanguageClient
 
 from amrcheck.metrics import metric_names, resolve
 from amrcheck.reading.corpus import read_corpus
+from tests.broken import METRICS, metric_options
 from tests.rewrite import rewrite
 
 from .conftest import (
@@ -23,6 +24,7 @@ from .conftest import (
     pos,
     resolved_lenses,
     wait_published,
+    wait_score,
 )
 
 ANNOTATION = LSP_DATA / "annotations" / "lpp.amr"
@@ -104,11 +106,37 @@ async def test_lens_follows_typing(client: LanguageClient) -> None:
                  (at.line, at.character + len("beautiful")))
     titles = await lens_titles(client, uri)
     assert titles[1].startswith("smatch 1.00 · P 1.00 R 1.00 · 0 missing, 0 extra")
-    # break the graph: the lens says so; the other graphs keep their scores
+    # break the graph: the lens keeps its score, marked as from before the
+    # edit (issue 21); the other graphs keep their scores
     await change(client, uri, 3, "(", (at.line, at.character))
     titles = await lens_titles(client, uri)
-    assert titles[1] == "smatch – · graph has errors"
+    stale = (
+        "smatch 1.00 (before this edit) · graph has errors: counts as 0 in the "
+        "document score"
+    )
+    assert titles[1] == stale
     assert titles[3].startswith("smatch 0.91")
+    # typing on while it is broken keeps the score of the last version that parsed
+    await change(client, uri, 4, "(", (at.line, at.character))
+    assert (await lens_titles(client, uri))[1] == stale
+    # mended, it is scored again
+    await change(
+        client, uri, 5, "", (at.line, at.character), (at.line, at.character + 2)
+    )
+    titles = await lens_titles(client, uri)
+    assert titles[1].startswith("smatch 1.00 · P 1.00 R 1.00 · 0 missing, 0 extra")
+
+
+async def test_a_broken_graph_without_a_score_before_says_so(
+    client: LanguageClient,
+) -> None:
+    text = ANNOTATION.read_text(encoding="utf-8")
+    broken = text.replace("(c / chapter\n  :mod 1)", "(c / chapter\n  :mod 1")
+    uri = await open_document(client, ANNOTATION, text=broken)
+    titles = await lens_titles(client, uri)
+    assert titles[0] == (
+        "smatch – · graph has errors: counts as 0 in the document score"
+    )
 
 
 async def test_document_score(client: LanguageClient) -> None:
@@ -123,6 +151,43 @@ async def test_document_score(client: LanguageClient) -> None:
     # the same payload arrives as the amr/documentScore notification
     notified = client.scores[-1]
     assert (notified.uri, notified.version, notified.f1) == (uri, 1, score["f1"])
+
+
+@pytest.mark.parametrize("metric", METRICS)
+async def test_a_broken_graph_lowers_the_document_score_issue_21(
+    start_client, metric: str, tmp_path
+) -> None:
+    """The status bar never improves because something broke: the broken
+    graph counts as 0 until it parses again, and so does a deleted one."""
+    client = await start_client(
+        configuration={
+            "metric": metric,
+            "metricOptions": metric_options(metric, tmp_path),
+        }
+    )
+    uri = await open_document(client, ANNOTATION)
+    before = await wait_score(client, uri, 1, metric)
+    assert before.counted_empty == [] and before.f1 > 0
+    text = ANNOTATION.read_text(encoding="utf-8")
+    at = find(text, "(b / be-located-at-91")  # lpp_1943.4 scores 0.91 with smatch
+    await change(client, uri, 2, "(", (at.line, at.character))  # unbalanced
+    broken = await wait_score(client, uri, 2, metric)
+    assert broken.f1 < before.f1
+    assert broken.graphs == 8 and broken.compared == 7
+    (counted,) = broken.counted_empty
+    assert counted.graph == "lpp_1943.4" and counted.why == "unreadable"
+    assert counted.where.startswith(f"{ANNOTATION}:")
+    # deleted, the graph still counts as 0: it is not in the document
+    blocks = text.split("\n\n")
+    deleted = "\n\n".join(b for b in blocks if "::id lpp_1943.4 " not in b)
+    await change(client, uri, 3, deleted)
+    gone = await wait_score(client, uri, 3, metric)
+    assert gone.f1 == pytest.approx(broken.f1)
+    (absent,) = gone.counted_empty
+    assert absent.graph == "lpp_1943.4" and absent.why == "not in this document"
+    assert absent.where.startswith(str(LSP_DATA / "gold" / "lpp.amr"))
+    await change(client, uri, 4, text)
+    assert (await wait_score(client, uri, 4, metric)).f1 == pytest.approx(before.f1)
 
 
 async def test_no_reference(client: LanguageClient) -> None:
