@@ -16,10 +16,11 @@ import argparse
 import time
 from typing import Any
 
+from workloads import DEFAULT_OUT
+
 from amrcheck.metrics import get_metric
 from amrcheck.metrics import smatch as smatch_module
 from amrcheck.reading.corpus import read_corpus
-from workloads import DEFAULT_OUT
 
 
 def main() -> int:
