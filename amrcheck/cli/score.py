@@ -466,7 +466,7 @@ def exit_status(evaluation: Evaluation) -> int:
     if not counted and not left_out:
         return 0
     typer.echo(
-        f"amrcheck score: {plural(counted, 'graph')} counted as empty graphs, "
+        f"amrcheck score: {plural(counted, 'graph')} counted as empty, "
         f"{plural(left_out, 'pair')} left out (listed in the report); exit status 1",
         err=True,
     )

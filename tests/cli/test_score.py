@@ -194,7 +194,7 @@ def test_an_unreadable_candidate_counts_as_an_empty_graph_issue_21(
     result = run(ref, cand, "--json", "--per-pair", out)
     assert result.exit_code == 1
     assert f"{cand}:2:1: E001" in result.stderr
-    assert "1 graph counted as empty graphs, 0 pairs left out" in result.stderr
+    assert "1 graph counted as empty, 0 pairs left out" in result.stderr
     report = json.loads(result.stdout)
     (entry,) = report["results"]
     assert entry["pairs"] == 4 and entry["counted_empty"] == 1
