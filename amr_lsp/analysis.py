@@ -441,7 +441,12 @@ def diff_diagnostics(
 
 
 def lens_title(analysis: Analysis, report: GraphReport) -> str:
-    """``smatch 0.87 · P 0.90 R 0.84 · 3 missing, 2 extra vs gold/x.amr#id``."""
+    """``smatch 0.87 · P 0.90 R 0.84 · 3 missing, 2 extra vs gold/x.amr#id``.
+
+    The counts are in the lens metric's own units: triples for smatch and
+    s2match, ``motifs: 9 shared, 2 missing, 0 extra`` for rematch, and so
+    on (:attr:`GraphComparison.summary`).
+    """
     metric = analysis.settings.metric
     comparison = report.comparison
     if report.empty is not None:
@@ -458,7 +463,10 @@ def lens_title(analysis: Analysis, report: GraphReport) -> str:
     title = f"{metric} {score.f1:.2f}"
     if score.precision is not None and score.recall is not None:
         title += f" · P {score.precision:.2f} R {score.recall:.2f}"
-    title += f" · {len(comparison.missing)} missing, {len(comparison.extra)} extra"
+    title += " · " + (
+        comparison.summary if comparison.summary is not None
+        else f"{len(comparison.missing)} missing, {len(comparison.extra)} extra"
+    )
     return f"{title} vs {analysis.reference_name}#{comparison.reference.label}"
 
 
