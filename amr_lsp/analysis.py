@@ -197,6 +197,7 @@ def analyze(
     timings["compare"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
+    name = _display_name(choice.path, document, root) if choice else None
     if reference is not None and reference.problem is not None:
         diagnostics[DIFF_SOURCE].append(_reference_problem(parsed, choice, reference))
     if settings.features.diff and reference is not None and reference.lines is not None:
@@ -208,7 +209,9 @@ def analyze(
             ):
                 continue
             diagnostics[DIFF_SOURCE].extend(
-                diff_diagnostics(graph, comparison, parsed.lines, reference)
+                diff_diagnostics(
+                    graph, comparison, parsed.lines, reference, name or ""
+                )
             )
     timings["diagnostics"] = time.perf_counter() - clock
 
@@ -224,7 +227,7 @@ def analyze(
         settings=settings,
         choice=choice,
         reference=reference,
-        reference_name=_display_name(choice.path, document, root) if choice else None,
+        reference_name=name,
         graphs=graphs,
         findings=findings,
         diagnostics=diagnostics,
@@ -348,52 +351,76 @@ def triple_span_of(graph: Graph, triple: TripleId) -> tuple[int, int]:
     return span.start, span.end
 
 
+class _ReferencePlaces:
+    """Places in one reference graph: as ``gold/x.amr:3:4`` and as links."""
+
+    def __init__(self, entry: Entry, reference: LoadedReference, name: str) -> None:
+        assert entry.graph is not None and reference.lines is not None
+        self.graph, self.source, self.name = entry.graph, entry.source, name
+        self.uri, self.lines = reference.uri, reference.lines
+        self.concepts = entry.graph.variables()
+
+    def place(self, offset: int) -> str:
+        line, column = self.source.line_column(offset)
+        return f"{self.name}:{line}:{column}"
+
+    def location(self, triple: TripleId) -> types.Location:
+        start, end = triple_span_of(self.graph, triple)
+        return types.Location(uri=self.uri, range=self.lines.range(start, end))
+
+    def node(
+        self, variable: str
+    ) -> tuple[str, list[types.DiagnosticRelatedInformation]]:
+        """``(v / concept) at gold/x.amr:3:4`` and its link."""
+        node = f"({variable} / {self.concepts.get(variable, '?')})"
+        definition = self.graph.definition_span(variable)
+        if definition is None:
+            return node, []
+        node += f" at {self.place(definition.start)}"
+        return node, [
+            types.DiagnosticRelatedInformation(
+                location=lsp_location(definition, self.uri, self.lines),
+                message=f"reference node {node}",
+            )
+        ]
+
+
 def diff_diagnostics(
     graph: Graph,
     comparison: GraphComparison,
     lines: LineIndex,
     reference: LoadedReference,
+    name: str,
 ) -> list[types.Diagnostic]:
-    """The differences of one graph from its reference graph, as diagnostics."""
-    ref_graph = comparison.reference.graph
-    assert ref_graph is not None and reference.lines is not None
-    ref_lines = reference.lines
-    ref_concepts = ref_graph.variables()
-    found: list[types.Diagnostic] = []
+    """The differences of one graph from its reference graph, as diagnostics.
 
-    def ref_location(triple: TripleId) -> types.Location:
-        start, end = triple_span_of(ref_graph, triple)
-        return types.Location(uri=reference.uri, range=ref_lines.range(start, end))
+    Ranges are on the graph's own text; whatever is in the reference is
+    named with its place there (``gold/lpp.amr:131:25``, ``name`` being how
+    the reference file is shown) and linked by ``relatedInformation``, so a
+    reference line is never read as the annotation's (issue 22).
+    """
+    ref_graph = comparison.reference.graph
+    assert ref_graph is not None
+    places = _ReferencePlaces(comparison.reference, reference, name)
+    ref_node, ref_location, ref_place = places.node, places.location, places.place
+    found: list[types.Diagnostic] = []
 
     for extra in comparison.extra:
         start, end = triple_span_of(graph, extra)
-        related = None
+        related: list[types.DiagnosticRelatedInformation] = []
         severity = types.DiagnosticSeverity.Information
         if extra.index < 0:
             code = "diff-root"
             severity = types.DiagnosticSeverity.Hint
-            message = (
-                f"root differs: the reference's root is "
-                f"({ref_graph.top} / {ref_concepts.get(ref_graph.top, '?')})"
-            )
+            node, related = ref_node(ref_graph.top)
+            message = f"root differs: the reference's root is {node}"
         elif graph.triples[extra.index][1] == ":instance":
             variable, _, concept = graph.triples[extra.index]
             aligned = comparison.alignment.get(variable)
             if aligned is not None:
                 code = "diff-concept"
-                message = (
-                    f"concept {concept!r} is aligned to reference node "
-                    f"({aligned} / {ref_concepts.get(aligned, '?')})"
-                )
-                definition = ref_graph.definition_span(aligned)
-                if definition is not None:
-                    related = [
-                        types.DiagnosticRelatedInformation(
-                            location=lsp_location(definition, reference.uri, ref_lines),
-                            message=f"reference node ({aligned} / "
-                                    f"{ref_concepts.get(aligned, '?')})",
-                        )
-                    ]
+                node, related = ref_node(aligned)
+                message = f"concept {concept!r} is aligned to reference node {node}"
             else:
                 code = "diff-extra"
                 message = f"extra node {written(graph, extra.index)}: " \
@@ -408,11 +435,15 @@ def diff_diagnostics(
                 severity=severity,
                 code=code,
                 source=DIFF_SOURCE,
-                related_information=related,
+                related_information=related or None,
             )
         )
     if comparison.missing:
-        listed = [written(ref_graph, m.index) for m in comparison.missing]
+        listed = [
+            f"{written(ref_graph, m.index)} at "
+            f"{ref_place(triple_span_of(ref_graph, m)[0])}"
+            for m in comparison.missing
+        ]
         more = len(listed) - MESSAGE_TRIPLES
         shown = ", ".join(listed[:MESSAGE_TRIPLES])
         if more > 0:
@@ -422,7 +453,8 @@ def diff_diagnostics(
             types.Diagnostic(
                 range=lines.line_range(graph.start),
                 message=f"{count} reference triple{'s' if count != 1 else ''} "
-                        f"missing (vs {comparison.reference.label}): {shown}",
+                        f"missing (vs {name}#{comparison.reference.label}): "
+                        f"{shown}",
                 severity=types.DiagnosticSeverity.Information,
                 code="diff-missing",
                 source=DIFF_SOURCE,
