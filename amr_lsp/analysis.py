@@ -176,7 +176,9 @@ def analyze(
         validate(corpus, cache=findings_cache) if settings.features.validation
         else []
     )
-    diagnostics[VALIDATION_SOURCE] = [lsp_diagnostic(f, parsed.lines) for f in findings]
+    diagnostics[VALIDATION_SOURCE] = [
+        lsp_diagnostic(f, parsed.lines, parsed.uri) for f in findings
+    ]
     timings["validate"] = time.perf_counter() - clock
 
     clock = time.perf_counter()

@@ -6,9 +6,9 @@ from lsprotocol import types
 from pygls.workspace import TextDocument
 from pytest_lsp import LanguageClient
 
-from amrcheck import read_corpus, validate
+from amrcheck import read_corpus, read_string, validate
 
-from .conftest import LSP_DATA, by_source, change, find, open_document
+from .conftest import LSP_DATA, by_source, change, find, open_document, pos
 
 ANNOTATION = LSP_DATA / "annotations" / "lpp.amr"
 GOLD = LSP_DATA / "gold" / "lpp.amr"
@@ -140,9 +140,12 @@ async def test_edit_breaks_then_fixes_a_graph(client: LanguageClient) -> None:
     after = (close.line, close.character + 6)
     await change(client, uri, 2, "", after, (after[0], after[1] + 1))
     errors = [d for d in by_source(client, uri, "amrcheck") if d.code == "E001"]
+    # where the parser ran out (issue 22): where the ")" is missing
     assert [(d.range.start.line, d.range.start.character) for d in errors] == [
-        (where.line, where.character)
+        after
     ]
+    [link] = errors[0].related_information
+    assert (link.location.uri, link.location.range.start) == (uri, where)
     await change(client, uri, 3, ")", after)
     assert not [d for d in client.diagnostics[uri] if d.code == "E001"]
     assert len(by_source(client, uri, "amrcheck-diff")) == 4
@@ -176,3 +179,33 @@ async def test_header_reference_on_a_bamboo_pair(client: LanguageClient) -> None
     )
     assert score["reference"] == str(LSP_DATA / "bamboo" / "src.amr")
     assert score["compared"] == 5
+
+
+async def test_e001_points_where_the_parser_ran_out_issue_22(
+    client: LanguageClient,
+) -> None:
+    """A graph missing its last ")" many lines below its "(": E001 at the end
+    of the graph's block (after its last token, before the blank line and
+    the next graph), the same place as ``amrcheck check``, with the opening
+    paren as related information."""
+    text = ANNOTATION.read_text(encoding="utf-8")
+    broken = text.replace("(p2 / primeval)))", "(p2 / primeval))", 1)
+    uri = await open_document(client, ANNOTATION, text=broken)
+    [error] = [d for d in by_source(client, uri, "amrcheck") if d.code == "E001"]
+    # the ")" is missing on the line of "primeval", but the parser can only
+    # tell at the end of the graph's block: after its last token
+    last = find(broken, "(y / year))))")
+    assert error.range.start == error.range.end == pos(
+        last.line, last.character + len("(y / year))))")
+    )
+    assert broken.split("\n")[last.line + 1] == ""  # the block's end
+    opening = find(broken, "(s / see-01")
+    assert opening.line < last.line - 10  # far above
+    [link] = error.related_information
+    assert link.message == "this '(' is not closed"
+    assert (link.location.uri, link.location.range.start) == (uri, opening)
+    # the CLI reports the same place (1-based)
+    [finding] = [f for f in validate(read_string(broken, "x.amr")) if f.code == "E001"]
+    assert (finding.span.line, finding.span.column) == (
+        error.range.start.line + 1, error.range.start.character + 1
+    )
