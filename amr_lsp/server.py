@@ -498,9 +498,27 @@ async def inlay_hint(
     return hints
 
 
+def require_open(ls: AmrLanguageServer, uri: Any) -> str:
+    """``uri`` if it names an open document; else an InvalidParams error
+    that says so (a command's arguments come from anywhere: a key binding,
+    a script, a status bar of a closed editor)."""
+    if not isinstance(uri, str):
+        raise JsonRpcException(
+            f"expected a document URI, not {uri!r}",
+            code=types.ErrorCodes.InvalidParams,
+        )
+    if uri not in ls.workspace.text_documents:
+        raise JsonRpcException(
+            f"the document is not open: {uri} (open it first: the score is of "
+            "the editor's text)",
+            code=types.ErrorCodes.InvalidParams,
+        )
+    return uri
+
+
 @SERVER.command(DOCUMENT_SCORE_COMMAND)
-async def document_score(ls: AmrLanguageServer, uri: str) -> dict[str, Any]:
-    return (await ls.analysis(uri)).score_summary()
+async def document_score(ls: AmrLanguageServer, uri: Any) -> dict[str, Any]:
+    return (await ls.analysis(require_open(ls, uri))).score_summary()
 
 
 # -- hovers and navigation ----------------------------------------------------

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 from pytest_lsp import LanguageClient
 
 from amrcheck.metrics import metric_names, resolve
@@ -151,6 +152,38 @@ async def test_document_score(client: LanguageClient) -> None:
     # the same payload arrives as the amr/documentScore notification
     notified = client.scores[-1]
     assert (notified.uri, notified.version, notified.f1) == (uri, 1, score["f1"])
+
+
+async def test_document_score_of_a_document_not_open_issue_22(
+    client: LanguageClient,
+) -> None:
+    """A closed (or never opened) document: InvalidParams that says so, not
+    "the document changed; try again"."""
+    gold = (LSP_DATA / "gold" / "lpp.amr").as_uri()
+    score = types.ExecuteCommandParams(
+        command="amrcheck.documentScore", arguments=[gold]
+    )
+    with pytest.raises(JsonRpcInvalidParams, match="the document is not open"):
+        await client.workspace_execute_command_async(score)
+    uri = await open_document(client, ANNOTATION)
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=doc(uri))
+    )
+    closed = types.ExecuteCommandParams(
+        command="amrcheck.documentScore", arguments=[uri]
+    )
+    with pytest.raises(JsonRpcInvalidParams, match=f"not open: {uri}"):
+        await client.workspace_execute_command_async(closed)
+    for arguments in ([], [42]):
+        with pytest.raises(JsonRpcInvalidParams, match="argument|document URI"):
+            await client.workspace_execute_command_async(
+                types.ExecuteCommandParams(
+                    command="amrcheck.documentScore", arguments=arguments
+                )
+            )
+    # open again: it answers
+    await open_document(client, ANNOTATION)
+    assert (await client.workspace_execute_command_async(closed))["uri"] == uri
 
 
 @pytest.mark.parametrize("metric", METRICS)
