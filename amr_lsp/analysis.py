@@ -32,6 +32,7 @@ from .compare import Comparer, GraphComparison, TripleId
 from .config import Settings
 from .convert import (
     DIFF_SOURCE,
+    SCORE_SOURCE,
     VALIDATION_SOURCE,
     LineIndex,
     lsp_diagnostic,
@@ -169,7 +170,7 @@ def analyze(
     timings: dict[str, float] = {}
     clock = time.perf_counter()
     diagnostics: dict[str, list[types.Diagnostic]] = {
-        VALIDATION_SOURCE: [], DIFF_SOURCE: []
+        VALIDATION_SOURCE: [], DIFF_SOURCE: [], SCORE_SOURCE: []
     }
     corpus = parsed.corpus
     findings = (
@@ -215,6 +216,9 @@ def analyze(
                     graph, comparison, parsed.lines, reference, name or ""
                 )
             )
+    diagnostics[SCORE_SOURCE] = low_score_diagnostics(
+        graphs, settings, parsed.lines
+    )
     timings["diagnostics"] = time.perf_counter() - clock
 
     counted = [
@@ -469,6 +473,65 @@ def diff_diagnostics(
             )
         )
     return found
+
+
+# -- scores at a glance -------------------------------------------------------
+
+
+def is_low(report: GraphReport, settings: Settings) -> bool:
+    """The graph was scored, below ``lowScoreThreshold``."""
+    comparison = report.comparison
+    return (
+        comparison is not None
+        and comparison.score.f1 < settings.low_score_threshold
+    )
+
+
+def low_score_diagnostics(
+    graphs: list[GraphReport], settings: Settings, lines: LineIndex
+) -> list[types.Diagnostic]:
+    """A warning on the first line of each graph scoring below the threshold
+    (``smatch 0.56 < 0.80``), so low scores stand out in the editor and in
+    its problem list (issue 22)."""
+    found = []
+    for report in graphs:
+        graph = report.entry.graph
+        if graph is None or not is_low(report, settings):
+            continue
+        assert report.comparison is not None
+        score, threshold = report.comparison.score.f1, settings.low_score_threshold
+        shown = f"{score:.2f}"
+        if float(shown) >= threshold:  # never "0.98 < 0.98"
+            shown = f"{score:.4f}"
+        found.append(
+            types.Diagnostic(
+                range=lines.line_range(graph.start),
+                message=f"{settings.metric} {shown} < {threshold:.2f}",
+                severity=types.DiagnosticSeverity.Warning,
+                code="low-score",
+                source=SCORE_SOURCE,
+            )
+        )
+    return found
+
+
+def score_text(analysis: Analysis, report: GraphReport) -> str | None:
+    """``smatch 0.56`` (None: the graph has no score)."""
+    if report.comparison is None:
+        return None
+    return f"{analysis.settings.metric} {report.comparison.score.f1:.2f}"
+
+
+def next_low_score(analysis: Analysis, offset: int) -> GraphReport | None:
+    """The first graph below the threshold that starts after ``offset``,
+    else (wrapping around) the first one of the document."""
+    low = [
+        report for report in analysis.graphs
+        if report.entry.graph is not None and is_low(report, analysis.settings)
+    ]
+    after = [r for r in low if _lens_offset(r) > offset]
+    found = after or low
+    return found[0] if found else None
 
 
 # -- lenses -------------------------------------------------------------------

@@ -150,6 +150,8 @@ _SEVERITIES = {
 VALIDATION_SOURCE = "amrcheck"
 #: ``Diagnostic.source`` of the comparison with the reference file
 DIFF_SOURCE = "amrcheck-diff"
+#: ``Diagnostic.source`` of the scores below ``lowScoreThreshold``
+SCORE_SOURCE = "amrcheck-score"
 
 
 def lsp_severity(severity: Severity) -> types.DiagnosticSeverity:
