@@ -32,6 +32,7 @@ from .compare import Comparer, GraphComparison, TripleId
 from .config import Settings
 from .convert import (
     DIFF_SOURCE,
+    SCORE_SOURCE,
     VALIDATION_SOURCE,
     LineIndex,
     lsp_diagnostic,
@@ -169,14 +170,16 @@ def analyze(
     timings: dict[str, float] = {}
     clock = time.perf_counter()
     diagnostics: dict[str, list[types.Diagnostic]] = {
-        VALIDATION_SOURCE: [], DIFF_SOURCE: []
+        VALIDATION_SOURCE: [], DIFF_SOURCE: [], SCORE_SOURCE: []
     }
     corpus = parsed.corpus
     findings = (
         validate(corpus, cache=findings_cache) if settings.features.validation
         else []
     )
-    diagnostics[VALIDATION_SOURCE] = [lsp_diagnostic(f, parsed.lines) for f in findings]
+    diagnostics[VALIDATION_SOURCE] = [
+        lsp_diagnostic(f, parsed.lines, parsed.uri) for f in findings
+    ]
     timings["validate"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
@@ -197,6 +200,7 @@ def analyze(
     timings["compare"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
+    name = _display_name(choice.path, document, root) if choice else None
     if reference is not None and reference.problem is not None:
         diagnostics[DIFF_SOURCE].append(_reference_problem(parsed, choice, reference))
     if settings.features.diff and reference is not None and reference.lines is not None:
@@ -208,8 +212,13 @@ def analyze(
             ):
                 continue
             diagnostics[DIFF_SOURCE].extend(
-                diff_diagnostics(graph, comparison, parsed.lines, reference)
+                diff_diagnostics(
+                    graph, comparison, parsed.lines, reference, name or ""
+                )
             )
+    diagnostics[SCORE_SOURCE] = low_score_diagnostics(
+        graphs, settings, parsed.lines
+    )
     timings["diagnostics"] = time.perf_counter() - clock
 
     counted = [
@@ -224,7 +233,7 @@ def analyze(
         settings=settings,
         choice=choice,
         reference=reference,
-        reference_name=_display_name(choice.path, document, root) if choice else None,
+        reference_name=name,
         graphs=graphs,
         findings=findings,
         diagnostics=diagnostics,
@@ -348,52 +357,76 @@ def triple_span_of(graph: Graph, triple: TripleId) -> tuple[int, int]:
     return span.start, span.end
 
 
+class _ReferencePlaces:
+    """Places in one reference graph: as ``gold/x.amr:3:4`` and as links."""
+
+    def __init__(self, entry: Entry, reference: LoadedReference, name: str) -> None:
+        assert entry.graph is not None and reference.lines is not None
+        self.graph, self.source, self.name = entry.graph, entry.source, name
+        self.uri, self.lines = reference.uri, reference.lines
+        self.concepts = entry.graph.variables()
+
+    def place(self, offset: int) -> str:
+        line, column = self.source.line_column(offset)
+        return f"{self.name}:{line}:{column}"
+
+    def location(self, triple: TripleId) -> types.Location:
+        start, end = triple_span_of(self.graph, triple)
+        return types.Location(uri=self.uri, range=self.lines.range(start, end))
+
+    def node(
+        self, variable: str
+    ) -> tuple[str, list[types.DiagnosticRelatedInformation]]:
+        """``(v / concept) at gold/x.amr:3:4`` and its link."""
+        node = f"({variable} / {self.concepts.get(variable, '?')})"
+        definition = self.graph.definition_span(variable)
+        if definition is None:
+            return node, []
+        node += f" at {self.place(definition.start)}"
+        return node, [
+            types.DiagnosticRelatedInformation(
+                location=lsp_location(definition, self.uri, self.lines),
+                message=f"reference node {node}",
+            )
+        ]
+
+
 def diff_diagnostics(
     graph: Graph,
     comparison: GraphComparison,
     lines: LineIndex,
     reference: LoadedReference,
+    name: str,
 ) -> list[types.Diagnostic]:
-    """The differences of one graph from its reference graph, as diagnostics."""
-    ref_graph = comparison.reference.graph
-    assert ref_graph is not None and reference.lines is not None
-    ref_lines = reference.lines
-    ref_concepts = ref_graph.variables()
-    found: list[types.Diagnostic] = []
+    """The differences of one graph from its reference graph, as diagnostics.
 
-    def ref_location(triple: TripleId) -> types.Location:
-        start, end = triple_span_of(ref_graph, triple)
-        return types.Location(uri=reference.uri, range=ref_lines.range(start, end))
+    Ranges are on the graph's own text; whatever is in the reference is
+    named with its place there (``gold/lpp.amr:131:25``, ``name`` being how
+    the reference file is shown) and linked by ``relatedInformation``, so a
+    reference line is never read as the annotation's (issue 22).
+    """
+    ref_graph = comparison.reference.graph
+    assert ref_graph is not None
+    places = _ReferencePlaces(comparison.reference, reference, name)
+    ref_node, ref_location, ref_place = places.node, places.location, places.place
+    found: list[types.Diagnostic] = []
 
     for extra in comparison.extra:
         start, end = triple_span_of(graph, extra)
-        related = None
+        related: list[types.DiagnosticRelatedInformation] = []
         severity = types.DiagnosticSeverity.Information
         if extra.index < 0:
             code = "diff-root"
             severity = types.DiagnosticSeverity.Hint
-            message = (
-                f"root differs: the reference's root is "
-                f"({ref_graph.top} / {ref_concepts.get(ref_graph.top, '?')})"
-            )
+            node, related = ref_node(ref_graph.top)
+            message = f"root differs: the reference's root is {node}"
         elif graph.triples[extra.index][1] == ":instance":
             variable, _, concept = graph.triples[extra.index]
             aligned = comparison.alignment.get(variable)
             if aligned is not None:
                 code = "diff-concept"
-                message = (
-                    f"concept {concept!r} is aligned to reference node "
-                    f"({aligned} / {ref_concepts.get(aligned, '?')})"
-                )
-                definition = ref_graph.definition_span(aligned)
-                if definition is not None:
-                    related = [
-                        types.DiagnosticRelatedInformation(
-                            location=lsp_location(definition, reference.uri, ref_lines),
-                            message=f"reference node ({aligned} / "
-                                    f"{ref_concepts.get(aligned, '?')})",
-                        )
-                    ]
+                node, related = ref_node(aligned)
+                message = f"concept {concept!r} is aligned to reference node {node}"
             else:
                 code = "diff-extra"
                 message = f"extra node {written(graph, extra.index)}: " \
@@ -408,11 +441,15 @@ def diff_diagnostics(
                 severity=severity,
                 code=code,
                 source=DIFF_SOURCE,
-                related_information=related,
+                related_information=related or None,
             )
         )
     if comparison.missing:
-        listed = [written(ref_graph, m.index) for m in comparison.missing]
+        listed = [
+            f"{written(ref_graph, m.index)} at "
+            f"{ref_place(triple_span_of(ref_graph, m)[0])}"
+            for m in comparison.missing
+        ]
         more = len(listed) - MESSAGE_TRIPLES
         shown = ", ".join(listed[:MESSAGE_TRIPLES])
         if more > 0:
@@ -422,7 +459,8 @@ def diff_diagnostics(
             types.Diagnostic(
                 range=lines.line_range(graph.start),
                 message=f"{count} reference triple{'s' if count != 1 else ''} "
-                        f"missing (vs {comparison.reference.label}): {shown}",
+                        f"missing (vs {name}#{comparison.reference.label}): "
+                        f"{shown}",
                 severity=types.DiagnosticSeverity.Information,
                 code="diff-missing",
                 source=DIFF_SOURCE,
@@ -437,11 +475,75 @@ def diff_diagnostics(
     return found
 
 
+# -- scores at a glance -------------------------------------------------------
+
+
+def is_low(report: GraphReport, settings: Settings) -> bool:
+    """The graph was scored, below ``lowScoreThreshold``."""
+    comparison = report.comparison
+    return (
+        comparison is not None
+        and comparison.score.f1 < settings.low_score_threshold
+    )
+
+
+def low_score_diagnostics(
+    graphs: list[GraphReport], settings: Settings, lines: LineIndex
+) -> list[types.Diagnostic]:
+    """A warning on the first line of each graph scoring below the threshold
+    (``smatch 0.56 < 0.80``), so low scores stand out in the editor and in
+    its problem list (issue 22)."""
+    found = []
+    for report in graphs:
+        graph = report.entry.graph
+        if graph is None or not is_low(report, settings):
+            continue
+        assert report.comparison is not None
+        score, threshold = report.comparison.score.f1, settings.low_score_threshold
+        shown = f"{score:.2f}"
+        if float(shown) >= threshold:  # never "0.98 < 0.98"
+            shown = f"{score:.4f}"
+        found.append(
+            types.Diagnostic(
+                range=lines.line_range(graph.start),
+                message=f"{settings.metric} {shown} < {threshold:.2f}",
+                severity=types.DiagnosticSeverity.Warning,
+                code="low-score",
+                source=SCORE_SOURCE,
+            )
+        )
+    return found
+
+
+def score_text(analysis: Analysis, report: GraphReport) -> str | None:
+    """``smatch 0.56`` (None: the graph has no score)."""
+    if report.comparison is None:
+        return None
+    return f"{analysis.settings.metric} {report.comparison.score.f1:.2f}"
+
+
+def next_low_score(analysis: Analysis, offset: int) -> GraphReport | None:
+    """The first graph below the threshold that starts after ``offset``,
+    else (wrapping around) the first one of the document."""
+    low = [
+        report for report in analysis.graphs
+        if report.entry.graph is not None and is_low(report, analysis.settings)
+    ]
+    after = [r for r in low if _lens_offset(r) > offset]
+    found = after or low
+    return found[0] if found else None
+
+
 # -- lenses -------------------------------------------------------------------
 
 
 def lens_title(analysis: Analysis, report: GraphReport) -> str:
-    """``smatch 0.87 · P 0.90 R 0.84 · 3 missing, 2 extra vs gold/x.amr#id``."""
+    """``smatch 0.87 · P 0.90 R 0.84 · 3 missing, 2 extra vs gold/x.amr#id``.
+
+    The counts are in the lens metric's own units: triples for smatch and
+    s2match, ``motifs: 9 shared, 2 missing, 0 extra`` for rematch, and so
+    on (:attr:`GraphComparison.summary`).
+    """
     metric = analysis.settings.metric
     comparison = report.comparison
     if report.empty is not None:
@@ -458,7 +560,10 @@ def lens_title(analysis: Analysis, report: GraphReport) -> str:
     title = f"{metric} {score.f1:.2f}"
     if score.precision is not None and score.recall is not None:
         title += f" · P {score.precision:.2f} R {score.recall:.2f}"
-    title += f" · {len(comparison.missing)} missing, {len(comparison.extra)} extra"
+    title += " · " + (
+        comparison.summary if comparison.summary is not None
+        else f"{len(comparison.missing)} missing, {len(comparison.extra)} extra"
+    )
     return f"{title} vs {analysis.reference_name}#{comparison.reference.label}"
 
 

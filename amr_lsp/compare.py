@@ -9,7 +9,10 @@ the document in which that graph's text is unchanged, wherever it moved.
 
 Diffs and alignments always come from smatch (the metric with a variable
 alignment and triple-level explanation); the lens metric, when it is
-another one, is scored alongside for its number only.
+another one, is scored alongside for its number and what differs in its
+own units (:func:`amrcheck.render.summary.summarize`: motifs, n-grams,
+WL features, flows, ...), which its lens prints instead of smatch's
+triple counts.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from amrcheck import Entry, Graph, Metric, Score, TripleRef, get_metric
+from amrcheck.render.summary import summarize
 
 #: the metric whose alignment explains diffs and hovers
 DIFF_METRIC = "smatch"
@@ -56,6 +60,9 @@ class GraphComparison:
     missing: tuple[TripleId, ...]
     #: candidate triples with no reference partner
     extra: tuple[TripleId, ...]
+    #: what differs in the lens metric's own units (None: the lens metric
+    #: is smatch, whose counts are ``missing`` and ``extra``)
+    summary: str | None = None
 
     def status(self, index: int) -> TripleId | None | bool:
         """The reference triple matched by candidate triple ``index``.
@@ -123,10 +130,12 @@ class Comparer:
         aligned = self.aligner.score(candidate, reference.graph, explain=True)
         explanation = aligned.explanation
         assert explanation is not None
-        score = (
-            aligned if self.aligner is self.metric
-            else self.metric.score(candidate, reference.graph)
-        )
+        summary = None
+        if self.aligner is self.metric:
+            score = aligned
+        else:
+            score = self.metric.score(candidate, reference.graph, explain=True)
+            summary = summarize(score)
         return GraphComparison(
             score=_strip(score),
             reference=reference,
@@ -136,6 +145,7 @@ class Comparer:
             ),
             missing=tuple(TripleId.of(r) for r in explanation.missing),
             extra=tuple(TripleId.of(c) for c in explanation.extra),
+            summary=summary,
         )
 
     def missing(self, reference: Entry, generation: int) -> Score:

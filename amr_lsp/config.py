@@ -63,6 +63,8 @@ class Settings:
     #: none by default: changes that arrive while a check runs are merged
     #: anyway (see ``AmrLanguageServer.schedule``)
     debounce_ms: int = 0
+    #: graphs scoring below it get a ``low-score`` warning (0: none)
+    low_score_threshold: float = 0.8
     features: Features = field(default_factory=Features)
     similar: Similar = field(default_factory=Similar)
 
@@ -96,6 +98,8 @@ def _check_type(value: Any, hint: Any) -> bool:
         return isinstance(value, bool)
     if hint is int:  # JSON has no bool/int distinction worth trusting
         return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:  # JSON writes 1.0 as 1
+        return isinstance(value, int | float) and not isinstance(value, bool)
     return isinstance(value, hint)
 
 
@@ -117,7 +121,7 @@ def _structure(cls: type[Any], raw: Any, where: str, problems: list[str]) -> Any
         if dataclasses.is_dataclass(hint):
             values[spec.name] = _structure(hint, value, path, problems)  # type: ignore[arg-type]
         elif _check_type(value, hint):
-            values[spec.name] = value
+            values[spec.name] = float(value) if hint is float else value
         else:
             problems.append(f"{path}: {value!r} is not a valid value (default used)")
     return cls(**values)
@@ -168,4 +172,9 @@ def load_settings(raw: Any) -> tuple[Settings, list[str]]:
     if settings.debounce_ms < 0:
         problems.append("debounceMs: must be >= 0 (default used)")
         settings = dataclasses.replace(settings, debounce_ms=defaults.debounce_ms)
+    if not 0 <= settings.low_score_threshold <= 1:
+        problems.append("lowScoreThreshold: must be between 0 and 1 (default used)")
+        settings = dataclasses.replace(
+            settings, low_score_threshold=defaults.low_score_threshold
+        )
     return dataclasses.replace(settings, references=references), problems

@@ -150,6 +150,8 @@ _SEVERITIES = {
 VALIDATION_SOURCE = "amrcheck"
 #: ``Diagnostic.source`` of the comparison with the reference file
 DIFF_SOURCE = "amrcheck-diff"
+#: ``Diagnostic.source`` of the scores below ``lowScoreThreshold``
+SCORE_SOURCE = "amrcheck-score"
 
 
 def lsp_severity(severity: Severity) -> types.DiagnosticSeverity:
@@ -164,14 +166,29 @@ def lsp_location(span: Span, uri: str, lines: LineIndex) -> types.Location:
     return types.Location(uri=uri, range=lsp_range(span, lines))
 
 
-def lsp_diagnostic(finding: Finding, lines: LineIndex) -> types.Diagnostic:
-    """A validator finding as a diagnostic (code and message as ``amrcheck check``)."""
+def lsp_diagnostic(
+    finding: Finding, lines: LineIndex, uri: str | None = None
+) -> types.Diagnostic:
+    """A validator finding as a diagnostic (code and message as ``amrcheck check``).
+
+    With the document's ``uri``, the finding's related places (in the same
+    document) become ``relatedInformation``.
+    """
+    related = None
+    if uri is not None and finding.related:
+        related = [
+            types.DiagnosticRelatedInformation(
+                location=lsp_location(r.span, uri, lines), message=r.message
+            )
+            for r in finding.related
+        ]
     return types.Diagnostic(
         range=lsp_range(finding.span, lines),
         message=finding.message,
         severity=lsp_severity(finding.severity),
         code=finding.code,
         source=VALIDATION_SOURCE,
+        related_information=related,
     )
 
 

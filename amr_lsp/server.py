@@ -40,6 +40,8 @@ from .analysis import (
     analyze,
     lens_report,
     lens_title,
+    next_low_score,
+    score_text,
     unresolved_lenses,
 )
 from .compare import Comparer
@@ -71,6 +73,8 @@ DOCUMENT_SCORE_NOTIFICATION = "amr/documentScore"
 CONFIGURATION_WAIT_S = 5.0
 #: command returning the same payload; also the code lenses' command
 DOCUMENT_SCORE_COMMAND = "amrcheck.documentScore"
+#: command returning the next graph below ``lowScoreThreshold`` after a position
+NEXT_LOW_SCORE_COMMAND = "amrcheck.nextLowScore"
 #: command returning the precedents of the graph at a position (JSON list)
 SIMILAR_COMMAND = "amrcheck.similarAnnotations"
 
@@ -498,9 +502,58 @@ async def inlay_hint(
     return hints
 
 
+def require_open(ls: AmrLanguageServer, uri: Any) -> str:
+    """``uri`` if it names an open document; else an InvalidParams error
+    that says so (a command's arguments come from anywhere: a key binding,
+    a script, a status bar of a closed editor)."""
+    if not isinstance(uri, str):
+        raise JsonRpcException(
+            f"expected a document URI, not {uri!r}",
+            code=types.ErrorCodes.InvalidParams,
+        )
+    if uri not in ls.workspace.text_documents:
+        raise JsonRpcException(
+            f"the document is not open: {uri} (open it first: the score is of "
+            "the editor's text)",
+            code=types.ErrorCodes.InvalidParams,
+        )
+    return uri
+
+
+@SERVER.command(NEXT_LOW_SCORE_COMMAND)
+async def next_low_score_command(
+    ls: AmrLanguageServer, uri: Any, line: int, character: int
+) -> dict[str, Any] | None:
+    """The next graph below ``lowScoreThreshold`` after (``line``,
+    ``character``), wrapping around to the first; None when there is none."""
+    analysis = await ls.analysis(require_open(ls, uri))
+    parsed = analysis.parsed
+    offset = parsed.offset(types.Position(line=line, character=character))
+    report = next_low_score(analysis, offset)
+    if report is None or report.comparison is None or report.entry.graph is None:
+        return None
+    graph = report.entry.graph
+    start = parsed.lines.position(graph.start)
+    whole = parsed.range(report.entry.span)
+    return {
+        "uri": uri,
+        "id": report.entry.label,
+        "line": start.line,
+        "character": start.character,
+        "range": {
+            "start": {"line": whole.start.line, "character": whole.start.character},
+            "end": {"line": whole.end.line, "character": whole.end.character},
+        },
+        "metric": analysis.settings.metric,
+        "score": report.comparison.score.f1,
+        "threshold": analysis.settings.low_score_threshold,
+        "wrapped": graph.start <= offset,
+    }
+
+
 @SERVER.command(DOCUMENT_SCORE_COMMAND)
-async def document_score(ls: AmrLanguageServer, uri: str) -> dict[str, Any]:
-    return (await ls.analysis(uri)).score_summary()
+async def document_score(ls: AmrLanguageServer, uri: Any) -> dict[str, Any]:
+    return (await ls.analysis(require_open(ls, uri))).score_summary()
 
 
 # -- hovers and navigation ----------------------------------------------------
@@ -629,9 +682,15 @@ async def rename(
 async def document_symbol(
     ls: AmrLanguageServer, params: types.DocumentSymbolParams
 ) -> list[types.DocumentSymbol]:
-    parsed = await ls.parsed(params.text_document.uri)
+    analysis = await ls.analysis(params.text_document.uri)
+    parsed = analysis.parsed
     symbols = []
-    for entry in parsed.corpus:
+    for entry, report in zip(parsed.corpus, analysis.graphs, strict=True):
+        # the score first: an outline sorted or scanned by score (issue 22)
+        detail = " · ".join(
+            part for part in (score_text(analysis, report), entry.metadata.get("snt"))
+            if part
+        )
         selection = entry.metadata_span("id") or (
             entry.graph.definition_span(entry.graph.top) if entry.graph else None
         )
@@ -639,7 +698,7 @@ async def document_symbol(
         symbols.append(
             types.DocumentSymbol(
                 name=entry.label,
-                detail=entry.metadata.get("snt"),
+                detail=detail or None,
                 kind=types.SymbolKind.Struct,
                 range=whole,
                 selection_range=parsed.range(selection) if selection else whole,

@@ -16,13 +16,26 @@ class Severity(str, Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Related:
+    """Another place that explains a finding (an editor links to it)."""
+
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
-    """One problem at one place: a stable rule ``code``, a message, a span."""
+    """One problem at one place: a stable rule ``code``, a message, a span.
+
+    ``related`` are the other places that explain it, e.g. the ``(`` that
+    an E001 (placed where the parser ran out) leaves unclosed.
+    """
 
     code: str
     message: str
     severity: Severity
     span: Span
+    related: tuple[Related, ...] = ()
 
     @property
     def is_error(self) -> bool:
@@ -30,9 +43,11 @@ class Finding:
 
     def shifted(self, source: SourceText, delta: int) -> Finding:
         """This finding on ``source``, ``delta`` characters further on."""
-        span = self.span
-        moved = Span(source, span.start + delta, span.end + delta)
-        return Finding(self.code, self.message, self.severity, moved)
+        def move(span: Span) -> Span:
+            return Span(source, span.start + delta, span.end + delta)
+
+        related = tuple(Related(move(r.span), r.message) for r in self.related)
+        return Finding(self.code, self.message, self.severity, move(self.span), related)
 
     def sort_key(self) -> tuple[str, int, str]:
         return (self.span.path, self.span.start, self.code)
@@ -51,4 +66,11 @@ class Finding:
             "code": self.code,
             "severity": self.severity.value,
             "message": self.message,
+            **(
+                {"related": [
+                    {"line": r.span.line, "column": r.span.column, "message": r.message}
+                    for r in self.related
+                ]}
+                if self.related else {}
+            ),
         }

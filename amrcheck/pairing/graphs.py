@@ -36,7 +36,7 @@ Example:
     >>> [(p.id, p.candidate is None) for p in pairing.pairs]
     [('#1', False), ('#2', True)]
     >>> print(pairing.gaps[0])
-    broken.amr:3:1: graph #2: E001 unbalanced parentheses: 1 '(' not closed
+    broken.amr:3:7: graph #2: E001 unbalanced parentheses: 1 '(' not closed
     >>> round(score_pairs(get_metric("smatch"), pairing.pairs).micro.f1, 2)
     0.67
     >>> pair_corpora(ref, read_string("(a / b)\\n", "short.amr"))

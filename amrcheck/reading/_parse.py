@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import gc
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
-from ..findings import Finding, Severity
+from ..findings import Finding, Related, Severity
 from ..graph import Graph, TripleKind
 from ..span import SourceText, Span
 from ..types import INSTANCE, Offsets, Triple
@@ -383,6 +383,26 @@ class _GraphParser:
     def fail(self, code: str, message: str, start: int, end: int) -> Finding:
         return self.owner.error(code, message, start, end)
 
+    def unclosed(self, open_parens: list[int]) -> Finding:
+        """E001 where the parser ran out: right after the graph's last token
+        (its block's end, comments aside), where a ``)`` is missing; the
+        ``(`` left open are its related places, the innermost first."""
+        last = self.i - 1
+        while last > 0 and self.tokens[last][0] == "COMMENT":
+            last -= 1
+        end = self.tokens[last][2]
+        found = self.fail(
+            "E001",
+            f"unbalanced parentheses: {len(open_parens)} '(' not closed",
+            end,
+            end,
+        )
+        related = tuple(
+            Related(Span(self.owner.source, start, start + 1), "this '(' is not closed")
+            for start in reversed(open_parens)
+        )
+        return replace(found, related=related)
+
     def run(  # noqa: C901 -- one flat dispatch loop over the token kinds
         self,
     ) -> tuple[Graph | None, int, Finding | None]:
@@ -395,13 +415,7 @@ class _GraphParser:
         while error is None:
             token = self.peek()
             if token is None or (open_parens and self.breaks_graph(token)):
-                where = open_parens[-1]
-                error = self.fail(
-                    "E001",
-                    f"unbalanced parentheses: {len(open_parens)} '(' not closed",
-                    where,
-                    where + 1,
-                )
+                error = self.unclosed(open_parens)
                 break
             kind, start, end = token
             if kind == "COMMENT":

@@ -445,9 +445,11 @@ def _split_off_trees(corpus: Corpus) -> Iterator[tuple[Entry, Entry]]:
     """
     text = corpus.source.text
     entries = corpus.entries
+    # E001 sits where its graph ran out, at the very end: it explains no split
     error_starts = sorted(
         f.span.start
         for f in [*corpus.findings, *(e for entry in entries for e in entry.errors)]
+        if f.code != "E001"
     )
     for previous, entry in pairwise(entries):
         if entry.metadata:

@@ -40,7 +40,7 @@ Example:
     >>> round(report.results[0].corpus.micro.f1, 2)
     0.67
     >>> [str(gap) for gap in report.counted_empty["bad.amr"]]
-    ["bad.amr:5:1: graph 2: E001 unbalanced parentheses: 1 '(' not closed"]
+    ["bad.amr:5:7: graph 2: E001 unbalanced parentheses: 1 '(' not closed"]
     >>> report = evaluate(ref, [bad], [get_metric("smatch")], skip_unreadable=True)
     >>> round(report.results[0].corpus.micro.f1, 2), report.skipped
     (1.0, {'bad.amr': ['2']})

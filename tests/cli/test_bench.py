@@ -218,9 +218,9 @@ def test_bamboo_and_rare_list_the_graphs_they_cannot_read_issue_21(
     assert lines[-5:-1] == [
         "sick.main: 1 candidate graph unreadable or missing, counted as an empty "
         "graph (F1 0):",
-        f"  {tgt}:2:1: graph g0: E001 unbalanced parentheses: 1 '(' not closed",
+        f"  {tgt}:2:47: graph g0: E001 unbalanced parentheses: 1 '(' not closed",
         "sick.main: 1 pair left out of the scores: the reference graph is unreadable:",
-        f"  {src}:8:1: graph g2: E001 unbalanced parentheses: 1 '(' not closed",
+        f"  {src}:8:46: graph g2: E001 unbalanced parentheses: 1 '(' not closed",
     ]
     report = json.loads(
         run("bamboo", "--data", data, "--task", "sick.main", "--json").stdout

@@ -149,3 +149,22 @@ def test_console_script_end_to_end(tmp_path: Path) -> None:
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr == ""
     assert proc.stdout.splitlines()[-1].startswith("Found ")
+
+
+def test_e001_is_placed_where_the_parser_ran_out_issue_22() -> None:
+    """The ")" missing from ``(w / want-01 :ARG0 (b / boy)`` (line 3) is
+    reported after the graph's last token (line 4), not under the "(";
+    the JSON names the "(" left open."""
+    result = run(RULES / "E001.amr")
+    assert result.exit_code == 1
+    assert result.stdout.startswith(
+        f"{RULES / 'E001.amr'}:4:19: E001 unbalanced parentheses: 1 '(' not closed\n"
+    )
+    [finding] = json.loads(run(RULES / "E001.amr", "--format", "json").stdout)[
+        "findings"
+    ]
+    assert (finding["line"], finding["column"]) == (4, 19)
+    assert (finding["end_line"], finding["end_column"]) == (4, 19)
+    assert finding["related"] == [
+        {"line": 3, "column": 1, "message": "this '(' is not closed"}
+    ]

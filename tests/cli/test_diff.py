@@ -117,7 +117,7 @@ def test_skip_unreadable_says_what_the_score_leaves_out_issue_21(
     assert lines[2] == (
         "changed   g0  smatch 0.0000  (unreadable: counted as an empty graph)"
     )
-    assert lines[3].startswith(f"  ! {new}:2:1: E001")
+    assert lines[3].startswith(f"  ! {new}:2:46: E001")
     assert lines[-1] == (
         "4 graphs: 1 changed, 0 added, 0 removed, 3 unchanged; smatch 0.8571 over 4 "
         "pairs, 1 of them counted as empty graphs (removed, or unreadable in NEW) "
@@ -199,10 +199,10 @@ def test_syntax_errors_warn_and_go_on_unless_strict(tmp_path: Path) -> None:
     )
     result = run(V1, broken, "--json")
     assert result.exit_code == 1
-    assert f"{broken}:14:1: E001" in result.stderr
+    assert f"{broken}:24:50: E001" in result.stderr
     report = json.loads(result.stdout)
     assert [g["status"] for g in report["graphs"]][:3] == ["changed"] * 3
-    assert report["graphs"][1]["errors"][0].startswith(f"{broken}:14:1: E001")
+    assert report["graphs"][1]["errors"][0].startswith(f"{broken}:24:50: E001")
     strict = run(V1, broken, "--strict")
     assert strict.exit_code == 2 and strict.stdout == ""
     assert "--strict" in strict.stderr and "Traceback" not in strict.output

@@ -123,7 +123,7 @@ def test_a_broken_graph_lowers_agreement_issue_21(tmp_path: Path) -> None:
         "1 graph unreadable, each counted as an empty graph (F1 0 with every other "
         "annotator):" in text.stdout
     )
-    assert f"  {broken}:5:1: E001" in text.stdout
+    assert f"  {broken}:5:46: E001" in text.stdout
     assert "  ref vs broken  F1 0.0000  (broken: graph cannot be read)" in text.stdout
     rows = list(csv.DictReader(io.StringIO(run(ref, broken, "--csv").stdout)))
     assert [(r["id"], r["unreadable"]) for r in rows][0] == ("g1", "broken")

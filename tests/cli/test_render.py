@@ -63,7 +63,8 @@ def test_html_of_a_file_with_a_broken_graph(tmp_path: Path) -> None:
     result = run(ODD, "-o", out)
     assert result.exit_code == 0, result.output
     # the error on stderr, and the graph shown as its text, never dropped
-    assert f"{ODD}:15:1: E001 unbalanced parentheses: 1 '(' not closed" in result.stderr
+    error = f"{ODD}:17:29: E001 unbalanced parentheses: 1 '(' not closed"
+    assert error in result.stderr
     assert "3 graphs drawn (1 as text: they do not parse)" in result.stderr
     html = out.read_text(encoding="utf-8")
     assert html.count('<section class="pair"') == 3 and html.count("<svg") == 2

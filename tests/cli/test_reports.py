@@ -60,7 +60,7 @@ def test_diff_html_of_a_graph_that_does_not_parse(tmp_path: Path) -> None:
     result = runner.invoke(app, ["diff", str(GOLD), str(BROKEN), "--html", str(report)])
     assert result.exit_code == 1
     html = report.read_text(encoding="utf-8")
-    assert f"{BROKEN}:3:1: E001 unbalanced parentheses" in html
+    assert f"{BROKEN}:3:55: E001 unbalanced parentheses" in html
     assert "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b)" in html
 
 

@@ -193,7 +193,7 @@ def test_an_unreadable_candidate_counts_as_an_empty_graph_issue_21(
     out = tmp_path / "pairs.tsv"
     result = run(ref, cand, "--json", "--per-pair", out)
     assert result.exit_code == 1
-    assert f"{cand}:2:1: E001" in result.stderr
+    assert f"{cand}:2:47: E001" in result.stderr
     assert "1 graph counted as empty, 0 pairs left out" in result.stderr
     report = json.loads(result.stdout)
     (entry,) = report["results"]
@@ -203,7 +203,7 @@ def test_an_unreadable_candidate_counts_as_an_empty_graph_issue_21(
         str(cand): [
             {
                 "id": "g0",
-                "where": f"{cand}:2:1",
+                "where": f"{cand}:2:47",
                 "why": "E001 unbalanced parentheses: 1 '(' not closed",
                 "side": "candidate",
                 "counted": "empty graph",
@@ -223,10 +223,10 @@ def test_an_unreadable_candidate_counts_as_an_empty_graph_issue_21(
     assert text.stdout.splitlines()[-2:] == [
         f"{cand}: 1 candidate graph unreadable or missing, counted as an empty "
         "graph (F1 0):",
-        f"  {cand}:2:1: graph g0: E001 unbalanced parentheses: 1 '(' not closed",
+        f"  {cand}:2:47: graph g0: E001 unbalanced parentheses: 1 '(' not closed",
     ]
     strict = run(ref, cand, "--strict")
-    assert strict.exit_code == 2 and f"{cand}:2:1: E001" in strict.stderr
+    assert strict.exit_code == 2 and f"{cand}:2:47: E001" in strict.stderr
 
 
 @pytest.mark.parametrize("name", METRICS)
@@ -285,7 +285,7 @@ def test_an_unreadable_reference_leaves_its_pair_out_issue_21(tmp_path: Path) ->
     report = json.loads(result.stdout)
     assert report["results"][0]["pairs"] == 3
     assert report["skipped"] == {str(cand): ["g2"]}
-    assert report["left_out"][str(cand)][0]["where"] == f"{ref}:8:1"
+    assert report["left_out"][str(cand)][0]["where"] == f"{ref}:8:46"
     assert report["left_out"][str(cand)][0]["side"] == "reference"
     text = run(ref, cand, "-q")
     assert text.exit_code == 1

@@ -50,7 +50,7 @@ def test_errors_of_all_files_sorted_then_one_summary(capsys) -> None:
     assert all(LINE_RE.match(line) for line in lines), lines
     places = [(m[1], int(m[2]), int(m[3])) for m in map(LINE_RE.match, lines)]
     assert places == sorted(places)
-    assert f"{hook_data('broken.amr')}:26:1: E001 " in "\n".join(lines)
+    assert f"{hook_data('broken.amr')}:31:43: E001 " in "\n".join(lines)
     assert summary == "Found 1 error and 5 warnings (3 files, 14 graphs)."
 
 

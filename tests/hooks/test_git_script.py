@@ -55,7 +55,7 @@ def test_good_commit_passes(repo: Path) -> None:
 @pytest.mark.parametrize(
     ("target", "fixture", "expected"),
     [
-        ("parser/ch1.amr", "broken.amr", "parser/ch1.amr:26:1: E001 unbalanced"),
+        ("parser/ch1.amr", "broken.amr", "parser/ch1.amr:31:43: E001 unbalanced"),
         ("parser/ch1.amr", "parse_regressed.amr", "parser/ch1.amr: min-f1: smatch F1 "),
         ("annotator2/toy.amr", None, "annotator1/toy.amr vs annotator2/toy.amr: "),
     ],
@@ -98,7 +98,7 @@ def test_choose_hooks_and_files(repo: Path) -> None:
         repo, "more.txt", AMRCHECK_FILES=r"\.txt$", AMRCHECK_HOOKS="amr-check"
     )
     assert result.returncode == 1
-    assert "more.txt:1:1: E001" in result.stderr
+    assert "more.txt:1:12: E001" in result.stderr
 
 
 def test_missing_scripts_are_named(repo: Path) -> None:

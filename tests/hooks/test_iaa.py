@@ -109,7 +109,7 @@ def test_syntax_errors_are_named(annotation_repo: Path, capsys) -> None:
     # the other graphs agree, but the broken one counts as F1 0 (issue 21)
     assert main(["annotator2/toy.amr"]) == 1
     assert (
-        "annotator2/toy.amr:26:1: graph lpp_1943.3: smatch F1 0.0000: cannot be "
+        "annotator2/toy.amr:31:43: graph lpp_1943.3: smatch F1 0.0000: cannot be "
         "read (E001 unbalanced parentheses: 1 '(' not closed): counted as an empty "
         "graph" in capsys.readouterr().out
     )
@@ -163,6 +163,6 @@ def test_a_broken_graph_lowers_agreement_with_every_metric_issue_21(
         mean[version] = float(line.split(" F1 ")[1].split()[0])
     assert mean["broken"] < mean["whole"]
     assert any(
-        line.startswith(f"b/x.amr:2:1: graph g0: {name} F1 0.0000: cannot be read")
+        line.startswith(f"b/x.amr:2:47: graph g0: {name} F1 0.0000: cannot be read")
         for line in lines
     ), lines

@@ -104,7 +104,7 @@ def test_repo_with_rev(
     status, out = commit(repo, env, "parser/ch1.amr")
     assert status == 1, out
     assert "amr-check (validate AMR files)" in out
-    assert "parser/ch1.amr:26:1: E001 unbalanced parentheses" in out
+    assert "parser/ch1.amr:31:43: E001 unbalanced parentheses" in out
     assert "WARNING" not in out
 
     put(repo, "parser/ch1.amr", "parse_regressed.amr")

@@ -84,7 +84,7 @@ def test_syntax_error_is_reported_with_its_place(annotation_repo: Path, capsys) 
     out = capsys.readouterr().out
     assert "parser/ch1.amr: syntax: 1 graph cannot be scored" in out
     assert (
-        "  parser/ch1.amr:26:1: E001 unbalanced parentheses: 1 '(' not closed "
+        "  parser/ch1.amr:31:43: E001 unbalanced parentheses: 1 '(' not closed "
         "(graph lpp_1943.3)"
     ) in out
 
@@ -127,7 +127,7 @@ def test_a_broken_graph_fails_min_f1_and_max_drop_issue_21(
         "gold/ch1.amr, 1 of them counted as empty graphs)"
     ) in lines
     assert (
-        "parser/ch1.amr:26:1: graph lpp_1943.3: smatch F1 0.0000 (baseline 1.0000): "
+        "parser/ch1.amr:31:43: graph lpp_1943.3: smatch F1 0.0000 (baseline 1.0000): "
         "cannot be read (E001 unbalanced parentheses: 1 '(' not closed): counted as "
         "an empty graph"
     ) in lines
@@ -181,7 +181,7 @@ def test_a_broken_graph_lowers_every_metric_issue_21(
     assert f1["broken"] < f1["whole"]
     # the broken graph's own line is there, with F1 0
     assert any(
-        line.startswith(f"broken.parse.amr:2:1: graph g0: {name} F1 0.0000: ")
+        line.startswith(f"broken.parse.amr:2:47: graph g0: {name} F1 0.0000: ")
         for line in first
     ), first
 

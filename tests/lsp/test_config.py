@@ -63,3 +63,12 @@ def test_merge() -> None:
     assert merge({"a": 1, "f": {"x": 1, "y": 2}}, {"f": {"y": 3}, "b": 2}) == {
         "a": 1, "b": 2, "f": {"x": 1, "y": 3}
     }
+
+
+def test_low_score_threshold_issue_22() -> None:
+    assert load_settings({})[0].low_score_threshold == 0.8
+    settings, problems = load_settings({"lowScoreThreshold": 1})
+    assert settings.low_score_threshold == 1.0 and problems == []
+    for bad in (1.5, -0.1, "0.9", True):
+        settings, problems = load_settings({"lowScoreThreshold": bad})
+        assert settings.low_score_threshold == 0.8 and len(problems) == 1, bad

@@ -89,10 +89,10 @@ def test_an_unreadable_candidate_is_a_pair_without_its_graph_issue_21() -> None:
         ("#3", False),
     ]
     assert [str(g) for g in pairing.gaps] == [
-        "cand.amr:3:1: graph #2: E001 unbalanced parentheses: 1 '(' not closed"
+        "cand.amr:3:21: graph #2: E001 unbalanced parentheses: 1 '(' not closed"
     ]
-    assert pairing.errors[0].startswith("cand.amr:3:1: E001")
-    with pytest.raises(PairingError, match="cand.amr:3:1: E001"):
+    assert pairing.errors[0].startswith("cand.amr:3:21: E001")
+    with pytest.raises(PairingError, match="cand.amr:3:21: E001"):
         pair_corpora(ref, cand)
 
 
@@ -106,7 +106,7 @@ def test_an_unreadable_reference_leaves_its_pair_out_issue_21() -> None:
     pairing = pair_graphs(ref, cand)
     assert [p.id for p in pairing.pairs] == ["#1"]
     assert [(g.key, g.side, g.where, g.why) for g in pairing.gaps] == [
-        ("#2", "reference", "ref.amr:3:1", E001),
+        ("#2", "reference", "ref.amr:3:7", E001),
         ("#3", "reference", "ref.amr:5:1", E007),
     ]
 

@@ -175,13 +175,31 @@ def test_missing_paren_does_not_swallow_the_next_graph() -> None:
     assert len(corpus) == 2
     assert corpus[0].graph is None and corpus[1].graph is not None
     (error,) = corpus[0].errors
-    assert (error.code, error.span.line, error.span.column) == ("E001", 1, 1)
+    # where the parser ran out (issue 22), the "(" left open as related
+    assert (error.code, error.span.line, error.span.column) == ("E001", 2, 17)
+    assert error.span.start == error.span.end
+    [(related, message)] = [(r.span, r.message) for r in error.related]
+    assert (related.line, related.column, related.text) == (1, 1, "(")
+    assert message == "this '(' is not closed"
+
+
+def test_unclosed_parens_are_related_innermost_first_issue_22() -> None:
+    text = "(a / b\n   :ARG0 (c / d\n      :mod e)\n   # a comment\n\n(f / g)\n"
+    corpus = read_string(text)
+    (error,) = corpus[0].errors
+    # after "e)", not after the comment, nor at the next graph
+    assert (error.span.line, error.span.column) == (3, 14)
+    assert error.message == "unbalanced parentheses: 1 '(' not closed"
+    assert [(r.span.line, r.span.column) for r in error.related] == [(1, 1)]
+    (error,) = read_string("(a / b :ARG0 (c / d :mod (e / f").errors
+    assert (error.span.line, error.span.column) == (1, 32)
+    assert [r.span.column for r in error.related] == [26, 14, 1]
 
 
 @pytest.mark.parametrize(
     ("text", "code", "line", "column"),
     [
-        ("(a / b :ARG0 (c / d)", "E001", 1, 1),
+        ("(a / b :ARG0 (c / d)", "E001", 1, 21),
         ("(a / b))", "E002", 1, 8),
         ('(a / b :op1 "Paris)', "E003", 1, 13),
         ("(a :ARG0 (c / d))", "E004", 1, 2),

@@ -56,7 +56,7 @@ def test_text_of_a_graph_that_does_not_parse(odd: Corpus) -> None:
     dot = text_dot(entry.text, [str(e) for e in entry.errors], "b-", "odd.2")
     assert 'class="unparsed"' in dot
     assert "(w / want-01" in dot and "E001 unbalanced parentheses" in dot
-    assert re.search(r"odd\.amr:15:1: E001", dot)
+    assert re.search(r"odd\.amr:17:29: E001", dot)
 
 
 def test_tooltips_name_the_element_and_its_place(odd: Corpus) -> None:

@@ -72,7 +72,7 @@ def test_graphs_report_draws_every_graph_and_shows_broken_ones(odd: Corpus) -> N
     # the graph that does not parse: its text and its error with the place
     text = "".join(page.text)
     assert "(w / want-01\n   :ARG0 (b / boy)" in text
-    assert "tests/data/render/odd.amr:15:1: E001 unbalanced parentheses" in text
+    assert "tests/data/render/odd.amr:17:29: E001 unbalanced parentheses" in text
     rows = page.find("tr")
     assert [r.get("data-status") for r in rows[1:]] == ["ok", "error", "ok"]
 
@@ -181,7 +181,7 @@ def test_score_report_counts_a_broken_graph_as_empty_issue_21(
         "graph (F1 0):" in page.text
     )
     assert (
-        "cand.amr:2:1: graph g0: E001 unbalanced parentheses: 1 '(' not closed"
+        "cand.amr:2:47: graph g0: E001 unbalanced parentheses: 1 '(' not closed"
         in page.text
     )
     assert any(t.startswith("counted as an empty graph (F1 0)") for t in page.text)
@@ -233,7 +233,7 @@ def test_diff_report_notes_how_the_summary_counts_a_graph_issue_21() -> None:
         "in new)" in page.text
     )
     assert (
-        "new.amr:2:1: E001 unbalanced parentheses: 1 '(' not closed (graph g0: "
+        "new.amr:2:47: E001 unbalanced parentheses: 1 '(' not closed (graph g0: "
         "unreadable: counted as an empty graph)" in page.text
     )
     assert "old.amr:8:1: graph g2: removed: counted as an empty graph" in page.text

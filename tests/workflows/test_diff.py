@@ -138,7 +138,7 @@ def test_syntax_error_in_one_version() -> None:
     result = diff_corpora(old, new)
     one, two = result.graphs
     assert one.status == "changed" and one.changes == []
-    assert one.errors and one.errors[0].startswith("n.amr:2:1: E001")
+    assert one.errors and one.errors[0].startswith("n.amr:2:7: E001")
     assert two.status == "unchanged"
     # the unreadable new graph counts as an empty graph (issue 21)
     assert one.score is not None and one.score.f1 == 0.0 and one.counted_empty

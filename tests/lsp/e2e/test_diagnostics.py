@@ -6,9 +6,9 @@ from lsprotocol import types
 from pygls.workspace import TextDocument
 from pytest_lsp import LanguageClient
 
-from amrcheck import read_corpus, validate
+from amrcheck import read_corpus, read_string, validate
 
-from .conftest import LSP_DATA, by_source, change, find, open_document
+from .conftest import LSP_DATA, by_source, change, find, open_document, pos
 
 ANNOTATION = LSP_DATA / "annotations" / "lpp.amr"
 GOLD = LSP_DATA / "gold" / "lpp.amr"
@@ -62,13 +62,72 @@ async def test_missing_triples_point_into_reference(client: LanguageClient) -> N
     # on the graph's opening line
     assert here.range.start == find(text, "(b / be-located-at-91")
     assert here.range.end.line == here.range.start.line
-    assert "2 reference triples missing (vs lpp_1943.4)" in here.message
+    assert "2 reference triples missing (vs gold/lpp.amr#lpp_1943.4)" in here.message
     locations = {r.message: r.location for r in here.related_information}
-    assert set(locations) == {"missing (h / here)", "missing (b :ARG2 h)"}
+    assert set(locations) == {
+        "missing (h / here) at gold/lpp.amr:44:18",
+        "missing (b :ARG2 h) at gold/lpp.amr:44:7",
+    }
     assert all(loc.uri == GOLD.as_uri() for loc in locations.values())
-    assert locations["missing (h / here)"].range.start == find(gold, "here")
-    arg2 = locations["missing (b :ARG2 h)"]
+    assert locations["missing (h / here) at gold/lpp.amr:44:18"].range.start == find(
+        gold, "here"
+    )
+    arg2 = locations["missing (b :ARG2 h) at gold/lpp.amr:44:7"]
     assert arg2.range.start == find(gold, ":ARG2 (h / here)")
+
+
+def place(name: str, text: str, needle: str) -> str:
+    """``name:line:column`` (1-based, as ``amrcheck check``) of ``needle``."""
+    at = find(text, needle)
+    return f"{name}:{at.line + 1}:{at.character + 1}"
+
+
+async def test_reference_places_name_the_reference_file_issue_22(
+    client: LanguageClient,
+) -> None:
+    """A message about the reference names the reference file and its line
+    and links there; its range stays on the annotation's own graph."""
+    uri = await open_document(client, ANNOTATION)
+    text = ANNOTATION.read_text(encoding="utf-8")
+    gold = GOLD.read_text(encoding="utf-8")
+    diffs = by_source(client, uri, "amrcheck-diff")
+    here = next(d for d in diffs if d.code == "diff-missing" and "here" in d.message)
+    # the annotation's graph, not the reference's line 44
+    assert here.range.start == find(text, "(b / be-located-at-91")
+    assert find(gold, "(h / here)").line != here.range.start.line
+    where = place("gold/lpp.amr", gold, "here")
+    assert where == "gold/lpp.amr:44:18"
+    assert f"(h / here) at {where}" in here.message
+    [link] = [r for r in here.related_information if "(h / here)" in r.message]
+    assert link.message == f"missing (h / here) at {where}"
+    assert link.location.uri == GOLD.as_uri()
+    assert link.location.range.start == find(gold, "here")
+
+    concept = next(d for d in diffs if d.code == "diff-concept")
+    assert concept.range.start == find(text, "beautiful")
+    node = f"(m / magnificent) at {place('gold/lpp.amr', gold, 'm / magnificent')}"
+    assert concept.message == f"concept 'beautiful' is aligned to reference node {node}"
+    [link] = concept.related_information
+    assert link.message == f"reference node {node}"
+    assert (link.location.uri, link.location.range.start) == (
+        GOLD.as_uri(), find(gold, "m / magnificent")
+    )
+
+    # a root the reference does not have: the reference's root, named and linked
+    rooted = text.replace(
+        "(c / chapter\n  :mod 1)", "(o / one\n  :mod-of (c / chapter :mod 1))"
+    )
+    await change(client, uri, 2, rooted)
+    diffs = by_source(client, uri, "amrcheck-diff")
+    [root] = [d for d in diffs if d.code == "diff-root"]
+    assert root.range.start.line == find(rooted, "(o / one").line
+    node = f"(c / chapter) at {place('gold/lpp.amr', gold, 'c / chapter')}"
+    assert root.message == f"root differs: the reference's root is {node}"
+    [link] = root.related_information
+    assert link.message == f"reference node {node}"
+    assert (link.location.uri, link.location.range.start) == (
+        GOLD.as_uri(), find(gold, "c / chapter")
+    )
 
 
 async def test_edit_breaks_then_fixes_a_graph(client: LanguageClient) -> None:
@@ -81,9 +140,12 @@ async def test_edit_breaks_then_fixes_a_graph(client: LanguageClient) -> None:
     after = (close.line, close.character + 6)
     await change(client, uri, 2, "", after, (after[0], after[1] + 1))
     errors = [d for d in by_source(client, uri, "amrcheck") if d.code == "E001"]
+    # where the parser ran out (issue 22): where the ")" is missing
     assert [(d.range.start.line, d.range.start.character) for d in errors] == [
-        (where.line, where.character)
+        after
     ]
+    [link] = errors[0].related_information
+    assert (link.location.uri, link.location.range.start) == (uri, where)
     await change(client, uri, 3, ")", after)
     assert not [d for d in client.diagnostics[uri] if d.code == "E001"]
     assert len(by_source(client, uri, "amrcheck-diff")) == 4
@@ -110,9 +172,40 @@ async def test_header_reference_on_a_bamboo_pair(client: LanguageClient) -> None
     assert concept.range.start == find(text, "wear-01")
     assert concept.message == (
         "concept 'wear-01' is aligned to reference node (xv1 / have-03)"
+        " at bamboo/src.amr:5:23"
     )
     score = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(command="amrcheck.documentScore", arguments=[uri])
     )
     assert score["reference"] == str(LSP_DATA / "bamboo" / "src.amr")
     assert score["compared"] == 5
+
+
+async def test_e001_points_where_the_parser_ran_out_issue_22(
+    client: LanguageClient,
+) -> None:
+    """A graph missing its last ")" many lines below its "(": E001 at the end
+    of the graph's block (after its last token, before the blank line and
+    the next graph), the same place as ``amrcheck check``, with the opening
+    paren as related information."""
+    text = ANNOTATION.read_text(encoding="utf-8")
+    broken = text.replace("(p2 / primeval)))", "(p2 / primeval))", 1)
+    uri = await open_document(client, ANNOTATION, text=broken)
+    [error] = [d for d in by_source(client, uri, "amrcheck") if d.code == "E001"]
+    # the ")" is missing on the line of "primeval", but the parser can only
+    # tell at the end of the graph's block: after its last token
+    last = find(broken, "(y / year))))")
+    assert error.range.start == error.range.end == pos(
+        last.line, last.character + len("(y / year))))")
+    )
+    assert broken.split("\n")[last.line + 1] == ""  # the block's end
+    opening = find(broken, "(s / see-01")
+    assert opening.line < last.line - 10  # far above
+    [link] = error.related_information
+    assert link.message == "this '(' is not closed"
+    assert (link.location.uri, link.location.range.start) == (uri, opening)
+    # the CLI reports the same place (1-based)
+    [finding] = [f for f in validate(read_string(broken, "x.amr")) if f.code == "E001"]
+    assert (finding.span.line, finding.span.column) == (
+        error.range.start.line + 1, error.range.start.character + 1
+    )

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 from pytest_lsp import LanguageClient
 
 from amrcheck.metrics import metric_names, resolve
@@ -153,6 +154,38 @@ async def test_document_score(client: LanguageClient) -> None:
     assert (notified.uri, notified.version, notified.f1) == (uri, 1, score["f1"])
 
 
+async def test_document_score_of_a_document_not_open_issue_22(
+    client: LanguageClient,
+) -> None:
+    """A closed (or never opened) document: InvalidParams that says so, not
+    "the document changed; try again"."""
+    gold = (LSP_DATA / "gold" / "lpp.amr").as_uri()
+    score = types.ExecuteCommandParams(
+        command="amrcheck.documentScore", arguments=[gold]
+    )
+    with pytest.raises(JsonRpcInvalidParams, match="the document is not open"):
+        await client.workspace_execute_command_async(score)
+    uri = await open_document(client, ANNOTATION)
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=doc(uri))
+    )
+    closed = types.ExecuteCommandParams(
+        command="amrcheck.documentScore", arguments=[uri]
+    )
+    with pytest.raises(JsonRpcInvalidParams, match=f"not open: {uri}"):
+        await client.workspace_execute_command_async(closed)
+    for arguments in ([], [42]):
+        with pytest.raises(JsonRpcInvalidParams, match="argument|document URI"):
+            await client.workspace_execute_command_async(
+                types.ExecuteCommandParams(
+                    command="amrcheck.documentScore", arguments=arguments
+                )
+            )
+    # open again: it answers
+    await open_document(client, ANNOTATION)
+    assert (await client.workspace_execute_command_async(closed))["uri"] == uri
+
+
 @pytest.mark.parametrize("metric", METRICS)
 async def test_a_broken_graph_lowers_the_document_score_issue_21(
     start_client, metric: str, tmp_path
@@ -272,3 +305,40 @@ async def test_reordered_branches_leave_the_lenses_unchanged_issue_24(
     assert await lens_titles(client, uri) == before
     assert client.scores[-1].version == 2
     assert client.scores[-1].f1 == score_before
+
+
+#: graph lpp_1943.4 (two reference triples missing) as each metric's lens
+#: says it: in that metric's own units (issue 22)
+OWN_UNITS = {
+    "smatch": "smatch 0.91 · P 1.00 R 0.83 · 2 missing, 0 extra",
+    "s2match": "s2match 0.91 · P 1.00 R 0.83 · 2 missing, 0 extra",
+    "rematch": "rematch 0.82 · motifs: 9 shared, 2 missing, 0 extra",
+    "sembleu": "sembleu 0.80 · n-grams: 9 shared, 2 missing, 0 extra",
+    "sema": "sema 0.90 · P 1.00 R 0.82 · triples: 4 shared, 1 missing, 0 extra",
+    "wlk": "wlk 0.87 · features: 12 shared, 6 missing, 3 extra",
+    "wwlk": "wwlk 0.82 · 10 flows, 5 between different labels",
+    "wwlk-theta": "wwlk-theta 0.82 · 10 flows, 5 between different labels",
+    "recommended": "recommended 0.91 · 5 aligned nodes (0 relabelled)"
+    " · weakest agreement: subtrees 0.87",
+    "amrsim": "amrsim 0.97 · 11 nodes, 1 closest to another label",
+}
+
+
+@pytest.mark.parametrize("metric", sorted(OWN_UNITS))
+async def test_each_metric_s_lens_speaks_its_own_units_issue_22(
+    start_client, tmp_path, metric: str
+) -> None:
+    client = await start_client(
+        configuration={
+            "metric": metric,
+            "metricOptions": metric_options(resolve(metric), tmp_path),
+        }
+    )
+    uri = await open_document(client, ANNOTATION)
+    await wait_score(client, uri, 1, metric)
+    titles = await lens_titles(client, uri)
+    assert titles[3] == f"{OWN_UNITS[metric]} vs gold/lpp.amr#lpp_1943.4"
+    if metric not in ("smatch", "s2match"):
+        # smatch's triple counts belong to the alignment metrics only
+        assert not any(" missing, 0 extra vs" in t and "shared" not in t
+                       for t in titles)

@@ -149,7 +149,7 @@ async def test_document_symbols_and_folding(client: LanguageClient) -> None:
         types.DocumentSymbolParams(text_document=doc(uri))
     )
     assert [s.name for s in symbols] == [f"lpp_1943.{n}" for n in range(1, 9)]
-    assert symbols[0].detail == "Chapter 1 ."
+    assert symbols[0].detail == "smatch 1.00 · Chapter 1 ."  # the score first
     assert symbols[1].selection_range.start == find(TEXT, "lpp_1943.2")
     folds = await client.text_document_folding_range_async(
         types.FoldingRangeParams(text_document=doc(uri))

@@ -114,7 +114,8 @@ async def test_configuration_change(start_client) -> None:
     await asyncio.sleep(0.2)
     await wait_published(client, uri, 1)
     titles = await lens_titles(client, uri)
-    assert titles[0].startswith("sembleu 1.00 · 0 missing, 0 extra")
+    # in sembleu's own units, not smatch's triples (issue 22)
+    assert titles[0].startswith("sembleu 1.00 · n-grams: 3 shared, 0 missing, 0 extra")
     assert "P " not in titles[0]  # sembleu reports no precision/recall split
 
 
