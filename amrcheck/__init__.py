@@ -20,7 +20,15 @@ from .standardize import standardize
 from .validation.validate import validate
 
 if TYPE_CHECKING:
-    from .errors import AmrError, ConfigError, DecodeError, InputError, MetricError
+    from .errors import (
+        AmrError,
+        ConfigError,
+        DecodeError,
+        InputError,
+        InputTooLargeError,
+        MetricError,
+        RefusedInputError,
+    )
     from .findings import Finding, Severity
     from .graph import Graph, TripleKind
     from .metrics import (
@@ -63,6 +71,8 @@ _EXPORTS: dict[str, str] = {
     "ConfigError": ".errors",
     "DecodeError": ".errors",
     "InputError": ".errors",
+    "InputTooLargeError": ".errors",
+    "RefusedInputError": ".errors",
     "MetricError": ".errors",
     "Finding": ".findings",
     "Severity": ".findings",
@@ -112,10 +122,12 @@ __all__ = [
     "GraphDiff",
     "GraphPair",
     "InputError",
+    "InputTooLargeError",
     "Matching",
     "Metric",
     "MetricError",
     "PairingError",
+    "RefusedInputError",
     "Score",
     "Severity",
     "SourceText",

@@ -34,6 +34,10 @@ class Finding:
         moved = Span(source, span.start + delta, span.end + delta)
         return Finding(self.code, self.message, self.severity, moved)
 
+    def detached(self) -> Finding:
+        """This finding on a copy of the lines it covers (:meth:`Span.detached`)."""
+        return Finding(self.code, self.message, self.severity, self.span.detached())
+
     def sort_key(self) -> tuple[str, int, str]:
         return (self.span.path, self.span.start, self.code)
 

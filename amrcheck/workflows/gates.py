@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from ..errors import ConfigError, InputError
+from ..errors import ConfigError, InputError, RefusedInputError
 from ..metrics import Metric, Score, TripleRef
 from ..pairing.graphs import match_entries
 from ..reading._parse import Entry
@@ -282,9 +282,16 @@ def _worst_first(reports: list[GraphReport]) -> tuple[GraphReport, ...]:
 
 
 def _read(path: str) -> Corpus | str:
-    """The corpus at ``path``, or why it cannot be read."""
+    """The corpus at ``path``, or why it cannot be read.
+
+    Raises:
+        RefusedInputError: not a regular file, too large or endless: not
+            AMR input at all, which stops the hook like a usage error.
+    """
     try:
         return read_corpus(path)
+    except RefusedInputError:
+        raise
     except InputError as exc:
         return str(exc)
 
