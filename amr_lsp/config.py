@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, get_args, get_origin, get_type_hints
 
 from amrcheck import MetricError, get_metric
@@ -53,6 +54,11 @@ class Settings:
     #: none by default: changes that arrive while a check runs are merged
     #: anyway (see ``AmrLanguageServer.schedule``)
     debounce_ms: int = 0
+    #: files or folders outside the workspace that a ``# ::reference``
+    #: header may name (absolute or ``~/...``; symlinks are resolved)
+    allowed_reference_paths: list[str] = field(default_factory=list)
+    #: reference files larger than this (in MB, 10^6 bytes) are not read
+    max_reference_megabytes: int = 50
     features: Features = field(default_factory=Features)
 
 
@@ -81,6 +87,9 @@ def _check_type(value: Any, hint: Any) -> bool:
             isinstance(k, key_type) and (value_type is Any or isinstance(v, value_type))
             for k, v in value.items()
         )
+    if origin is list:
+        (item_type,) = get_args(hint)
+        return isinstance(value, list) and all(isinstance(v, item_type) for v in value)
     if hint is bool:
         return isinstance(value, bool)
     if hint is int:  # JSON has no bool/int distinction worth trusting
@@ -114,6 +123,10 @@ def _structure(cls: type[Any], raw: Any, where: str, problems: list[str]) -> Any
 
 _TEMPLATE_FIELD_RE = re.compile(r"\{([^{}]*)\}")
 TEMPLATE_FIELDS = ("name", "filename", "dir")
+
+
+def _absolute(path: str) -> bool:
+    return Path(path).expanduser().is_absolute()
 
 
 def load_settings(raw: Any) -> tuple[Settings, list[str]]:
@@ -153,4 +166,17 @@ def load_settings(raw: Any) -> tuple[Settings, list[str]]:
     if settings.debounce_ms < 0:
         problems.append("debounceMs: must be >= 0 (default used)")
         settings = dataclasses.replace(settings, debounce_ms=defaults.debounce_ms)
+    if settings.max_reference_megabytes < 1:
+        problems.append("maxReferenceMegabytes: must be >= 1 (default used)")
+        settings = dataclasses.replace(
+            settings, max_reference_megabytes=defaults.max_reference_megabytes
+        )
+    allowed = [p for p in settings.allowed_reference_paths if _absolute(p)]
+    for path in settings.allowed_reference_paths:
+        if not _absolute(path):
+            problems.append(
+                f"allowedReferencePaths: {path!r} is not an absolute path "
+                "(or ~/...); ignored"
+            )
+    settings = dataclasses.replace(settings, allowed_reference_paths=allowed)
     return dataclasses.replace(settings, references=references), problems

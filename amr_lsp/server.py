@@ -55,6 +55,7 @@ from .documents import DocumentStore, ParsedDocument
 from .fixes import fix_for
 from .hover import hover_markdown
 from .references import ReferenceStore
+from .workspace import ReadPolicy
 
 log = logging.getLogger(__name__)
 
@@ -265,6 +266,15 @@ class AmrLanguageServer(LanguageServer):
         ):
             self.comparer = Comparer(settings.metric, settings.metric_options)
         self.settings = settings
+        self.update_policy()
+
+    def update_policy(self) -> None:
+        """What may be read from disk: the workspace folders and the settings."""
+        folders = [uri_to_path(f.uri) for f in self.workspace.folders.values()]
+        self.references.policy = ReadPolicy.build(
+            [path for path in (self.root, *folders) if path is not None],
+            self.settings,
+        )
 
     async def fetch_configuration(self) -> None:
         workspace = self.client_capabilities.workspace
@@ -338,6 +348,15 @@ async def did_change_configuration(
         ls.schedule_all()
     else:
         await ls.fetch_configuration()
+
+
+@SERVER.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+def did_change_workspace_folders(
+    ls: AmrLanguageServer, params: types.DidChangeWorkspaceFoldersParams
+) -> None:
+    # pygls has updated ls.workspace.folders: header references follow them
+    ls.update_policy()
+    ls.schedule_all()
 
 
 @SERVER.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)

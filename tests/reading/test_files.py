@@ -1,4 +1,4 @@
-"""Opening input files safely (issue 20): regular files only, bounded, never blocking."""
+"""Opening input files safely (issue 20): regular files, bounded, never blocking."""
 
 from __future__ import annotations
 
@@ -98,7 +98,8 @@ def test_whole_file_readers_refuse_files_over_the_held_limit(tmp_path: Path) -> 
     # sparse: no disk used, and refused from its size before any byte is read
     big = sparse_file(tmp_path / "big.amr", files.MAX_HELD_BYTES + 1)
     assert files.MAX_HELD_BYTES == 250_000_000
-    with pytest.raises(InputTooLargeError, match="250,000,001 bytes, more than the 250,000,000 bytes limit"):
+    limit = "250,000,001 bytes, more than the 250,000,000 bytes limit"
+    with pytest.raises(InputTooLargeError, match=limit):
         read_corpus(big)
 
 
