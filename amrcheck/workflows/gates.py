@@ -792,7 +792,9 @@ class IaaGate:
                 continue
             names = [other.format(values) for other in group.files]
             for other_index, other in enumerate(names):
-                if other_index == index or not self.config.resolve(other).is_file():
+                # exists(), not is_file(): a FIFO or a device there is refused
+                # when read, not skipped as if the annotation were not there yet
+                if other_index == index or not self.config.resolve(other).exists():
                     continue
                 yield (other, relative) if other_index < index else (relative, other)
 
