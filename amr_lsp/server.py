@@ -22,10 +22,12 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
 
 from amrcheck import __version__
 from amrcheck.reading.layout import format_corpus
@@ -114,9 +116,29 @@ class AmrLanguageServer(LanguageServer):
     def frames(self) -> FrameInventory:
         return load_frames()
 
+    def open_document(self, uri: str) -> TextDocument | None:
+        """The client's open document ``uri``, or None.
+
+        Never pygls's ``get_text_document``: for a document that is not
+        open it makes one that reads the file from disk (any path a
+        request names: a FIFO, ``/dev/zero``). pygls keys open documents
+        by the unquoted URI; each keeps the URI as the client sent it.
+        """
+        document: TextDocument | None = self.workspace.text_documents.get(unquote(uri))
+        return document
+
+    def require_open(self, uri: str) -> TextDocument:
+        document = self.open_document(uri)
+        if document is None:
+            raise JsonRpcException(
+                f"{uri} is not open: the server reads only the documents "
+                "the client sends", code=types.ErrorCodes.InvalidParams,
+            )
+        return document
+
     async def parsed(self, uri: str) -> ParsedDocument:
         """The current version of a document, read by the engine."""
-        document = self.workspace.get_text_document(uri)
+        document = self.require_open(uri)
         known = self.documents.get(uri)
         if (
             known is not None
@@ -147,9 +169,11 @@ class AmrLanguageServer(LanguageServer):
             self._debounced(uri, delay)
         )
 
-    def schedule_all(self) -> None:
-        for uri in list(self.workspace.text_documents):
-            self.schedule(uri, 0)
+    def schedule_all(self, but: str | None = None) -> None:
+        """Analyse every open document again (but ``but``)."""
+        for document in list(self.workspace.text_documents.values()):
+            if document.uri != but:
+                self.schedule(document.uri, 0)
 
     async def _debounced(self, uri: str, delay: float) -> None:
         if delay > 0:
@@ -158,7 +182,7 @@ class AmrLanguageServer(LanguageServer):
 
     async def refresh(self, uri: str) -> Analysis | None:
         """Analyse the current version of ``uri`` and publish the results."""
-        document = self.workspace.text_documents.get(uri)
+        document = self.open_document(uri)
         if document is None:
             return None
         version, text = document.version, document.source
@@ -166,7 +190,7 @@ class AmrLanguageServer(LanguageServer):
         analysis = await self.run_engine(
             self._analyze, uri, version, text, settings, comparer
         )
-        current = self.workspace.text_documents.get(uri)
+        current = self.open_document(uri)
         if current is None or current.version != version:
             return None  # closed or edited meanwhile: a newer run publishes
         previous = self.analyses.get(uri)
@@ -225,7 +249,7 @@ class AmrLanguageServer(LanguageServer):
     async def analysis(self, uri: str) -> Analysis:
         """The analysis of the current version, waiting for (or running) it."""
         for _ in range(3):  # a newer edit may cancel the run we wait for
-            document = self.workspace.get_text_document(uri)
+            document = self.require_open(uri)
             known = self.analyses.get(uri)
             if known is not None and known.version == document.version:
                 return known
@@ -390,9 +414,7 @@ def did_save(ls: AmrLanguageServer, params: types.DidSaveTextDocumentParams) -> 
     path = uri_to_path(params.text_document.uri)
     if path is not None:
         ls.references.forget(path)
-        for uri in ls.workspace.text_documents:
-            if uri != params.text_document.uri:
-                ls.schedule(uri, 0)
+        ls.schedule_all(but=params.text_document.uri)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CLOSE)

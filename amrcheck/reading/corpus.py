@@ -21,7 +21,7 @@ from ..findings import Finding
 from ..graph import Graph
 from ..span import SourceText
 from ._parse import Entry, parse_source
-from .files import MAX_HELD_BYTES, decode_utf8, open_input, read_input_text, size_text
+from .files import MAX_HELD_BYTES, decode_utf8, open_input, read_input_text, size_texts
 
 
 @dataclass(slots=True, eq=False)
@@ -257,10 +257,11 @@ def read_chunks(
             cut = _last_cut(pending, scan) if more else len(pending)
             if not cut:
                 if len(pending) > max_block:
+                    size, limit = size_texts(len(pending), max_block)
                     raise InputTooLargeError(
                         f"{first_line}:1: no blank line between graphs in the "
-                        f"{size_text(len(pending))} from here, more than the "
-                        f"{size_text(max_block)} held at once (is it an AMR file?)",
+                        f"{size} from here, more than the {limit} held at once "
+                        "(is it an AMR file?)",
                         name,
                     )
                 continue

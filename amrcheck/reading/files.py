@@ -86,6 +86,19 @@ def size_text(size: int) -> str:
     return f"{size / 1e6:.1f}".removesuffix(".0") + " MB"
 
 
+def size_texts(size: int, limit: int) -> tuple[str, str]:
+    """:func:`size_text` of a size over a limit, in bytes if they would look equal.
+
+    Example:
+        >>> size_texts(62_914_560, 50_000_000), size_texts(50_000_001, 50_000_000)
+        (('62.9 MB', '50 MB'), ('50,000,001 bytes', '50,000,000 bytes'))
+    """
+    texts = size_text(size), size_text(limit)
+    if texts[0] == texts[1]:  # "50 MB, more than the 50 MB limit" would puzzle
+        return f"{size:,} bytes", f"{limit:,} bytes"
+    return texts
+
+
 def refusal(status: os.stat_result, max_bytes: int | None = None) -> str | None:
     """Why a file with this :func:`os.stat` result is not read (None: it is).
 
@@ -98,9 +111,7 @@ def refusal(status: os.stat_result, max_bytes: int | None = None) -> str | None:
         kind = next((name for test, name in _KINDS if test(mode)), "a special file")
         return f"not a regular file but {kind}; amrcheck reads regular files only"
     if max_bytes is not None and status.st_size > max_bytes:
-        size, limit = size_text(status.st_size), size_text(max_bytes)
-        if size == limit:  # "250 MB, more than the 250 MB limit" would puzzle
-            size, limit = f"{status.st_size:,} bytes", f"{max_bytes:,} bytes"
+        size, limit = size_texts(status.st_size, max_bytes)
         return f"{size}, more than the {limit} limit"
     return None
 

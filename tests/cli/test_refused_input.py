@@ -130,4 +130,6 @@ def test_streaming_commands_stop_at_a_block_too_large_to_hold(tmp_path: Path) ->
     assert result.stderr.startswith(
         f"amrcheck: cannot read {big}: 1:1: no blank line between graphs in the "
     )
-    assert "more than the 250 MB held at once (is it an AMR file?)" in result.stderr
+    assert "more than the 250,000,000 bytes held at once (is it an AMR file?)" in (
+        result.stderr
+    )

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
 from ...special_files import fifo, sparse_file
@@ -249,3 +250,58 @@ async def test_workspace_folders_added_later_are_honoured(
             await asyncio.sleep(0.02)
 
     await asyncio.wait_for(compared(), TIMEOUT)
+
+
+async def test_requests_for_documents_not_open_read_nothing(
+    start_client, workspace
+) -> None:
+    # pygls would make a document that reads the file from disk: the server
+    # answers an error instead, whatever the URI names
+    ws, _, pipe = workspace
+    client = await start_client(options={"debounceMs": 0}, root=ws)
+    for path in (pipe.path, Path("/dev/zero"), ws / "gold.amr"):
+        uri = path.as_uri()
+        with pytest.raises(JsonRpcException, match="is not open"):
+            await asyncio.wait_for(
+                client.text_document_hover_async(
+                    types.HoverParams(text_document=doc(uri), position=pos(0, 0))
+                ),
+                TIMEOUT,
+            )
+        with pytest.raises(JsonRpcException, match="is not open"):
+            await asyncio.wait_for(
+                client.code_lens_resolve_async(
+                    types.CodeLens(range=types.Range(start=pos(0, 0), end=pos(0, 0)),
+                                   data=[uri, 0])
+                ),
+                TIMEOUT,
+            )
+        with pytest.raises(JsonRpcException, match="is not open"):
+            await asyncio.wait_for(
+                client.workspace_execute_command_async(
+                    types.ExecuteCommandParams(
+                        command="amrcheck.documentScore", arguments=[uri]
+                    )
+                ),
+                TIMEOUT,
+            )
+    assert pipe.untouched()
+    good = await open_document(client, ws / "a.amr", "# ::reference gold.amr\n" + BODY)
+    assert not by_source(client, good, "amrcheck-diff")
+
+
+async def test_paths_with_spaces_and_accents(start_client, workspace) -> None:
+    # URIs arrive percent-encoded (file:///…/my%20notes/caf%C3%A9.amr)
+    ws, _, _ = workspace
+    folder = ws / "my notes"
+    folder.mkdir()
+    shutil.copy(LSP_DATA / "gold" / "lpp.amr", folder / "gold café.amr")
+    client = await start_client(options={"debounceMs": 0}, root=ws)
+    uri = await open_document(client, folder / "café.amr",
+                              "# ::reference gold café.amr\n" + BODY)
+    assert "%20" in uri and "%C3%A9" in uri
+    assert not by_source(client, uri, "amrcheck-diff")
+    assert await lens_titles(client, uri) == [
+        "smatch 1.00 · P 1.00 R 1.00 · 0 missing, 0 extra "
+        "vs my notes/gold café.amr#lpp_1943.1"
+    ]
