@@ -144,11 +144,26 @@ async def bench_lsp(hovers: int) -> None:
             near = open_text(client, ws / "near.amr",
                              "# ::reference near-limit.amr\n" + BODY)
             await asyncio.sleep(0.05)  # the engine thread is reading it now
-            stalled = await hover_ms(client, good)
+            hovered = await hover_ms(client, good)
+            edited = time.perf_counter()
+            client.text_document_did_change(
+                types.DidChangeTextDocumentParams(
+                    text_document=types.VersionedTextDocumentIdentifier(
+                        uri=good, version=2
+                    ),
+                    content_changes=[types.TextDocumentContentChangeWholeDocument(
+                        text="# ::reference gold.amr\n" + BODY.replace("1)", "2)")
+                    )],
+                )
+            )
+            await published(client, good, 2)
+            stalled = time.perf_counter() - edited
             await published(client, near, 1)
             print(f"a {size / 1e6:.1f} MB reference: open -> diagnostics "
-                  f"{time.perf_counter() - begin:.2f} s; a hover on another "
-                  f"document sent meanwhile waited {stalled / 1000:.2f} s")
+                  f"{time.perf_counter() - begin:.2f} s; meanwhile a hover on "
+                  f"another document answered in {hovered:.0f} ms (no engine work), "
+                  f"an edit of it waited {stalled:.2f} s for its diagnostics "
+                  "(the engine thread)")
         finally:
             await client.shutdown_session()
             await client.stop()
