@@ -39,6 +39,16 @@ class Features:
 
 
 @dataclass(frozen=True)
+class Similar:
+    """Similar annotations from an index made by ``amrcheck index``."""
+
+    #: the index file (relative to the workspace root, or absolute); empty: off
+    index: str = ""
+    #: precedents shown per graph
+    top: int = 5
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything the server can be told."""
 
@@ -60,6 +70,7 @@ class Settings:
     #: reference files larger than this (in MB, 10^6 bytes) are not read
     max_reference_megabytes: int = 50
     features: Features = field(default_factory=Features)
+    similar: Similar = field(default_factory=Similar)
 
 
 def camel(name: str) -> str:
@@ -163,6 +174,10 @@ def load_settings(raw: Any) -> tuple[Settings, list[str]]:
                 f"(use {', '.join('{' + f + '}' for f in TEMPLATE_FIELDS)}); ignored"
             )
             del references[pattern]
+    if settings.similar.top < 1:
+        problems.append("similar.top: must be >= 1 (default used)")
+        similar = Similar(settings.similar.index)
+        settings = dataclasses.replace(settings, similar=similar)
     if settings.debounce_ms < 0:
         problems.append("debounceMs: must be >= 0 (default used)")
         settings = dataclasses.replace(settings, debounce_ms=defaults.debounce_ms)

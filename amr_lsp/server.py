@@ -30,6 +30,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 
 from amrcheck import __version__
+from amrcheck.errors import IndexFileError
+from amrcheck.graph import Graph
 from amrcheck.reading.layout import format_corpus
 from amrcheck.reading.locate import variable_occurrences
 from amrcheck.validation.propbank import FrameInventory, load_frames
@@ -55,8 +57,10 @@ from .convert import (
 from .diagnostics import DiagnosticStore
 from .documents import DocumentStore, ParsedDocument
 from .fixes import fix_for
+from .graph import GRAPH_REQUEST, GraphViews, graph_params
 from .hover import hover_markdown
 from .references import ReferenceStore
+from .similar import Precedents, similar_markdown, similar_payload
 from .workspace import ReadPolicy
 
 log = logging.getLogger(__name__)
@@ -67,6 +71,8 @@ T = TypeVar("T")
 DOCUMENT_SCORE_NOTIFICATION = "amr/documentScore"
 #: command returning the same payload; also the code lenses' command
 DOCUMENT_SCORE_COMMAND = "amrcheck.documentScore"
+#: command returning the precedents of the graph at a position (JSON list)
+SIMILAR_COMMAND = "amrcheck.similarAnnotations"
 
 #: what a variable may be renamed to: a PENMAN symbol that is not a role,
 #: a number or a constant
@@ -86,6 +92,7 @@ class AmrLanguageServer(LanguageServer):
         self.documents = DocumentStore()
         self.references = ReferenceStore()
         self.comparer = Comparer(self.settings.metric, self.settings.metric_options)
+        self.precedents = Precedents()
         self.store = DiagnosticStore(self.text_document_publish_diagnostics)
         self.analyses: dict[str, Analysis] = {}
         #: validator findings of unchanged graphs, reused from version to version
@@ -518,11 +525,48 @@ async def hover(ls: AmrLanguageServer, params: types.HoverParams) -> types.Hover
     if token is None:
         return None
     text = hover_markdown(token, analysis, ls.frames())
+    if token.index == 0 and ls.settings.similar.index:  # the graph's top node
+        similar = await similar_section(ls, params.text_document.uri, token.graph)
+        text = "\n\n".join(part for part in (text, similar) if part)
     if text is None:
         return None
     return types.Hover(
         contents=lsp_markdown(text), range=lsp_range(token.span, analysis.parsed.lines)
     )
+
+
+async def similar_hits(ls: AmrLanguageServer, uri: str, graph: Graph) -> Any:
+    """(index, precedents) of ``graph`` from the configured index, or None
+    after telling the user once why the index cannot be used."""
+    path = uri_to_path(uri)
+    place = (str(path.resolve()) if path else uri, graph.span.line)
+    try:
+        return await asyncio.to_thread(
+            ls.precedents.find, ls.settings.similar, ls.root, graph, place
+        )
+    except IndexFileError as error:
+        message = f"amrcheck: similar annotations: {error}"
+        ls.show_once(message, types.MessageType.Warning)
+        return None
+
+
+async def similar_section(ls: AmrLanguageServer, uri: str, graph: Graph) -> str | None:
+    found = await similar_hits(ls, uri, graph)
+    return None if found is None else similar_markdown(*found)
+
+
+@SERVER.command(SIMILAR_COMMAND)
+async def similar_annotations(
+    ls: AmrLanguageServer, uri: str, line: int, character: int
+) -> list[dict[str, Any]]:
+    """The precedents of the graph at (``line``, ``character``): for clients
+    that list them (a quick pick, a panel)."""
+    parsed = await ls.parsed(uri)
+    token = parsed.token_at(types.Position(line=line, character=character))
+    if token is None or not ls.settings.similar.index:
+        return []
+    found = await similar_hits(ls, uri, token.graph)
+    return [] if found is None else similar_payload(found[1])
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DEFINITION)
@@ -706,3 +750,24 @@ async def code_action(
         )
     return actions
 
+
+
+# -- drawings -----------------------------------------------------------------
+
+#: explanations and layouts of the last graphs drawn (amr/graph)
+GRAPH_VIEWS = GraphViews()
+
+
+@SERVER.feature(GRAPH_REQUEST)
+async def graph(ls: AmrLanguageServer, params: Any) -> dict[str, Any] | None:
+    """The graph under the cursor, its reference graph and the explanation."""
+    request = graph_params(params)
+    clock = time.perf_counter()
+    analysis = await ls.analysis(request.uri)
+    waited = time.perf_counter() - clock
+    answer = await ls.run_engine(GRAPH_VIEWS.answer, analysis, ls.comparer, request)
+    log.debug(
+        "amr/graph %s v%s: analysis %d ms, drawing %d ms", request.uri,
+        analysis.version, waited * 1000, (time.perf_counter() - clock - waited) * 1000,
+    )
+    return answer

@@ -19,8 +19,8 @@ candidate of the first tied cell is singled out in turn and refined again
 numbering whose relabelled triples sort first wins. Nodes that are twins
 (same colour and the same labelled neighbours) are interchangeable, so only
 one of them is tried. For AMR graphs ties are rare and small; a search
-that would try more than :data:`MAX_LEAVES` numberings keeps the best
-found so far (deterministic, but then not guaranteed canonical).
+that would try more than :data:`MAX_LEAVES` numberings keeps the best of
+the first ones (deterministic, but then not guaranteed canonical).
 
 Example:
     >>> from amrcheck.reading.corpus import decode
@@ -35,8 +35,9 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from itertools import islice
 
 from .standardize import StandardGraph
 
@@ -56,6 +57,11 @@ def canonical_order(graph: StandardGraph) -> list[int]:
     return _Canon(graph).order()
 
 
+def canonical_ranks(graph: StandardGraph) -> list[int]:
+    """Each node's canonical number (node -> position)."""
+    return _rank(canonical_order(graph))
+
+
 def canonical_key(graph: StandardGraph) -> Form:
     """A hashable value equal for two standard graphs exactly when their
     triples are the same up to node numbering (isomorphic graphs)."""
@@ -69,37 +75,23 @@ def canonicalize(graph: StandardGraph) -> StandardGraph:
     so explanations still point at the written text.
     """
     order = canonical_order(graph)
-    if order == list(range(len(order))) and _sorted(graph):
-        return graph
     rank = _rank(order)
-    instances = sorted(
-        ((rank[n], c), o)
-        for (n, c), o in zip(graph.instances, graph.instance_origin, strict=True)
-    )
-    attributes = sorted(
-        ((rank[n], r, v), o)
-        for (n, r, v), o in zip(graph.attributes, graph.attribute_origin, strict=True)
-    )
-    relations = sorted(
-        ((rank[s], r, rank[t]), o)
-        for (s, r, t), o in zip(graph.relations, graph.relation_origin, strict=True)
-    )
-    return replace(
-        graph,
-        variables=[graph.variables[node] for node in order],
-        instances=[t for t, _ in instances],
-        instance_origin=[o for _, o in instances],
-        attributes=[t for t, _ in attributes],
-        attribute_origin=[o for _, o in attributes],
-        relations=[t for t, _ in relations],
-        relation_origin=[o for _, o in relations],
-    )
-
-
-def _sorted(graph: StandardGraph) -> bool:
-    return all(
-        list(items) == sorted(items)
-        for items in (graph.instances, graph.attributes, graph.relations)
+    instances = [(rank[n], c) for n, c in graph.instances]
+    attributes = [(rank[n], r, v) for n, r, v in graph.attributes]
+    relations = [(rank[s], r, rank[t]) for s, r, t in graph.relations]
+    by_instance = sorted(range(len(instances)), key=instances.__getitem__)
+    by_attribute = sorted(range(len(attributes)), key=attributes.__getitem__)
+    by_relation = sorted(range(len(relations)), key=relations.__getitem__)
+    return StandardGraph(
+        graph.graph,
+        [graph.variables[node] for node in order],
+        [instances[i] for i in by_instance],
+        [attributes[i] for i in by_attribute],
+        [relations[i] for i in by_relation],
+        [graph.instance_origin[i] for i in by_instance],
+        [graph.attribute_origin[i] for i in by_attribute],
+        [graph.relation_origin[i] for i in by_relation],
+        graph.options,
     )
 
 
@@ -125,33 +117,49 @@ class _Canon:
         self.graph = graph
         n = len(graph.variables)
         self.n = n
-        own: list[list[tuple[str, ...]]] = [[] for _ in range(n)]
+        # a node's own labels as strings ("\0" joins a role to its value,
+        # "\1" the labels): one string per node sorts and compares fast
+        own: list[list[str]] = [[] for _ in range(n)]
         for node, concept in graph.instances:
-            own[node].append((concept,))
+            own[node].append(concept)
         for node, role, value in graph.attributes:
-            own[node].append((role, value))
-        #: per node: (role, direction, neighbour) of its relations
-        self.edges: list[list[tuple[str, int, int]]] = [[] for _ in range(n)]
-        for source, role, target in graph.relations:
-            self.edges[source].append((role, 0, target))
-            self.edges[target].append((role, 1, source))
-        self.start = _ranks([tuple(sorted(labels)) for labels in own])
-        self.leaves = 0
+            own[node].append(f"{role}\0{value}")
+        self.start = _ranks(["\1".join(sorted(labels)) for labels in own])
+        self._edges: list[list[tuple[str, int, int]]] | None = None
+
+    @property
+    def edges(self) -> list[list[tuple[str, int, int]]]:
+        """Per node: (role, direction, neighbour) of its relations; built
+        only when the nodes' own labels leave some of them tied."""
+        if self._edges is None:
+            self._edges = [[] for _ in range(self.n)]
+            for source, role, target in self.graph.relations:
+                self._edges[source].append((role, 0, target))
+                self._edges[target].append((role, 1, source))
+        return self._edges
 
     def order(self) -> list[int]:
         if self.n < 2:
             return list(range(self.n))
-        best = self._search(self._refine(self.start), None)
-        assert best is not None
-        return best[1]
+        leaves = islice(self._leaves(self._refine(self.start)), MAX_LEAVES)
+        first = next(leaves)
+        best: tuple[Form, list[int]] | None = None
+        for other in leaves:  # more than one numbering: the least form wins
+            if best is None:
+                best = (_form(self.graph, _rank(first)), first)
+            form = _form(self.graph, _rank(other))
+            if form < best[0]:
+                best = (form, other)
+        return first if best is None else best[1]
 
     def _refine(self, colours: list[int]) -> list[int]:
         """Refine ``colours`` until the partition is stable."""
         classes = len(set(colours))
         while classes < self.n:
+            edges = self.edges
             signatures = [
-                (colours[v], tuple(sorted((r, d, colours[u]) for r, d, u in edges)))
-                for v, edges in enumerate(self.edges)
+                (colours[v], tuple(sorted((r, d, colours[u]) for r, d, u in heard)))
+                for v, heard in enumerate(edges)
             ]
             refined = _ranks(signatures)
             count = len(set(refined))
@@ -160,25 +168,18 @@ class _Canon:
             colours, classes = refined, count
         return colours
 
-    def _search(
-        self, colours: list[int], best: tuple[Form, list[int]] | None
-    ) -> tuple[Form, list[int]] | None:
-        cells: dict[int, list[int]] = {}
-        for node, colour in enumerate(colours):
-            cells.setdefault(colour, []).append(node)
-        tied = [cells[c] for c in sorted(cells) if len(cells[c]) > 1]
-        if not tied:
-            self.leaves += 1
-            order = sorted(range(self.n), key=colours.__getitem__)
-            form = _form(self.graph, _rank(order))
-            return (form, order) if best is None or form < best[0] else best
-        for node in self._untwinned(tied[0]):
-            if best is not None and self.leaves >= MAX_LEAVES:
-                break
+    def _leaves(self, colours: list[int]) -> Iterator[list[int]]:
+        """The numberings (position -> node) reached from stable ``colours``."""
+        if len(set(colours)) == self.n:
+            yield sorted(range(self.n), key=colours.__getitem__)
+            return
+        counts = Counter(colours)
+        tied = min(c for c, k in counts.items() if k > 1)
+        cell = [v for v, c in enumerate(colours) if c == tied]
+        for node in self._untwinned(cell):
             # single ``node`` out: it sorts before the rest of its cell
             split = [2 * c + (0 if v == node else 1) for v, c in enumerate(colours)]
-            best = self._search(self._refine(_ranks(split)), best)
-        return best
+            yield from self._leaves(self._refine(_ranks(split)))
 
     def _untwinned(self, cell: list[int]) -> list[int]:
         """``cell`` without the nodes that are twins of one kept before.

@@ -61,3 +61,12 @@ class MetricError(AmrError):
 
 class ConfigError(AmrError):
     """A configuration file or setting is invalid."""
+
+
+class ClusterError(AmrError):
+    """A compute cluster cannot be reached or used (``--cluster``)."""
+
+
+class IndexFileError(AmrError):
+    """A similarity index cannot be used: unreadable, or made by another
+    version of amrcheck or with another metric."""

@@ -1,4 +1,4 @@
-"""Bench (not a test): s2match, WWLK and WWLKθ — whole-process speed and memory.
+"""Bench (not a test): the graded metrics — whole-process speed and memory.
 
 Whole process: a fresh interpreter imports amrcheck, loads the vectors
 (GloVe 6B 50d unless ``--vectors``), reads both files and scores every pair
@@ -8,7 +8,7 @@ end (flat = the scoring keeps nothing per pair), and its peak (VmHWM).
 
 ``--jobs 1 2`` runs each metric once per process count; with more than
 one, pairs are scored as ``--jobs`` scores them
-(:func:`amrcheck.execution.progress.run_map`:
+(:func:`amrcheck.execution.run_map`:
 forked workers that inherit the corpus, the metric and its memory-mapped
 vectors), the peak of the largest worker is added, and the run stops if
 any pair's score differs from the single-process run.
@@ -53,7 +53,7 @@ def rss(key="VmRSS"):
     return next(int(l.split()[1]) for l in lines if l.startswith(key))
 from amrcheck.reading.corpus import read_corpus
 from amrcheck.metrics import get_metric
-from amrcheck.execution.progress import run_map
+from amrcheck.execution import run_map
 metric = get_metric(sys.argv[1], **json.loads(sys.argv[4]))
 jobs = int(sys.argv[5])
 cand, ref = read_corpus(sys.argv[2]), read_corpus(sys.argv[3])
@@ -180,23 +180,13 @@ def reference(folder: Path, cand: Path, ref: Path) -> str:
     )
 
 
-def _weights(path: str | None) -> str:
-    """A weights file for wwlk-theta (speed does not depend on the values)."""
-    if path:
-        return path
-    from amrcheck.metrics.wwlk import save_weights
-
-    handle, name = tempfile.mkstemp(suffix=".json")
-    os.close(handle)
-    save_weights(name, {":arg0": 0.3, ":arg1": 0.25}, {}, {})
-    return name
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--vectors", default=None)
-    parser.add_argument("--weights", default=None, help="wwlk-theta weights file")
+    parser.add_argument(
+        "--weights", default=None, help="wwlk-theta weights file (default: shipped)"
+    )
     parser.add_argument("--reference", type=Path, default=None)
     parser.add_argument(
         "--jobs",
@@ -217,9 +207,10 @@ def main() -> None:
     )
     args = parser.parse_args()
     graded = {} if args.vectors is None else {"vectors": args.vectors}
+    # wwlk-theta without --weights: the weights shipped in the package
     configs = [
-        (name, {**graded, "weights": _weights(args.weights)})
-        if name == "wwlk-theta"
+        (name, {**graded, "weights": args.weights})
+        if name == "wwlk-theta" and args.weights
         else (name, graded)
         for name in args.metrics
     ]

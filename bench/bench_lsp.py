@@ -106,7 +106,7 @@ def p95(values: list[float]) -> float:
 
 async def run(
     path: Path, edits: int, debounce_ms: int | None, view: int, seed: int,
-    client_gc: bool = False,
+    client_gc: bool = False, metric: str | None = None,
 ) -> None:
     text = path.read_text(encoding="utf-8")
     folder = Path(tempfile.mkdtemp(prefix="bench_lsp_"))
@@ -122,6 +122,8 @@ async def run(
     options: dict[str, object] = {"references": {"*.amr": "{name}.gold.amr"}}
     if debounce_ms is not None:
         options["debounceMs"] = debounce_ms
+    if metric is not None:
+        options["metric"] = metric
     await client.initialize_session(
         types.InitializeParams(
             capabilities=capabilities,
@@ -221,10 +223,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--client-gc", action="store_true",
                         help="leave the bench client's garbage collector as it is")
+    parser.add_argument("--metric", default=None,
+                        help="the lens metric (the server's metric setting)")
     args = parser.parse_args()
     asyncio.run(
         run(args.file, args.edits, args.debounce_ms, args.viewport_lines, args.seed,
-            args.client_gc)
+            args.client_gc, args.metric)
     )
 
 

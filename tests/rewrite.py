@@ -17,6 +17,7 @@ import random
 from typing import Literal
 
 import penman
+from penman.models.amr import model as amr_model
 from penman.tree import Tree
 
 Rewrite = Literal["rename", "shuffle", "relayout"]
@@ -61,8 +62,10 @@ def _shuffled(node: tuple, rng: random.Random) -> tuple:
 
 
 def _relayout(text: str, rng: random.Random) -> str:
-    graph = penman.decode(text)
+    # penman's AMR model: its default model takes every role ending in -of
+    # for an inverse, and would write (a :consist-of b) as (b :consist a)
+    graph = penman.decode(text, model=amr_model)
     top = [t for t in graph.instances() if t.source == graph.top][:1]
     rest = [t for t in graph.triples if t not in top]
     rng.shuffle(rest)
-    return penman.encode(penman.Graph(top + rest, top=graph.top))
+    return penman.encode(penman.Graph(top + rest, top=graph.top), model=amr_model)

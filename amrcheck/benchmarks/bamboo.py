@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
-from ..execution.progress import Progress, run_map
+from ..execution import Jobs, Progress, run_map
 from ..graph import Graph
 from ..metrics import Metric
 from ..pairing.graphs import GraphPair, pair_corpora, pair_scorer
@@ -193,7 +193,7 @@ def subtask_pairs(task: BambooSubtask) -> list[GraphPair]:
 def run_bamboo(
     subtasks: Sequence[BambooSubtask],
     metric: Metric,
-    jobs: int = 1,
+    jobs: Jobs = 1,
     progress: Progress | None = None,
 ) -> tuple[dict[str, list[float]], BambooResult]:
     """Score every pair of ``subtasks`` with ``metric`` (in ``jobs`` processes).

@@ -76,3 +76,53 @@ def runtime_chart(
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)
+
+
+def bamboo_leaderboard(
+    path: str | Path,
+    metrics: Sequence[str],
+    columns: Sequence[str],
+    rows: Sequence[Sequence[float]],
+) -> None:
+    """The BAMBOO table as a chart: one row per metric, one column per
+    subtask (and AMEAN), each cell coloured and labelled with its value,
+    the best of each column framed."""
+    plt = _pyplot()
+    figure, axis = plt.subplots(
+        figsize=(1.0 * len(columns) + 2.5, 0.45 * len(metrics) + 1.6)
+    )
+    # colour by rank within the column (the share of values below): the
+    # subtasks differ too much in scale (PARA ~35, SICK(role) 100) for one
+    # colour range
+    ranks = [
+        [sum(other < v for other in column) / max(1, len(column) - 1) for v in column]
+        for column in zip(*rows, strict=True)
+    ]
+    axis.imshow(list(zip(*ranks, strict=True)), cmap="YlGn", aspect="auto", vmin=-0.3)
+    for j, column in enumerate(zip(*rows, strict=True)):
+        best = max(column)
+        for i, value in enumerate(column):
+            top = value == best
+            axis.text(
+                j,
+                i,
+                f"{value:.1f}",
+                ha="center",
+                va="center",
+                fontsize=8,
+                fontweight="bold" if top else "normal",
+                color="white" if ranks[j][i] > 0.6 else "black",
+            )
+            if top:
+                frame = plt.Rectangle(
+                    (j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="black", lw=1.5
+                )
+                axis.add_patch(frame)
+    axis.set_xticks(
+        range(len(columns)), labels=list(columns), rotation=45, ha="right", fontsize=8
+    )
+    axis.set_yticks(range(len(metrics)), labels=list(metrics), fontsize=9)
+    axis.set_title("BAMBOO leaderboard (Pearson × 100; role: accuracy × 100)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)

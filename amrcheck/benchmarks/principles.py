@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import AmrError
-from ..execution.progress import Progress, run_map
+from ..execution import Progress, run_map
 from ..graph import Graph
 from ..metrics import Score, get_metric
 from ..reading.corpus import Corpus, read_corpus

@@ -51,7 +51,7 @@ import numpy as np
 import penman
 
 from ..errors import InputError
-from ..execution.progress import Progress
+from ..execution import Jobs, Progress
 from ..metrics import Metric
 from ..reading.corpus import Corpus
 from ..reading.files import read_input_text
@@ -278,7 +278,7 @@ def read_truth(folder: str | Path) -> dict[str, float]:
 def score_rare(
     folder: str | Path,
     metric: Metric,
-    jobs: int = 1,
+    jobs: Jobs = 1,
     progress: Progress | None = None,
 ) -> RareResult:
     """Score every rewired graph against its original; Spearman × 100 with the truth.

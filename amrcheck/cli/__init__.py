@@ -46,8 +46,11 @@ COMMAND_MODULES: tuple[str, ...] = (
     "check",
     "diff",
     "iaa",
+    "index",
     "lsp",
+    "render",
     "score",
+    "search",
     "train",
 )
 

@@ -7,7 +7,9 @@
 * usage and input errors end it with exit status 2;
 * metric names come from the registry; ``-o key=value`` options are
   typed by the metric's ``Options`` (``-o smatch.restarts=9`` targets one
-  metric when several are chosen).
+  metric when several are chosen);
+* ``--jobs N`` (local processes) or ``--cluster ADDRESS`` (Dask) says
+  where long runs go (:mod:`amrcheck.execution`).
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..errors import AmrError, InputError, MetricError
+from ..errors import AmrError, ClusterError, InputError, MetricError
+from ..execution import Jobs
 from ..metrics import Metric, get_metric, metric_factory, metric_names, metric_options
 from ..reading.corpus import count_graph_lines
 
@@ -34,6 +37,19 @@ if TYPE_CHECKING:
 
 # rich's tables and progress bars, and the diff engine, are imported where
 # used, so that a command loads only what it draws (start-up time).
+
+#: ``--jobs N``: local worker processes
+JobsOption = Annotated[int, typer.Option(help="Processes (0 = one per CPU).")]
+#: ``--cluster ADDRESS``: a Dask cluster instead of local processes
+ClusterOption = Annotated[
+    Optional[str],  # noqa: UP007 (typer needs Optional here)
+    typer.Option(
+        "--cluster",
+        metavar="ADDRESS",
+        help="Run on Dask: local[:N] starts N local workers, tcp://HOST:PORT "
+        "uses a running scheduler (instead of --jobs).",
+    ),
+]
 
 #: metric names of the registry, as a typer choice
 MetricName = Enum(  # type: ignore[misc]
@@ -58,10 +74,21 @@ class RootPolicyChoice(str, Enum):
 
 
 class CompatChoice(str, Enum):
-    """Triple reading of smatch 1.0.4, or as written (:mod:`amrcheck.standardize`)."""
+    """A metric's reference behaviour where its default differs (every
+    metric's ``reference``; for smatch that is smatch 1.0.4), or smatch's
+    triples as written (``raw``)."""
 
+    REFERENCE = "reference"
     SMATCH_104 = "smatch-1.0.4"
     RAW = "raw"
+
+
+COMPAT_HELP = (
+    "reference: each metric as its reference implementation behaves, where "
+    "the default differs (the default scores a graph the same however it is "
+    "written; docs/metrics.md); smatch-1.0.4 (= smatch's reference) or raw: "
+    "smatch's triples and counting of those tools."
+)
 
 
 def console(stderr: bool = False) -> Console:
@@ -168,6 +195,21 @@ def fail(command: str, message: str) -> typer.Exit:
 
 
 @contextmanager
+def workers(jobs: int, cluster: str | None) -> Iterator[Jobs]:
+    """What the engine runs on: ``jobs`` local processes, or the cluster opened
+    for the block (a local one is stopped at its end)."""
+    if cluster is None:
+        yield jobs
+        return
+    if jobs != 1:
+        raise ClusterError("give --jobs or --cluster, not both")
+    from ..execution import connect
+
+    with connect(cluster) as backend:
+        yield backend
+
+
+@contextmanager
 def guarded(command: str) -> Iterator[None]:
     """Turn engine errors into exit 2 and Ctrl-C into exit 130, without tracebacks."""
     try:
@@ -237,15 +279,31 @@ def build_metrics(
         if value is not None:
             wanted[key] = str(value.value if isinstance(value, Enum) else value)
     for key, value in wanted.items():
-        takers = [name for name in names if _has_option(name, key)]
-        if not takers:
-            raise MetricError(
-                f"option {key!r} belongs to none of the chosen metrics "
-                f"({', '.join(names)})"
-            )
-        for name in takers:
+        for name in _takers(names, key):
             per_metric[name].setdefault(key, value)
     return [get_metric(n, **metric_options(n, per_metric[n])) for n in names]
+
+
+def _takers(names: Sequence[str], key: str) -> list[str]:
+    """The metrics among ``names`` that an unqualified option ``key`` goes to.
+
+    Raises:
+        MetricError: none has it; or, for ``compat``, one of them has not
+            (never silently: that metric has no reference to return to).
+    """
+    takers = [name for name in names if _has_option(name, key)]
+    if key == "compat" and len(takers) < len(names):
+        others = ", ".join(n for n in names if n not in takers)
+        raise MetricError(
+            f"--compat does not apply to {others}: its default is the only "
+            "behaviour it has (see docs/metrics.md)"
+        )
+    if not takers:
+        raise MetricError(
+            f"option {key!r} belongs to none of the chosen metrics "
+            f"({', '.join(names)})"
+        )
+    return takers
 
 
 def _has_option(name: str, key: str) -> bool:

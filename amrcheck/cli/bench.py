@@ -11,6 +11,7 @@ hold, 2 on errors, 130 on Ctrl-C.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from enum import Enum
 from pathlib import Path
@@ -22,15 +23,25 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
 
-from ..benchmarks.bamboo import SUBTASK_IDS, load_bamboo, run_bamboo
+from ..benchmarks.bamboo import (
+    SUBTASK_IDS,
+    BambooResult,
+    BambooSubtask,
+    load_bamboo,
+    run_bamboo,
+)
 from ..benchmarks.principles import check_principles, time_pairs
 from ..benchmarks.rare import make_rare, score_rare, write_rare
-from ..metrics import Metric, metric_names
+from ..errors import AmrError
+from ..metrics import Metric, get_metric, metric_names, resolve
 from ..pairing.graphs import metric_settings
 from ..reading.corpus import read_corpus
 from . import app
 from ._common import (
+    COMPAT_HELP,
+    ClusterOption,
     CompatChoice,
+    JobsOption,
     RootPolicyChoice,
     build_metrics,
     console,
@@ -41,6 +52,7 @@ from ._common import (
     progress_bar,
     split_metrics,
     table,
+    workers,
 )
 
 #: bumped only when the JSON output changes incompatibly
@@ -53,6 +65,7 @@ bench = typer.Typer(
 app.add_typer(bench, name="bench")
 
 METRICS_HELP = f"Metrics, comma-separated or repeated: {', '.join(metric_names())}."
+BAMBOO_METRICS_HELP = METRICS_HELP[:-1] + "; 'all': every metric (a leaderboard)."
 #: column titles of the BAMBOO table, as in the published one
 COLUMN = {"main": "", "reify": "(reify)", "syno": "(syno)", "role_confusion": "(role)"}
 
@@ -76,13 +89,12 @@ RootOption = Annotated[
 ]
 CompatOption = Annotated[
     Optional[CompatChoice],  # noqa: UP007
-    typer.Option(help="smatch triples and counting of another tool."),
+    typer.Option(help=COMPAT_HELP),
 ]
 ExactOption = Annotated[
     Optional[bool],  # noqa: UP007
     typer.Option("--exact/--no-exact", help="smatch: solve the ILP where needed."),
 ]
-JobsOption = Annotated[int, typer.Option(help="Processes (0 = one per CPU).")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 PlotOption = Annotated[
@@ -131,7 +143,10 @@ def bamboo(
         Path, typer.Option("--data", help="BAMBOO folder (<task>/<subtask>/*.amr).")
     ],
     split: Annotated[Split, typer.Option(help="Which split's files.")] = Split.DEV,
-    metric: MetricOption = None,
+    metric: Annotated[
+        Optional[list[str]],  # noqa: UP007 (typer needs Optional)
+        typer.Option("--metric", "-m", help=BAMBOO_METRICS_HELP),
+    ] = None,
     option: OptionOption = None,
     root: RootOption = None,
     compat: CompatOption = None,
@@ -141,33 +156,49 @@ def bamboo(
         typer.Option(help="Only these subtasks (e.g. sick.main); AMEAN over them."),
     ] = None,
     plot: PlotOption = None,
+    with_reference: Annotated[
+        bool,
+        typer.Option(
+            "--with-reference",
+            help="Also score every metric that has one with --compat reference "
+            "and show that AMEAN beside the default's (twice the time).",
+        ),
+    ] = False,
     jobs: JobsOption = 1,
+    cluster: ClusterOption = None,
     quiet: QuietOption = False,
     as_json: JsonOption = False,
 ) -> None:
-    """BAMBOO: Pearson × 100 per similarity subtask, role-confusion accuracy, AMEAN."""
+    """BAMBOO: Pearson × 100 per similarity subtask, role-confusion accuracy, AMEAN.
+
+    With several metrics (``--metric all``: every one) the table is a
+    leaderboard: rows by AMEAN, the best value of each column marked.
+    """
     with guarded("bench bamboo"):
+        skipped: list[str] = []
+        if metric == ["all"]:
+            metric, skipped = _buildable(option)
         metrics = _metrics(metric, option, root, compat, exact)
+        references = _reference_twins(metrics) if with_reference else {}
         chosen = _task_ids(task)
         subtasks = [t for t in load_bamboo(data, split.value) if t.id in chosen]
         rows = []
-        total = sum(graphs_in(t.candidate_path) for t in subtasks) * len(metrics)
-        with progress_bar("bamboo", total, quiet) as done:
+        runs = len(metrics) + len(references)
+        total = sum(graphs_in(t.candidate_path) for t in subtasks) * runs
+        with workers(jobs, cluster) as where, progress_bar(
+            "bamboo", total, quiet
+        ) as done:
             for scorer in metrics:
-                predictions, result = run_bamboo(subtasks, scorer, jobs, done)
+                predictions, result = run_bamboo(subtasks, scorer, where, done)
                 rows.append((scorer, predictions, result))
+            reference_amean = {
+                name: run_bamboo(subtasks, twin, where, done)[1].amean
+                for name, twin in references.items()
+            }
+        if len(rows) > 1:
+            rows.sort(key=lambda row: -row[2].amean)
         if plot is not None:
-            from ..benchmarks.plots import bamboo_scatter
-
-            scorer, predictions, result = rows[0]
-            similarity = [t for t in subtasks if not t.is_role_confusion]
-            bamboo_scatter(
-                plot,
-                scorer.name,
-                {t.id: t.human for t in similarity},
-                {t.id: [predictions[t.id][i] for i in t.scored] for t in similarity},
-                result.values,
-            )
+            _bamboo_chart(plot, rows, subtasks, chosen)
     if as_json:
         _print_json(
             {
@@ -180,28 +211,132 @@ def bamboo(
                         "settings": metric_settings(scorer),
                         "tasks": result.values,
                         "amean": result.amean,
+                        **(
+                            {"amean_reference": reference_amean[scorer.name]}
+                            if scorer.name in reference_amean
+                            else {}
+                        ),
                     }
                     for scorer, _, result in rows
                 ],
             }
         )
         return
+    title = f"BAMBOO {split.value} ({data})"
+    _bamboo_table(rows, chosen, title, skipped, reference_amean if references else None)
+    if plot is not None:
+        console().print(f"chart: {plot}")
+
+
+def _reference_twins(metrics: list[Metric]) -> dict[str, Metric]:
+    """Each metric that has a ``compat`` option, built again with
+    ``compat="reference"`` (its reference implementation's behaviour)."""
+    twins: dict[str, Metric] = {}
+    for scorer in metrics:
+        options = _options(scorer)
+        if "compat" in options and options["compat"] is None:
+            twins[scorer.name] = get_metric(
+                scorer.name, **{**options, "compat": "reference"}
+            )
+    return twins
+
+
+def _bamboo_table(
+    rows: list[tuple[Metric, dict[str, list[float]], BambooResult]],
+    chosen: list[str],
+    title: str,
+    skipped: list[str],
+    reference_amean: dict[str, float] | None = None,
+) -> None:
     out = console()
-    grid = table(
-        out,
-        "metric",
-        *map(_title, chosen),
-        "AMEAN",
-        title=f"BAMBOO {split.value} ({data})",
-    )
+    extra = ["AMEAN ref."] if reference_amean is not None else []
+    grid = table(out, "metric", *map(_title, chosen), "AMEAN", *extra, title=title)
+    best = [max(column) for column in zip(*(r.row() for _, _, r in rows), strict=True)]
     for scorer, _, result in rows:
-        grid.add_row(scorer.name, *(f"{v:.2f}" for v in result.row()))
+        cells = _cells(result.row(), best, len(rows) > 1)
+        if reference_amean is not None:
+            value = reference_amean.get(scorer.name)
+            cells.append(Text("" if value is None else f"{value:.2f}"))
+        grid.add_row(scorer.name, *cells)
     out.print(grid)
+    if len(rows) > 1:
+        out.print("* best in its column")
+    if reference_amean is not None:
+        out.print(
+            "AMEAN ref.: with --compat reference (the reference implementation's "
+            "behaviour, which depends on how a graph is written); blank where the "
+            "metric has no other behaviour"
+        )
     _settings_lines(out, [scorer for scorer, _, _ in rows])
+    for line in skipped:
+        out.print(Text(line, style="yellow"))
     if len(chosen) < len(SUBTASK_IDS):
         out.print(f"AMEAN over {len(chosen)} of {len(SUBTASK_IDS)} subtasks")
-    if plot is not None:
-        out.print(f"chart: {plot}")
+
+
+def _cells(values: list[float], best: list[float], mark: bool) -> list[Text]:
+    return [
+        Text(f"{v:.2f}*", style="bold") if mark and v == top else Text(f"{v:.2f}")
+        for v, top in zip(values, best, strict=True)
+    ]
+
+
+def _bamboo_chart(
+    plot: Path,
+    rows: list[tuple[Metric, dict[str, list[float]], BambooResult]],
+    subtasks: list[BambooSubtask],
+    chosen: list[str],
+) -> None:
+    """A leaderboard chart for several metrics, else one metric's scatter."""
+    if len(rows) > 1:
+        from ..benchmarks.plots import bamboo_leaderboard
+
+        bamboo_leaderboard(
+            plot,
+            [scorer.name for scorer, _, _ in rows],
+            [*map(_title, chosen), "AMEAN"],
+            [result.row() for _, _, result in rows],
+        )
+        return
+    from ..benchmarks.plots import bamboo_scatter
+
+    scorer, predictions, result = rows[0]
+    similarity = [t for t in subtasks if not t.is_role_confusion]
+    bamboo_scatter(
+        plot,
+        scorer.name,
+        {t.id: t.human for t in similarity},
+        {t.id: [predictions[t.id][i] for i in t.scored] for t in similarity},
+        result.values,
+    )
+
+
+def _buildable(option: list[str] | None) -> tuple[list[str], list[str]]:
+    """Every registered metric (aliases aside) that can be built here, and a
+    line for each one that cannot (a missing extra, say)."""
+    names, skipped = [], []
+    for name in metric_names():
+        if resolve(name) != name:
+            continue
+        try:
+            build_metrics([name], [o for o in option or [] if o.startswith(name + ".")])
+        except AmrError as exc:
+            skipped.append(f"{name} left out: {exc}")
+            continue
+        names.append(name)
+    return names, skipped
+
+
+def _options(metric: Metric) -> dict[str, Any]:
+    """The options ``metric`` was built with, to build it again elsewhere.
+
+    Its ``Options`` dataclass where it has one: the settings a report
+    prints describe some options (the vectors loaded, an alias) in words.
+    """
+    options = getattr(metric, "options", None)
+    if options is not None and dataclasses.is_dataclass(options):
+        return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+    return {k: v for k, v in metric_settings(metric).items() if k != "standardization"}
 
 
 def _settings_lines(out: Console, metrics: list[Metric]) -> None:
@@ -263,6 +398,7 @@ def rare_score(
     compat: CompatOption = None,
     exact: ExactOption = None,
     jobs: JobsOption = 1,
+    cluster: ClusterOption = None,
     quiet: QuietOption = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -270,8 +406,10 @@ def rare_score(
     with guarded("bench rare"):
         metrics = _metrics(metric, option, root, compat, exact)
         total = graphs_in(folder / "rewired.amr") * len(metrics)
-        with progress_bar("rare", total, quiet) as done:
-            results = [(m, score_rare(folder, m, jobs, done)) for m in metrics]
+        with workers(jobs, cluster) as where, progress_bar(
+            "rare", total, quiet
+        ) as done:
+            results = [(m, score_rare(folder, m, where, done)) for m in metrics]
     if as_json:
         _print_json(
             {
@@ -321,11 +459,7 @@ def principles(
         checks = []
         with progress_bar("principles", len(source) * len(metrics), quiet) as done:
             for m in metrics:
-                options = {
-                    k: v
-                    for k, v in metric_settings(m).items()
-                    if k != "standardization"
-                }
+                options = _options(m)
                 checks.append(
                     (
                         m,

@@ -19,11 +19,13 @@ from rich.console import Console
 from rich.text import Text
 
 from ..pairing.graphs import PairingError
-from ..reading.corpus import read_errors
+from ..reading.corpus import read_corpus, read_errors
 from ..workflows.diff import CorpusDiff, GraphDiff
 from ..workflows.diff import diff_corpora as run_diff
 from . import app
 from ._common import (
+    ClusterOption,
+    JobsOption,
     MetricName,
     PairByChoice,
     build_metrics,
@@ -34,6 +36,7 @@ from ._common import (
     guarded,
     progress_bar,
     report_input_errors,
+    workers,
 )
 
 #: bumped only when the JSON output changes incompatibly
@@ -70,10 +73,19 @@ def diff(
         bool, typer.Option("--stat", help="One summary line per graph.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    html: Annotated[
+        Optional[Path],  # noqa: UP007
+        typer.Option(
+            "--html", metavar="REPORT.html",
+            help="Also write a self-contained HTML report: a table to sort and "
+            "filter, each changed graph drawn old beside new (needs Graphviz).",
+        ),
+    ] = None,
     by: Annotated[
         PairByChoice, typer.Option("--by", help="Pair graphs by ::id or position.")
     ] = PairByChoice.AUTO,
-    jobs: Annotated[int, typer.Option(help="Processes (0 = one per CPU).")] = 1,
+    jobs: JobsOption = 1,
+    cluster: ClusterOption = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress bar, no summary line.")
     ] = False,
@@ -87,7 +99,9 @@ def diff(
         if strict:  # a quick read first: stop before diffing anything
             report_input_errors("diff", read_errors(old) + read_errors(new), strict)
         total = max(graphs_in(old), graphs_in(new))
-        with progress_bar("diff", total, quiet) as done:
+        with workers(jobs, cluster) as where, progress_bar(
+            "diff", total, quiet
+        ) as done:
             try:
                 result = run_diff(
                     old,
@@ -95,7 +109,7 @@ def diff(
                     scorer,
                     motifs=motifs,
                     by=by.value,
-                    jobs=jobs,
+                    jobs=where,
                     progress=done,
                 )
             except PairingError:  # the syntax errors are told first, as always
@@ -103,6 +117,14 @@ def diff(
                 report_input_errors("diff", errors, strict=False)
                 raise
         report_input_errors("diff", result.matching.errors, strict=False)
+        if html is not None:
+            from ..render import diff_report
+
+            with progress_bar("report", len(result.graphs), quiet) as done:
+                page = diff_report(
+                    result, read_corpus(old), read_corpus(new), scorer, jobs, done
+                )
+            html.write_text(page, encoding="utf-8")
     if result.matching.note and not as_json:
         typer.echo(f"amrcheck diff: {result.matching.note}", err=True)
     if as_json:

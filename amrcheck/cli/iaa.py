@@ -25,6 +25,8 @@ from ..reading.corpus import read_errors
 from ..workflows.iaa import Agreement, agreement
 from . import app
 from ._common import (
+    ClusterOption,
+    JobsOption,
     PairByChoice,
     build_metrics,
     change_line,
@@ -36,6 +38,7 @@ from ._common import (
     progress_bar,
     report_input_errors,
     table,
+    workers,
 )
 
 #: bumped only when the JSON output changes incompatibly
@@ -235,7 +238,8 @@ def iaa(
     by: Annotated[
         PairByChoice, typer.Option("--by", help="Pair graphs by ::id or position.")
     ] = PairByChoice.AUTO,
-    jobs: Annotated[int, typer.Option(help="Processes (0 = one per CPU).")] = 1,
+    jobs: JobsOption = 1,
+    cluster: ClusterOption = None,
     strict: Annotated[
         bool, typer.Option(help="Stop on syntax errors instead of going on.")
     ] = False,
@@ -256,7 +260,9 @@ def iaa(
         if strict:  # a quick read first: stop before comparing anything
             report_input_errors("iaa", _errors(files), strict)
         total = max(graphs_in(path) for path in files)
-        with progress_bar("iaa", total, quiet) as done:
+        with workers(jobs, cluster) as where, progress_bar(
+            "iaa", total, quiet
+        ) as done:
             try:
                 result = agreement(
                     files,
@@ -264,7 +270,7 @@ def iaa(
                     by=by.value,
                     resamples=resamples,
                     confidence=confidence,
-                    jobs=jobs,
+                    jobs=where,
                     progress=done,
                 )
             except ValueError as exc:

@@ -22,10 +22,14 @@ import typer
 from rich.console import Console
 
 from ..metrics import Score, metric_names
+from ..reading.corpus import read_corpus
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
 from ._common import (
+    COMPAT_HELP,
+    ClusterOption,
     CompatChoice,
+    JobsOption,
     PairByChoice,
     RootPolicyChoice,
     build_metrics,
@@ -38,6 +42,7 @@ from ._common import (
     report_input_errors,
     split_metrics,
     table,
+    workers,
 )
 
 #: bumped only when the JSON output changes incompatibly
@@ -251,7 +256,7 @@ def score(
     ] = None,
     compat: Annotated[
         Optional[CompatChoice],  # noqa: UP007
-        typer.Option(help="Reproduce another tool's triples and counting."),
+        typer.Option(help=COMPAT_HELP),
     ] = None,
     exact: Annotated[
         Optional[bool],  # noqa: UP007
@@ -265,7 +270,11 @@ def score(
     ] = None,
     vectors: Annotated[
         Optional[Path],  # noqa: UP007
-        typer.Option(help="Word vectors (GloVe/word2vec text) for graded metrics."),
+        typer.Option(
+            help="Word vectors of the graded metrics: glove-6b-50d (default), "
+            "minilm (the packaged MiniLM encoder, distilled), or a GloVe/word2vec "
+            "text file."
+        ),
     ] = None,
     option: Annotated[
         Optional[list[str]],  # noqa: UP007
@@ -296,7 +305,8 @@ def score(
     by: Annotated[
         PairByChoice, typer.Option("--by", help="Pair graphs by ::id or position.")
     ] = PairByChoice.AUTO,
-    jobs: Annotated[int, typer.Option(help="Processes (0 = one per CPU).")] = 1,
+    jobs: JobsOption = 1,
+    cluster: ClusterOption = None,
     strict: Annotated[
         bool, typer.Option(help="Stop on syntax errors instead of skipping pairs.")
     ] = False,
@@ -306,6 +316,15 @@ def score(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print a JSON report.")
     ] = False,
+    html: Annotated[
+        Optional[Path],  # noqa: UP007
+        typer.Option(
+            "--html", metavar="REPORT.html",
+            help="Also write a self-contained HTML report: a table to sort and "
+            "filter, each pair drawn with the first metric's explanation "
+            "(needs Graphviz).",
+        ),
+    ] = None,
 ) -> None:
     """Score each CAND against REF, graph by graph (paired by ::id or position)."""
     with guarded("score"):
@@ -322,7 +341,9 @@ def score(
         if aspects and "smatch" not in names:
             raise fail("score", "--aspects needs smatch among the metrics")
         total = graphs_in(reference) * len(candidates)
-        with progress_bar("score", total, quiet) as done:
+        with workers(jobs, cluster) as where, progress_bar(
+            "score", total, quiet
+        ) as done:
             evaluation = evaluate(
                 reference,
                 candidates,
@@ -334,12 +355,21 @@ def score(
                 aspects=aspects,
                 resamples=resamples,
                 confidence=confidence,
-                jobs=jobs,
+                jobs=where,
                 progress=done,
             )
         report_input_errors("score", evaluation.errors, strict=False)
         if per_pair is not None:
             write_per_pair(per_pair, evaluation)
+        if html is not None:
+            from ..render import score_report
+
+            with progress_bar("report", total, quiet) as done:
+                page = score_report(
+                    evaluation, read_corpus(reference),
+                    [read_corpus(c) for c in candidates], metrics, by.value, jobs, done,
+                )
+            html.write_text(page, encoding="utf-8")
     if as_json:
         typer.echo(json.dumps(json_report(evaluation), indent=2, default=str))
     elif quiet:

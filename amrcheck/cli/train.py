@@ -17,13 +17,15 @@ import typer
 
 from ..errors import InputError
 from ..graph import Graph
+from ..learned import require_learned
+from ..learned.settings import TensionSettings
 from ..metrics.wwlk import WWLK, save_weights
 from ..pairing.graphs import pair_corpora
 from ..reading.corpus import read_corpus
 from ..reading.files import read_input_text
 from ..workflows.training import SPSASettings, train_wwlk
 from . import app
-from ._common import fail, guarded, progress_bar
+from ._common import fail, guarded, progress_bar, report_input_errors
 
 train_app = typer.Typer(
     help="Learn metric parameters from human scores.", no_args_is_help=True
@@ -32,6 +34,7 @@ app.add_typer(train_app, name="train")
 
 
 DEFAULTS = SPSASettings()
+TENSION = TensionSettings()
 
 
 class UpdateChoice(str, Enum):
@@ -88,7 +91,7 @@ def wwlk(
     ] = None,
     vectors: Annotated[
         Optional[Path],  # noqa: UP007
-        typer.Option(help="GloVe/word2vec text file (default: GloVe 6B 50d)."),
+        typer.Option(help="glove-6b-50d (default), minilm, or a GloVe/word2vec file."),
     ] = None,
     iterations: Annotated[int, typer.Option(help="WL iterations K.")] = 2,
     update: Annotated[
@@ -159,3 +162,137 @@ def wwlk(
             f"dev Pearson {result.start:.4f} -> {result.best:.4f}; "
             f"{len(result.weights)} edge-label weights written to {out}"
         )
+
+
+def _read_graphs(files: list[Path]) -> tuple[list[Graph], list[str]]:
+    """Every graph of ``files``; the reading errors (``file:line:col: ...``)."""
+    graphs: list[Graph] = []
+    problems: list[str] = []
+    for path in files:
+        corpus = read_corpus(path)
+        problems += [str(finding) for finding in corpus.errors]
+        graphs += [entry.graph for entry in corpus if entry.graph is not None]
+    return graphs, problems
+
+
+@train_app.command("amrsim")
+def amrsim(
+    graphs: Annotated[
+        list[Path],
+        typer.Argument(help="AMR files of unlabelled graphs to train on."),
+    ],
+    out: Annotated[Path, typer.Option(help="Where to write the weights.")],
+    dev: Annotated[
+        Optional[Path],  # noqa: UP007
+        typer.Option(help="A BAMBOO folder: dev correlations as training goes."),
+    ] = None,
+    state: Annotated[
+        Optional[Path],  # noqa: UP007
+        typer.Option(help="Resumable training state (default: OUT + '.state')."),
+    ] = None,
+    steps: Annotated[int, typer.Option(help="Contrastive tension steps.")] = (
+        TENSION.steps
+    ),
+    structural: Annotated[
+        int,
+        typer.Option(help="Role-swapped copies of each anchor added as negatives."),
+    ] = TENSION.structural,
+    learning_rate: Annotated[
+        float, typer.Option(help="AdamW learning rate.")
+    ] = TENSION.learning_rate,
+    gnn_layers: Annotated[
+        int, typer.Option(help="k, the GNN adapter's layers.")
+    ] = TENSION.gnn_layers,
+    evaluate_every: Annotated[
+        int, typer.Option(help="Steps between dev evaluations.")
+    ] = TENSION.evaluate_every,
+    seed: Annotated[int, typer.Option(help="Seed of pairs, dropout, adapter.")] = 0,
+    supervised: Annotated[
+        Optional[list[Path]],  # noqa: UP007
+        typer.Option(
+            help="BAMBOO train folders (src/tgt.train.amr, train.y): a supervised "
+            "stage after contrastive tension (repeatable)."
+        ),
+    ] = None,
+    start: Annotated[
+        Optional[Path],  # noqa: UP007
+        typer.Option(help="Skip contrastive tension: start the supervised stage "
+                     "from these weights."),
+    ] = None,
+    epochs: Annotated[int, typer.Option(help="Supervised passes.")] = 1,
+    precision: Annotated[
+        str, typer.Option(help="auto, float32 or bfloat16 (the transformer's).")
+    ] = "auto",
+    threads: Annotated[
+        int, typer.Option(help="torch threads (fixed: the number changes last bits).")
+    ] = TENSION.threads,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bar, no summary.")
+    ] = False,
+) -> None:
+    """Train AMRSim: contrastive tension on GRAPHS, then optionally supervised.
+
+    Interrupted? Run the same command again: it resumes from --state.
+    """
+    with guarded("train"):
+        require_learned()
+        from ..learned import training
+
+        train_graphs, problems = _read_graphs(graphs)
+        report_input_errors("train", problems, strict=False)
+        dev_set = training.bamboo_dev_set(dev) if dev is not None else None
+        report = None if quiet else _print_dev
+        try:
+            if start is None:
+                settings = training.TensionSettings(
+                    steps=steps,
+                    structural=structural,
+                    learning_rate=learning_rate,
+                    gnn_layers=gnn_layers,
+                    evaluate_every=evaluate_every,
+                    seed=seed,
+                    precision=precision,
+                    threads=threads,
+                )
+                with progress_bar("train amrsim", steps, quiet) as done:
+                    result = training.train_tension(
+                        train_graphs,
+                        settings,
+                        dev_set,
+                        state or out.with_suffix(".state"),
+                        None if done is None else lambda *_: done(1),
+                        report,
+                    )
+                checkpoint = result.checkpoint
+            else:
+                checkpoint = training.load_checkpoint(start)
+            if supervised:
+                pairs, targets = training.bamboo_train_pairs(supervised)
+                stage = training.SupervisedSettings(
+                    epochs=epochs, seed=seed, precision=precision, threads=threads
+                )
+                total = -(-len(pairs) // stage.batch_size) * epochs
+                with progress_bar("train amrsim (supervised)", total, quiet) as done:
+                    result = training.train_supervised(
+                        checkpoint,
+                        pairs,
+                        targets,
+                        stage,
+                        dev_set,
+                        (state or out.with_suffix(".state")).with_suffix(
+                            ".supervised.state"
+                        ),
+                        None if done is None else lambda *_: done(1),
+                        report,
+                    )
+                checkpoint = result.checkpoint
+        except ValueError as exc:
+            raise fail("train", str(exc)) from None
+        training.save_checkpoint(out, checkpoint)
+    if not quiet:
+        typer.echo(f"amrsim weights written to {out}")
+
+
+def _print_dev(step: int, values: dict[str, float]) -> None:
+    shown = "  ".join(f"{name} {value:.2f}" for name, value in values.items())
+    typer.echo(f"step {step}: {shown}", err=True)

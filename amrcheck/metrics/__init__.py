@@ -43,7 +43,7 @@ def register(name: str) -> Callable[[Callable[..., Metric]], Callable[..., Metri
 
 #: built-in metric name -> its module (imported on first use, for its
 #: @register side effect: scoring with one metric loads no other, and
-#: rematch never imports numpy)
+#: rematch never imports numpy; only amrsim imports torch)
 BUILTIN_METRICS: dict[str, str] = {
     "smatch": "smatch",
     "s2match": "s2match",
@@ -53,11 +53,30 @@ BUILTIN_METRICS: dict[str, str] = {
     "wlk": "wlk",
     "wwlk": "wwlk",
     "wwlk-theta": "wwlk",
+    "wlmatch-v1": "wlmatch",
+    "amrsim": "amrsim",
 }
+
+#: names that stand for another metric. ``recommended`` is the metric this
+#: project recommends today; reports print the name it resolves to (and
+#: ``alias=recommended`` in the settings), so results stay reproducible
+#: when the recommendation moves on to a newer version
+ALIASES: dict[str, str] = {"recommended": "wlmatch-v1"}
 
 
 def metric_names() -> list[str]:
-    return sorted(REGISTRY.keys() | BUILTIN_METRICS.keys())
+    """Registered names (sorted), then the aliases."""
+    return sorted(REGISTRY.keys() | BUILTIN_METRICS.keys()) + sorted(ALIASES)
+
+
+def resolve(name: str) -> str:
+    """The registered name that ``name`` stands for (itself if no alias).
+
+    Example:
+        >>> resolve("recommended"), resolve("smatch")
+        ('wlmatch-v1', 'smatch')
+    """
+    return ALIASES.get(name, name)
 
 
 def metric_factory(name: str) -> Callable[..., Metric]:
@@ -66,6 +85,7 @@ def metric_factory(name: str) -> Callable[..., Metric]:
     Raises:
         MetricError: unknown name (the message lists the valid ones).
     """
+    name = resolve(name)
     if name not in REGISTRY and name in BUILTIN_METRICS:
         importlib.import_module(f"{__name__}.{BUILTIN_METRICS[name]}")
     try:
@@ -84,9 +104,12 @@ def get_metric(name: str, **options: Any) -> Metric:
     """
     factory = metric_factory(name)
     try:
-        return factory(**options)
+        metric = factory(**options)
     except (TypeError, ValueError) as exc:
         raise MetricError(f"metric {name!r}: {exc}") from None
+    if name in ALIASES:
+        metric.alias = name  # type: ignore[attr-defined]  # reports print it
+    return metric
 
 
 def _convert(text: str, hint: Any) -> Any:
@@ -147,6 +170,7 @@ def metric_options(name: str, raw: dict[str, str]) -> dict[str, Any]:
 
 
 __all__ = [
+    "ALIASES",
     "REGISTRY",
     "CorpusScore",
     "Explanation",
@@ -162,5 +186,6 @@ __all__ = [
     "micro_prf",
     "prf",
     "register",
+    "resolve",
     "score_pairs",
 ]

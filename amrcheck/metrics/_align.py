@@ -37,6 +37,9 @@ from typing import Any
 
 import numpy as np
 
+from . import _search
+from ._search import EPSILON
+
 __all__ = [
     "EPSILON",
     "SWITCH_AFTER",
@@ -48,8 +51,6 @@ __all__ = [
     "use_compiled",
 ]
 
-#: gains below this are noise (graded weights are floats)
-EPSILON = 1e-9
 
 #: alignments a process does with the plain search before it loads the
 #: compiled one (loading costs about 0.5 s, some 1,000 plain alignments)
@@ -76,7 +77,6 @@ def use_compiled() -> None:
     global _compiled
     if _compiled is not None:
         return
-    from . import _search
 
     notice = threading.Timer(_COMPILING_AFTER, _say_compiling)
     notice.daemon = True
@@ -103,7 +103,6 @@ def _kernels() -> tuple[dict[str, Any], bool]:
         use_compiled()
     if _compiled is not None:
         return _compiled, True
-    from . import _search
 
     return vars(_search), False
 
@@ -282,7 +281,6 @@ def _ilp_model(problem: AlignmentProblem) -> tuple[list[int], Any, Any, Any]:
     from scipy.optimize import LinearConstraint
     from scipy.sparse import coo_matrix
 
-    from . import _search
 
     n2 = problem.n2
     # the node pairs the search considers (the plain search's own list)
@@ -363,7 +361,6 @@ def solve_exact(
         bound = min(bound, -float(result.fun))
     elif dual is not None and math.isfinite(dual):
         bound = min(bound, -float(dual))
-    from . import _search
 
     best = Alignment(
         incumbent.mapping,

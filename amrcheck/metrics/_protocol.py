@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from ..graph import Graph
 from ..span import Span
@@ -97,6 +97,19 @@ class CorpusScore:
     @property
     def n_pairs(self) -> int:
         return len(self.pairs)
+
+
+#: the value of every metric's ``compat`` option that restores its reference
+#: implementation's behaviour where the default differs (issue 24)
+Reference = Literal["reference"]
+REFERENCE: Reference = "reference"
+
+
+def check_reference(compat: str | None) -> Reference | None:
+    """``compat`` if it is None or ``"reference"``; else a ValueError."""
+    if compat is None or compat == REFERENCE:
+        return compat
+    raise ValueError(f"compat must be {REFERENCE!r} (or unset), not {compat!r}")
 
 
 def prf(

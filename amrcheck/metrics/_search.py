@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from ._align import EPSILON
+#: gains below this are noise (graded weights are floats)
+EPSILON = 1e-9
 
 #: the modulus of the starts' random generator (Lehmer / MINSTD, 48271)
 _RANDOM_MODULUS = 2147483647

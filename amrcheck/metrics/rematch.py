@@ -24,6 +24,12 @@ stripped, a quoted value reduced to its first word, ``:X-of`` inverted
 ``:mod`` stored as inverted ``:domain``, and inverse roles or ``:mod``
 pointing at a constant dropped; relation roles keep their written case.
 TOP is not a motif. ISI alignment markers are not part of any label.
+
+One difference from that reader, by default: it stores ``x :mod y`` as
+``y :domain x`` but ``y :mod-of x`` — the same relation written the other
+way round — as ``x :mod y``, so the motifs, and the score, depended on
+how a graph was written (issue 24). Here ``:mod-of`` is stored as
+``:mod`` is. ``compat="reference"`` restores the reader's behaviour.
 """
 
 from __future__ import annotations
@@ -33,11 +39,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from importlib import resources
-from typing import ClassVar, Union
+from typing import Any, ClassVar, Union
 
 from ..graph import Graph, TripleKind
 from . import register
-from ._protocol import Explanation, Score, TripleRef
+from ._protocol import Explanation, Reference, Score, TripleRef, check_reference
 from ._refs import written_ref
 from ._smatch_reader import concept_token, smatch_normalize, stored_role, value_token
 
@@ -104,7 +110,8 @@ class Rematch:
         still built, relation motifs are made of them). ``labels_only``
         reduces every instance motif to the bare node label, so attributes
         count only as attribute motifs. ``verbatlas=False`` keeps PropBank
-        concepts instead of VerbAtlas frame labels.
+        concepts instead of VerbAtlas frame labels. ``compat="reference"``:
+        ``:mod-of`` read as smatch 1.0.4 reads it (see the module docstring).
         """
 
         attribute_motifs: bool = True
@@ -112,8 +119,12 @@ class Rematch:
         relation_motifs: bool = True
         labels_only: bool = False
         verbatlas: bool = True
+        compat: Reference | None = None
 
-    def __init__(self, **options: bool) -> None:
+        def __post_init__(self) -> None:
+            check_reference(self.compat)
+
+    def __init__(self, **options: Any) -> None:
         self.options = self.Options(**options)
         self._labels = verbatlas_labels() if self.options.verbatlas else None
         self._label_cache: dict[str, str] = {}  # concept -> node label
@@ -167,6 +178,8 @@ class Rematch:
                     defined[source] = i
                 continue
             name, inverted = stored_role(role)
+            if name == "mod" and inverted and opts.compat is None:
+                name, inverted = "domain", False  # y :mod-of x is x :mod y
             if kind is _RELATION:
                 links.append(
                     (target, name, source, i) if inverted else (source, name, target, i)

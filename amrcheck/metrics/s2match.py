@@ -54,9 +54,11 @@ from . import register
 from ._align import Alignment, hill_climb, solve_exact
 from ._protocol import Explanation, TripleRef
 from .smatch import (
+    Numbering,
     Smatch,
     alignment_problem,
     explain_alignment,
+    isomorphic_alignment,
     standard_triples,
 )
 
@@ -191,20 +193,30 @@ class S2match(Smatch):
     def align(self, candidate: StandardGraph, reference: StandardGraph) -> Alignment:
         """smatch's search on graded weights (ILP too with ``exact``)."""
         table = self._table(candidate, reference)
-        problem, exact = alignment_problem(candidate, reference, self._ids)
-        # smatch already credits identical concepts 1 each; add the rest
+        numbering = Numbering.of(candidate, reference)
+        problem, exact = alignment_problem(candidate, reference, self._ids, numbering)
+        # smatch already credits identical concepts 1 each; add the rest,
+        # in canonical numbers and order (float sums then never depend on
+        # how a graph was written)
         product = candidate.options.counting == "product"
         n2 = problem.n2
         unary = problem.unary
-        theirs = Counter(reference.instances)
-        for (i, a), count in Counter(candidate.instances).items():
-            for (j, b), other in theirs.items():
+        ours = sorted(
+            Counter((numbering.candidate[i], a) for i, a in candidate.instances).items()
+        )
+        theirs = sorted(
+            Counter((numbering.reference[j], b) for j, b in reference.instances).items()
+        )
+        for (i, a), count in ours:
+            for (j, b), other in theirs:
                 weight = table.get((a, b))
                 if weight:
                     times = count * other if product else min(count, other)
                     unary[i * n2 + j] += weight * times
         problem.integral = False
-        found = hill_climb(
+        found = isomorphic_alignment(
+            problem, candidate, reference, numbering
+        ) or hill_climb(
             problem,
             restarts=self.options.restarts,
             seed=self.options.seed,
@@ -212,7 +224,7 @@ class S2match(Smatch):
         )
         if self.options.exact and not found.optimal:
             found = solve_exact(problem, found, self.options.time_limit)
-        return found
+        return numbering.own(found)
 
     def count(self, value: float) -> float:
         """Graded matches keep their fractions."""
@@ -264,8 +276,9 @@ def _graded_bound(
     instead of 0/1."""
     if exact is None:
         return None
-    ours = [c for _, c in candidate.instances]
-    theirs = [c for _, c in reference.instances]
+    # sorted: the sums below then never depend on the written order
+    ours = sorted(c for _, c in candidate.instances)
+    theirs = sorted(c for _, c in reference.instances)
     identical = sum((Counter(ours) & Counter(theirs)).values())
 
     def best(

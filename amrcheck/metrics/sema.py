@@ -9,22 +9,33 @@ node, relation and attribute at most once); P = matched / |candidate
 triples|, R = matched / |reference triples| (instances + relations +
 attributes, TOP excluded), F1 their harmonic mean.
 
-Counting follows rafaelanchieta/sema ``9a4911c`` (the commit BAMBOO
-cites) step for step, including its order-dependent bookkeeping of
-visited nodes and relations. Graphs are read as smatch 1.0.4's ``amr.py``
-reads them (see ``_smatch_reader``): the reference scores were produced
-with that reader — SEMA's own fork of it does not invert an ``-of`` role
-followed by another role, and its scores differ from the reference
-column in 54 BAMBOO dev pairs, while smatch 1.0.4's reader reproduces all
-of them. Labels and values are compared as read (case kept; a quoted
-value keeps its first word, ``"Brown"`` is ``Brown_``).
+By default graphs are read with the shared standardisation
+(:mod:`amrcheck.standardize`, strict: lower case, no quotes, inverse roles
+reversed, a set of triples) and counted without regard to order: a
+reference relation is matched as often as the candidate has relations
+with its key (role, parent concept, child concept), each at most once; a
+reference node counts when it is the root and the root concepts agree, or
+an end of a reference relation whose key the candidate has; an attribute
+is matched as often as the candidate has its (parent concept, role,
+value). The matched count is capped at the candidate's size. So a graph
+scores exactly 1.0 against itself and the same however it is written.
 
-One documented fix: that commit can credit one candidate relation against
-several reference relations, so the matched count can exceed the
-candidate's size: precision above 1 (34 of the 8,347 BAMBOO dev pairs),
-and once F1 above 1 (para.reify dev pair 43: 1.0103). By default the
-matched count is capped at the candidate's size (it never exceeds the
-reference's); ``uncapped=True`` restores the reference's count.
+``compat="reference"`` counts as rafaelanchieta/sema ``9a4911c`` (the
+commit BAMBOO cites) does, step for step, including its order-dependent
+bookkeeping of visited nodes and relations — which depends on how a graph
+is written and scores some graphs below 1.0 against themselves (issue 24).
+Graphs are then read as smatch 1.0.4's ``amr.py`` reads them (see
+``_smatch_reader``): the reference scores were produced with that reader —
+SEMA's own fork of it does not invert an ``-of`` role followed by another
+role, and its scores differ from the reference column in 54 BAMBOO dev
+pairs, while smatch 1.0.4's reader reproduces all of them. Labels and
+values are compared as read (case kept; a quoted value keeps its first
+word, ``"Brown"`` is ``Brown_``). That commit can credit one candidate
+relation against several reference relations, so the matched count can
+exceed the candidate's size: precision above 1 (34 of the 8,347 BAMBOO dev
+pairs), and once F1 above 1 (para.reify dev pair 43: 1.0103). The matched
+count is capped at the candidate's size unless ``uncapped=True``, which
+restores the reference's count.
 """
 
 from __future__ import annotations
@@ -33,9 +44,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import ClassVar
 
+from ..canonical import canonicalize
 from ..graph import Graph
+from ..standardize import TOP_ROLE, standardize
 from . import register
-from ._protocol import Explanation, Score, micro_prf, prf
+from ._protocol import (
+    Explanation,
+    Reference,
+    Score,
+    check_reference,
+    micro_prf,
+    prf,
+)
 from ._refs import written_ref
 from ._smatch_reader import SmatchView, read_smatch104
 
@@ -97,6 +117,71 @@ class _Matcher:
         return credited_rel, credited_attr, nodes
 
 
+def standard_view(graph: Graph) -> SmatchView:
+    """``graph`` standardised, in canonical order with the top node first,
+    in the shape of the smatch 1.0.4 reader's view (TOP not included)."""
+    standard = canonicalize(standardize(graph))
+    top = next(n for n, role, _ in standard.attributes if role == TOP_ROLE)
+    order = [top] + [n for n in range(len(standard.variables)) if n != top]
+    position = {node: k for k, node in enumerate(order)}
+    concepts = [""] * len(order)
+    definitions = [-1] * len(order)
+    # a node defined twice keeps its first concept in canonical order
+    for (node, concept), where in zip(
+        reversed(standard.instances), reversed(standard.instance_origin), strict=True
+    ):
+        concepts[position[node]], definitions[position[node]] = concept, where
+    return SmatchView(
+        variables=[standard.variables[n] for n in order],
+        concepts=concepts,
+        definitions=definitions,
+        relations=[
+            (role, position[source], position[target], where)
+            for (source, role, target), where in zip(
+                standard.relations, standard.relation_origin, strict=True
+            )
+        ],
+        attributes=[
+            (role, position[node], value, where)
+            for (node, role, value), where in zip(
+                standard.attributes, standard.attribute_origin, strict=True
+            )
+            if role != TOP_ROLE
+        ],
+    )
+
+
+def count_without_order(
+    test: SmatchView, gold: SmatchView
+) -> tuple[int, dict[int, int], dict[int, int], set[int]]:
+    """SEMA's matched count, independent of the order of nodes and triples
+    (see the module docstring): (matched, reference relation -> candidate
+    relation, reference attribute -> candidate attribute, reference nodes)."""
+    nodes: set[int] = {0} if test.concepts[0] == gold.concepts[0] else set()
+    waiting: dict[tuple[str, str, str], list[int]] = {}
+    for t, (name, pre, pos, _) in enumerate(test.relations):
+        key = (name, test.concepts[pre], test.concepts[pos])
+        waiting.setdefault(key, []).append(t)
+    present = set(waiting)
+    credited_rel: dict[int, int] = {}
+    for g, (name, pre, pos, _) in enumerate(gold.relations):
+        key = (name, gold.concepts[pre], gold.concepts[pos])
+        if key in present:
+            nodes.update((pre, pos))
+            if waiting[key]:
+                credited_rel[g] = waiting[key].pop(0)
+    attributes: dict[tuple[str, str, str], list[int]] = {}
+    for t, (name, pre, value, _) in enumerate(test.attributes):
+        attributes.setdefault((test.concepts[pre], name, value), []).append(t)
+    credited_attr: dict[int, int] = {}
+    for g, (name, pre, value, _) in enumerate(gold.attributes):
+        found = attributes.get((gold.concepts[pre], name, value))
+        if found:
+            credited_attr[g] = found.pop(0)
+    matched = len(nodes) + len(credited_rel) + len(credited_attr)
+    return matched, credited_rel, credited_attr, nodes
+
+
 @register("sema")
 class Sema:
     """SEMA: P/R/F1 of alignment-free dependent-triple matches."""
@@ -105,13 +190,17 @@ class Sema:
 
     @dataclass(frozen=True, slots=True)
     class Options:
-        """SEMA switches. ``uncapped=True`` reproduces the reference's
+        """SEMA switches. ``compat="reference"``: the reference's reading
+        and counting; with it ``uncapped=True`` reproduces the reference's
         matched count that can exceed a graph's size (F1 above 1)."""
 
         uncapped: bool = False
+        compat: Reference | None = None
 
-    def __init__(self, uncapped: bool = False) -> None:
-        self.options = self.Options(bool(uncapped))
+    def __init__(self, uncapped: bool = False, compat: str | None = None) -> None:
+        self.options = self.Options(bool(uncapped), check_reference(compat))
+        if self.options.uncapped and self.options.compat is None:
+            raise ValueError("uncapped=True needs compat='reference'")
 
     @classmethod
     def from_options(cls, options: Sema.Options) -> Sema:
@@ -127,12 +216,17 @@ class Sema:
             >>> Sema().score(a, b).f1  # only the root concept matches
             0.3333333333333333
         """
-        test, gold = read_smatch104(candidate), read_smatch104(reference)
-        matcher = _Matcher(test, gold)
-        credited_rel, credited_attr, nodes = matcher.run()
-        matched = matcher.matched
-        if not self.options.uncapped:
-            matched = min(matched, test.size)
+        if self.options.compat is None:
+            test, gold = standard_view(candidate), standard_view(reference)
+            counted, credited_rel, credited_attr, nodes = count_without_order(
+                test, gold
+            )
+        else:
+            test, gold = read_smatch104(candidate), read_smatch104(reference)
+            matcher = _Matcher(test, gold)
+            credited_rel, credited_attr, nodes = matcher.run()
+            counted = matcher.matched
+        matched = counted if self.options.uncapped else min(counted, test.size)
         precision, recall, f1 = _sema_prf(matched, test.size, gold.size)
         score = Score(
             f1=f1,
@@ -143,7 +237,7 @@ class Sema:
                 "candidate": float(test.size),
                 "reference": float(gold.size),
             },
-            info={"uncapped_matched": matcher.matched},
+            info={"uncapped_matched": counted},
         )
         if explain:
             score.explanation = _explain(

@@ -17,22 +17,26 @@ Default ``ngram=3``, the reference's maximum order; BAMBOO found ``ngram=2``
 best (its leaderboard's SemBleu row). SemBleu is asymmetric (the candidate
 is the BLEU hypothesis); ``symmetric=True`` averages both directions.
 
-Reading follows freesunshine0316/sembleu ``530bc05`` so that n-grams are
-the reference's, quirks included: role names keep their written case; a
-re-entrant variable written *before* its definition becomes a separate
-leaf carrying the concept; inside quotes the characters ``( ) : /`` are
-dropped; and a path starting at node *i* never uses the edge whose index
-is *i* (the reference puts the start node's index into its set of used
-*edge* indices).
+Graphs are read with the shared standardisation (:mod:`amrcheck.standardize`,
+strict: lower case, no quotes, ``:X-of`` reverted where penman's AMR model
+calls the role inverted — ``:consist-of`` stays —, a set of triples), in
+canonical node order, every attribute value a node of its own (a quoted
+multi-word value is one node whose tokens follow each other in a gram),
+TOP no edge; a graph without a parentless node starts at its top. So a
+graph scores exactly the same however it is written.
 
-One documented fix: the paper (and SPEC §3) reverts ``-of`` edges before
-extracting paths, but the cited reference run did not — its per-pair
-scores on all 8,347 BAMBOO dev pairs are reproduced exactly only with
-``:X-of`` edges kept as written (checked in ``test_parity_issue4``).
-Default ``revert_of=True`` reverts every role penman's AMR model calls
-inverted (``:ARG0-of`` -> ``:ARG0`` the other way round; ``:consist-of``
-stays), so a graph scores 1.0 against any re-serialisation of itself;
-``revert_of=False`` restores the reference's behaviour.
+``compat="reference"`` reads graphs as freesunshine0316/sembleu ``530bc05``
+does, so that n-grams are the reference's, quirks included — each of which
+makes the n-grams depend on how a graph is written (issue 24): role names
+keep their written case; ``:X-of`` edges are kept as written (the cited
+reference run did not revert them, although the paper and SPEC §3 do: its
+per-pair scores on all 8,347 BAMBOO dev pairs are reproduced exactly only
+so, checked in ``test_parity_issue4``); a re-entrant variable written
+*before* its definition becomes a separate leaf carrying the concept,
+unless its name looks like a variable (a letter and digits); inside quotes
+the characters ``( ) : /`` are dropped; and a path starting at node *i*
+never uses the edge whose index is *i* (the reference puts the start
+node's index into its set of used *edge* indices).
 """
 
 from __future__ import annotations
@@ -41,16 +45,14 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from functools import lru_cache
 from typing import ClassVar
 
-from penman.models.amr import model as amr_model
-
+from ..canonical import canonicalize
 from ..graph import Graph, TripleKind
+from ..standardize import TOP_ROLE, standardize
 from . import register
-from ._protocol import Explanation, Score
-
-_inverted = lru_cache(maxsize=4096)(amr_model.is_role_inverted)
+from ._protocol import Explanation, Reference, Score, check_reference
+from .wlk import standard_nodes
 
 Ngram = tuple[str, ...]
 
@@ -77,21 +79,41 @@ class GraphNgrams:
     length: int
 
 
-def graph_ngrams(  # noqa: C901 -- mirrors the reference's single pass
-    graph: Graph, max_order: int, revert_of: bool = True
+def graph_ngrams(
+    graph: Graph, max_order: int, compat: Reference | None = None
 ) -> GraphNgrams:
     """The n-grams of ``graph`` up to ``max_order`` nodes, as SemBleu counts them.
-
-    ``revert_of`` turns ``:X-of`` edges into ``:X`` edges the other way
-    round (the paper's definition, for roles penman's AMR model calls
-    inverted); False keeps them as written, as the cited reference run did.
 
     Example:
         >>> from amrcheck.reading.corpus import decode
         >>> g = graph_ngrams(decode('(w / want-01 :ARG0 (b / boy))'), 2)
         >>> sorted(g.counts[1]), g.length
-        ([('want-01', ':ARG0', 'boy')], 3)
+        ([('want-01', ':arg0', 'boy')], 3)
+        >>> sorted(graph_ngrams(decode('(w / want-01 :ARG0 (b / boy))'), 2,
+        ...                     compat="reference").counts[1])
+        [('want-01', ':ARG0', 'boy')]
     """
+    if compat is None:
+        return _paths(*_standard_edges(graph), max_order, own_index_used=False)
+    return _paths(*_reference_edges(graph), max_order, own_index_used=True)
+
+
+#: (head, role, tail, edge id) of a graph's edges
+Edges = list[tuple[int, str, int, int]]
+
+
+def _standard_edges(graph: Graph) -> tuple[list[str], Edges, int, int]:
+    """Labels, edges, length and top of the standard graph."""
+    standard = canonicalize(standardize(graph))
+    wl, _, _ = standard_nodes(standard)
+    edges = [(head, role, tail, k) for k, (head, role, tail) in enumerate(wl.edges)]
+    top = next(n for n, role, _ in standard.attributes if role == TOP_ROLE)
+    # one length unit per node and per edge, as the reference counts
+    return wl.labels, edges, len(wl.labels) + len(edges), top
+
+
+def _reference_edges(graph: Graph) -> tuple[list[str], Edges, int, int]:
+    """Labels, edges, length and start node as the reference reads them."""
     triples, kinds = graph.triples, graph.kinds
     node_of: dict[str, int] = {}
     concept: dict[str, str] = {}
@@ -112,7 +134,7 @@ def graph_ngrams(  # noqa: C901 -- mirrors the reference's single pass
     # and its label edge just before the role's edge
     labels = [concept[var].lower() for var in node_of]
     n_edges = len(node_of)
-    edges: list[tuple[int, str, int, int]] = []  # head, role, tail, edge id
+    edges: Edges = []
     for var, head in node_of.items():
         for i in by_source.get(var, ()):
             _, role, target = triples[i]
@@ -128,16 +150,27 @@ def graph_ngrams(  # noqa: C901 -- mirrors the reference's single pass
                 tail = len(labels)
                 labels.append(label.lower())
                 n_edges += 1
-            name = role[1:]
-            if revert_of and _inverted(role):
-                edges.append((tail, name[:-3], head, n_edges))
-            else:
-                edges.append((head, name, tail, n_edges))
+            edges.append((head, role, tail, n_edges))
             n_edges += 1
+    return labels, edges, n_edges, 0
+
+
+def _paths(
+    labels: list[str],
+    edges: Edges,
+    length: int,
+    start: int,
+    max_order: int,
+    own_index_used: bool,
+) -> GraphNgrams:
+    """Every path of up to ``max_order`` nodes from each node reachable from
+    the roots (nodes without a parent, else ``start``), no edge used twice.
+    ``own_index_used``: the reference's quirk of taking a path's start node
+    index for a used edge index."""
     children: list[list[tuple[int, str, int]]] = [[] for _ in labels]
     has_parent = [False] * len(labels)
-    for head, name, tail, edge_id in edges:
-        children[head].append((edge_id, ":" + name, tail))
+    for head, role, tail, edge_id in edges:
+        children[head].append((edge_id, role, tail))
         has_parent[tail] = True
     tokens = [tuple(label.split()) for label in labels]
     counts: list[Counter[Ngram]] = [Counter() for _ in range(max_order + 1)]
@@ -152,16 +185,16 @@ def graph_ngrams(  # noqa: C901 -- mirrors the reference's single pass
                 walk(tail, gram + (role,) + tokens[tail], order + 1, used)
                 used.discard(edge_id)
 
-    roots = [n for n, parent in enumerate(has_parent) if not parent] or [0]
+    roots = [n for n, parent in enumerate(has_parent) if not parent] or [start]
     seen = set(roots)
     queue = list(roots)
     for node in queue:  # breadth first; the list grows while we read it
-        walk(node, tokens[node], 1, {node})
+        walk(node, tokens[node], 1, {node} if own_index_used else set())
         for _, _, tail in children[node]:
             if tail not in seen:
                 seen.add(tail)
                 queue.append(tail)
-    return GraphNgrams(counts=counts[1:], length=n_edges)
+    return GraphNgrams(counts=counts[1:], length=length)
 
 
 def _clipped(hyp: Counter[Ngram], ref: Counter[Ngram]) -> int:
@@ -223,21 +256,21 @@ class SemBleu:
         BAMBOO recommends 2). ``weights``: one weight per order; None =
         uniform ``1/ngram`` (the reference CLI's own default for n=3 is
         ``(0.34, 0.33, 0.34)``). ``symmetric``: mean of both directions.
-        ``revert_of``: revert inverse edges before taking paths (False =
-        the reference run, see the module docstring).
+        ``compat="reference"``: graphs read as the reference run read them
+        (see the module docstring).
         """
 
         ngram: int = 3
         weights: tuple[float, ...] | None = None
         symmetric: bool = False
-        revert_of: bool = True
+        compat: Reference | None = None
 
     def __init__(
         self,
         ngram: int = 3,
         weights: tuple[float, ...] | None = None,
         symmetric: bool = False,
-        revert_of: bool = True,
+        compat: str | None = None,
     ) -> None:
         ngram = int(ngram)
         if not 1 <= ngram <= 4:
@@ -248,7 +281,7 @@ class SemBleu:
             ngram,
             tuple(weights) if weights is not None else None,
             bool(symmetric),
-            bool(revert_of),
+            check_reference(compat),
         )
         self._weights = self.options.weights or (1.0 / ngram,) * ngram
 
@@ -286,8 +319,8 @@ class SemBleu:
             1.0
         """
         opts = self.options
-        cand = graph_ngrams(candidate, opts.ngram, opts.revert_of)
-        ref = graph_ngrams(reference, opts.ngram, opts.revert_of)
+        cand = graph_ngrams(candidate, opts.ngram, opts.compat)
+        ref = graph_ngrams(reference, opts.ngram, opts.compat)
         counts = self._stats(cand, ref)
         value = self._bleu(counts)
         if self.options.symmetric:

@@ -32,13 +32,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
+from ..canonical import canonical_ranks
 from ..graph import Graph
 from ..standardize import (
     COMPAT_MODES,
     ROOT_POLICIES,
-    Compat,
     RootPolicy,
     StandardGraph,
     Standardization,
@@ -54,7 +54,7 @@ from ._align import (
     triple_problem,
     use_compiled,
 )
-from ._protocol import Explanation, Score, TripleRef, micro_prf, prf
+from ._protocol import REFERENCE, Explanation, Score, TripleRef, micro_prf, prf
 
 INSTANCE_ROLE = "instance"
 
@@ -70,25 +70,99 @@ class LabelIds(dict[object, int]):
         self[label] = len(self)
         return len(self) - 1
 
-    def encode(self, candidate: StandardGraph, reference: StandardGraph) -> list[int]:
-        """The pair as :func:`._align.triple_problem` reads it."""
+    def encode(
+        self, candidate: StandardGraph, reference: StandardGraph, numbering: Numbering
+    ) -> list[int]:
+        """The pair as :func:`._align.triple_problem` reads it, nodes in
+        ``numbering``'s canonical numbers."""
         data = [len(candidate.variables), len(reference.variables)]
         for graph in (candidate, reference):
             data += (len(graph.instances), len(graph.attributes), len(graph.relations))
         label = self.__getitem__
-        for graph in (candidate, reference):
-            data += [n for n, _ in graph.instances]
+        for graph, rank in (
+            (candidate, numbering.candidate),
+            (reference, numbering.reference),
+        ):
+            data += [rank[n] for n, _ in graph.instances]
             data += [label(c) for _, c in graph.instances]
-            data += [n for n, _, _ in graph.attributes]
+            data += [rank[n] for n, _, _ in graph.attributes]
             data += [label((r, v)) for _, r, v in graph.attributes]
-            data += [a for a, _, _ in graph.relations]
+            data += [rank[a] for a, _, _ in graph.relations]
             data += [label(r) for _, r, _ in graph.relations]
-            data += [b for _, _, b in graph.relations]
+            data += [rank[b] for _, _, b in graph.relations]
         return data
 
 
+@dataclass(frozen=True, slots=True)
+class Numbering:
+    """Canonical node numbers of a pair (:mod:`amrcheck.canonical`).
+
+    The search runs on these numbers, so it sees the same problem however
+    each graph was written (variables, branch order, where a re-entrant
+    node is defined): every writing of a graph gets the same score. Its
+    results are turned back into the graphs' own numbers by :meth:`own`.
+    ``candidate[node]`` is a candidate node's canonical number; likewise
+    ``reference``.
+    """
+
+    candidate: list[int]
+    reference: list[int]
+
+    @classmethod
+    def of(cls, candidate: StandardGraph, reference: StandardGraph) -> Numbering:
+        return cls(canonical_ranks(candidate), canonical_ranks(reference))
+
+    def same_graph(self, candidate: StandardGraph, reference: StandardGraph) -> bool:
+        """Whether the two are one graph (equal triples in canonical numbers)."""
+        ours, theirs = self.candidate, self.reference
+        if len(candidate.instances) != len(reference.instances) or len(
+            candidate.relations
+        ) != len(reference.relations):
+            return False
+        return (
+            sorted((ours[n], c) for n, c in candidate.instances)
+            == sorted((theirs[n], c) for n, c in reference.instances)
+            and sorted((ours[n], r, v) for n, r, v in candidate.attributes)
+            == sorted((theirs[n], r, v) for n, r, v in reference.attributes)
+            and sorted((ours[a], r, ours[b]) for a, r, b in candidate.relations)
+            == sorted((theirs[a], r, theirs[b]) for a, r, b in reference.relations)
+        )
+
+    def own(self, found: Alignment) -> Alignment:
+        """``found`` (in canonical numbers) in the graphs' own node numbers."""
+        mapping = [-1] * len(found.mapping)
+        reference_node = {rank: node for node, rank in enumerate(self.reference)}
+        for node, rank in enumerate(self.candidate):
+            target = found.mapping[rank]
+            mapping[node] = reference_node[target] if target >= 0 else -1
+        return Alignment(mapping, found.value, found.upper_bound, found.method)
+
+
+def isomorphic_alignment(
+    problem: AlignmentProblem,
+    candidate: StandardGraph,
+    reference: StandardGraph,
+    numbering: Numbering,
+) -> Alignment | None:
+    """The identity mapping (in canonical numbers), proven optimal, when the
+    pair is one graph twice: every triple then matches, and no mapping can
+    earn more. Not under smatch 1.0.4's product counting, where duplicates
+    multiply and the search decides.
+    """
+    if candidate.options.counting != "min" or not numbering.same_graph(
+        candidate, reference
+    ):
+        return None
+    identity = list(range(problem.n1))
+    value = problem.value(identity)
+    return Alignment(identity, value, value, "isomorphic")
+
+
 def alignment_problem(
-    candidate: StandardGraph, reference: StandardGraph, ids: LabelIds | None = None
+    candidate: StandardGraph,
+    reference: StandardGraph,
+    ids: LabelIds | None = None,
+    numbering: Numbering | None = None,
 ) -> tuple[AlignmentProblem, float | None]:
     """The weights smatch maximises for a standardised pair, and a label bound.
 
@@ -99,8 +173,17 @@ def alignment_problem(
     counts); under smatch 1.0.4's product counting it bounds the score
     only when neither graph has a duplicate triple (else it is None).
     """
-    encoded = (LabelIds() if ids is None else ids).encode(candidate, reference)
+    if numbering is None:
+        numbering = Numbering.of(candidate, reference)
+    encoded = (LabelIds() if ids is None else ids).encode(
+        candidate, reference, numbering
+    )
     return triple_problem(encoded, candidate.options.counting == "product")
+
+
+#: smatch's ``compat`` values: the standardisation's, and every metric's
+#: ``reference`` (smatch 1.0.4, as which it is stored)
+SmatchCompat = Literal["smatch-1.0.4", "raw", "reference"]
 
 
 @register("smatch")
@@ -117,7 +200,8 @@ class Smatch:
         (the root concept is part of the TOP triple, as in smatch++ and the
         BAMBOO leaderboard). ``compat``: ``None`` (strict: sets, normalised
         comparison, inversion), ``smatch-1.0.4`` (that tool's reader and
-        counting) or ``raw`` (triples as written, smatch++'s
+        counting; ``reference`` is another name for it, the value every
+        metric takes for its reference) or ``raw`` (triples as written, smatch++'s
         ``DoNothingStandardizer``). ``restarts``: random starts after the
         smart start. ``seed``: the random starts' seed. ``exact``: solve
         the ILP for every pair the search does not prove optimal, with at
@@ -125,7 +209,7 @@ class Smatch:
         """
 
         root: RootPolicy = "variable"
-        compat: Compat | None = None
+        compat: SmatchCompat | None = None
         restarts: int = 4
         seed: int = 0
         exact: bool = False
@@ -138,7 +222,8 @@ class Smatch:
                 )
             if self.compat is not None and self.compat not in COMPAT_MODES:
                 raise ValueError(
-                    f"compat must be one of {COMPAT_MODES}, not {self.compat!r}"
+                    f"compat must be one of {(*COMPAT_MODES, REFERENCE)}, "
+                    f"not {self.compat!r}"
                 )
             if self.restarts < 0:
                 raise ValueError("restarts must be >= 0")
@@ -146,10 +231,13 @@ class Smatch:
                 raise ValueError("time_limit must be > 0")
 
     def __init__(self, **options: Any) -> None:
+        if options.get("compat") == REFERENCE:
+            # every metric's switch to its reference: smatch 1.0.4 here
+            options["compat"] = "smatch-1.0.4"
         self.options = self.Options(**options)
-        self.standardization = Standardization(
-            root=self.options.root, compat=self.options.compat
-        )
+        compat = self.options.compat
+        assert compat != REFERENCE, "stored as smatch-1.0.4 above"
+        self.standardization = Standardization(root=self.options.root, compat=compat)
         self._ids = LabelIds()
 
     @classmethod
@@ -175,13 +263,16 @@ class Smatch:
 
     def align(self, candidate: StandardGraph, reference: StandardGraph) -> Alignment:
         """The best mapping found (proven optimal when ``Alignment.optimal``)."""
-        problem, known = alignment_problem(candidate, reference, self._ids)
-        found = hill_climb(
+        numbering = Numbering.of(candidate, reference)
+        problem, known = alignment_problem(candidate, reference, self._ids, numbering)
+        found = isomorphic_alignment(
+            problem, candidate, reference, numbering
+        ) or hill_climb(
             problem, restarts=self.options.restarts, seed=self.options.seed, bound=known
         )
         if self.options.exact and not found.optimal:
             found = solve_exact(problem, found, self.options.time_limit)
-        return found
+        return numbering.own(found)
 
     def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
         """Score ``candidate`` against ``reference`` (P: candidate, R: reference)."""

@@ -10,30 +10,29 @@ weighted 1/(1+i); the score is the cosine of the two concatenated
 feature vectors. Deterministic: labels are compressed to ids in a table
 made per pair (in order of first appearance), never through ``hash()``.
 
-Graphs are prepared as the reference (flipz357/weisfeiler-leman-amr-metrics
-``51624e2``) prepares them: penman's reading (every ``:X-of`` to a
-variable reversed, ``:consist-of`` included), everything lower-cased,
-quotes (``"`` and ``'``) removed, duplicate triples dropped (a set of
-triples); constants become nodes unless a
-constant equals a concept label, in which case the edge goes to the last
-node carrying that label (the reference's fallback).
+Graphs are read with the shared standardisation (:mod:`amrcheck.standardize`,
+strict: lower case, no quotes, ``:X-of`` reversed where penman's AMR model
+calls the role inverted, ``:mod``/``:domain`` one relation, a set of
+triples) and put in canonical node order (:mod:`amrcheck.canonical`);
+every attribute value is a node of its own; TOP is no feature. Each node
+is relabelled from its own neighbourhood (textbook WL). So a graph scores
+exactly the same however it is written, and 1.0 against itself.
 
-Options: ``iterations`` (K, default 2); ``direction`` of messages:
-``undirected`` (default; a node hears from parents and children alike),
-``top-down`` (from parents only), ``bottom-up`` (from children only),
-``two-way`` (both, messages from parents marked with ``-of`` so direction
-is kept); ``edge_to_node`` turns every edge into a node labelled with its
-role.
-
-The reference keys a WL iteration's new labels by the *old label*, so
-all nodes sharing a label get the neighbourhood of whichever of them
-comes last, in an order that depends on Python's string hash seed (its
-scores change with ``PYTHONHASHSEED``: 1,186 of 8,347 BAMBOO dev pairs
-between seeds 0 and 12345). We keep that collapse by default, with the
-last node *in graph order* winning, which is deterministic and within
-0.002 (mean absolute difference) of the seed-0 reference scores;
-``collapse_same_label=False`` relabels every node from its own
-neighbourhood (textbook WL; BAMBOO dev AMEAN 60.46 instead of 60.66).
+``compat="reference"`` restores the reference's behaviour
+(flipz357/weisfeiler-leman-amr-metrics ``51624e2``), which the default
+does not follow because it depends on how a graph is written (issue 24):
+penman's reading (every ``:X-of`` to a variable reversed, ``:consist-of``
+included), quotes ``"`` and ``'`` removed; a constant equal to a concept
+label is not a node, its edge goes to the last node carrying that label;
+and a WL iteration's new labels are keyed by the *old label*, so all
+nodes sharing a label get the neighbourhood of whichever of them comes
+last — in an order that depends on Python's string hash seed in the
+reference (its scores change with ``PYTHONHASHSEED``: 1,186 of 8,347
+BAMBOO dev pairs between seeds 0 and 12345); here the last node *in graph
+order* wins, which is deterministic and within 0.002 (mean absolute
+difference) of the seed-0 reference scores. ``collapse_same_label``
+switches that collapse on or off in either mode (default: on with
+``compat="reference"``, off otherwise).
 """
 
 from __future__ import annotations
@@ -43,9 +42,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal
 
+from ..canonical import canonicalize
 from ..graph import Graph, TripleKind
+from ..standardize import TOP_ROLE, StandardGraph, standardize
 from . import register
-from ._protocol import Explanation, Score, TripleRef, mean_similarity
+from ._protocol import (
+    Explanation,
+    Reference,
+    Score,
+    TripleRef,
+    check_reference,
+    mean_similarity,
+)
 from ._refs import written_ref
 
 Direction = Literal["undirected", "top-down", "bottom-up", "two-way"]
@@ -84,8 +92,68 @@ class WLGraph:
     origin: list[int]
 
 
+def standard_nodes(
+    standard: StandardGraph,
+) -> tuple[WLGraph, list[str | None], list[int]]:
+    """Nodes (concepts, then attribute values) and edges of a standard graph.
+
+    Returns the graph (nodes with their written triples), each node's
+    variable (None for a value) and each edge's written triple. TOP is no
+    edge. In canonical order (:func:`amrcheck.canonical.canonicalize`)
+    the result is the same for every writing of a graph.
+    """
+    labels: list[str] = [""] * len(standard.variables)
+    origin = [-1] * len(standard.variables)
+    # a variable defined twice keeps its first concept
+    for (node, concept), where in zip(
+        reversed(standard.instances), reversed(standard.instance_origin), strict=True
+    ):
+        labels[node], origin[node] = concept, where
+    variables: list[str | None] = list(standard.variables)
+    edges = [(s, ":" + role, t) for s, role, t in standard.relations]
+    edge_origin = list(standard.relation_origin)
+    for (node, role, value), where in zip(
+        standard.attributes, standard.attribute_origin, strict=True
+    ):
+        if role == TOP_ROLE:
+            continue
+        # a value node stands for its attribute's written triple, as its edge
+        edges.append((node, ":" + role, len(labels)))
+        edge_origin.append(where)
+        labels.append(value)
+        origin.append(where)
+        variables.append(None)
+    return WLGraph(labels, edges, origin), variables, edge_origin
+
+
+def standard_wl_graph(graph: Graph, edge_to_node: bool = False) -> WLGraph:
+    """``graph`` standardised, in canonical order, as WL nodes and edges.
+
+    Example:
+        >>> from amrcheck.reading.corpus import decode
+        >>> g = standard_wl_graph(decode('(m / man :ARG0-of (w / walk) :mod -)'))
+        >>> g.labels, g.edges
+        (['man', 'walk', '-'], [(1, ':arg0', 0), (0, ':mod', 2)])
+    """
+    wl, _, edge_origin = standard_nodes(canonicalize(standardize(graph)))
+    return _split_edges(wl, edge_origin) if edge_to_node else wl
+
+
+def _split_edges(wl: WLGraph, edge_origin: list[int]) -> WLGraph:
+    """Every edge a node labelled with its role, between two ``:edge`` edges."""
+    labels, origin = list(wl.labels), list(wl.origin)
+    split: list[tuple[int, str, int]] = []
+    for (head, label, tail), i in zip(wl.edges, edge_origin, strict=True):
+        middle = len(labels)
+        labels.append(label)
+        origin.append(i)
+        split.append((head, ":edge", middle))
+        split.append((middle, ":edge", tail))
+    return WLGraph(labels, split, origin)
+
+
 def wl_graph(graph: Graph, edge_to_node: bool = False) -> WLGraph:  # noqa: C901 -- mirrors the reference's single pass
-    """``graph`` as the WLK reference builds it.
+    """``graph`` as the WLK reference builds it (``compat="reference"``).
 
     Example:
         >>> from amrcheck.reading.corpus import decode
@@ -150,16 +218,8 @@ def wl_graph(graph: Graph, edge_to_node: bool = False) -> WLGraph:  # noqa: C901
         edge_origin.append(i)
         labels.append(value)
         origin.append(i)
-    if edge_to_node:
-        split: list[tuple[int, str, int]] = []
-        for (head, label, tail), i in zip(edges, edge_origin, strict=True):
-            middle = len(labels)
-            labels.append(label)
-            origin.append(i)
-            split.append((head, ":edge", middle))
-            split.append((middle, ":edge", tail))
-        edges = split
-    return WLGraph(labels, edges, origin)
+    wl = WLGraph(labels, edges, origin)
+    return _split_edges(wl, edge_origin) if edge_to_node else wl
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,19 +285,26 @@ class WLK:
 
     @dataclass(frozen=True, slots=True)
     class Options:
-        """WLK settings (defaults: the reference's ``-k 2``, undirected)."""
+        """WLK settings (defaults: the reference's ``-k 2``, undirected).
+
+        ``compat="reference"``: the reference's graph reading and label
+        collapse (see the module docstring). ``collapse_same_label``:
+        None follows ``compat``.
+        """
 
         iterations: int = 2
         direction: Direction = "undirected"
         edge_to_node: bool = False
-        collapse_same_label: bool = True
+        collapse_same_label: bool | None = None
+        compat: Reference | None = None
 
     def __init__(
         self,
         iterations: int = 2,
         direction: str = "undirected",
         edge_to_node: bool = False,
-        collapse_same_label: bool = True,
+        collapse_same_label: bool | None = None,
+        compat: str | None = None,
     ) -> None:
         if direction not in DIRECTIONS:
             raise ValueError(
@@ -250,7 +317,12 @@ class WLK:
             iterations,
             direction,  # type: ignore[arg-type]  # checked against DIRECTIONS above
             bool(edge_to_node),
-            bool(collapse_same_label),
+            None if collapse_same_label is None else bool(collapse_same_label),
+            check_reference(compat),
+        )
+        reference = self.options.compat is not None
+        self._collapse = (
+            reference if collapse_same_label is None else bool(collapse_same_label)
         )
 
     @classmethod
@@ -260,14 +332,20 @@ class WLK:
     def _features(
         self, candidate: Graph, reference: Graph
     ) -> tuple[_Features, _Features, dict[object, int]]:
-        opts = self.options
-        cand = _Features(wl_graph(candidate, opts.edge_to_node), opts.direction)
-        ref = _Features(wl_graph(reference, opts.edge_to_node), opts.direction)
         table: dict[object, int] = {}
-        for _ in range(opts.iterations):
-            cand.iterate(table, opts.collapse_same_label)
-            ref.iterate(table, opts.collapse_same_label)
+        cand = self.graph_features(candidate, table)
+        ref = self.graph_features(reference, table)
         return cand, ref, table
+
+    def graph_features(self, graph: Graph, table: dict[object, int]) -> _Features:
+        """One graph's WL labels after every iteration; new labels get ids
+        in ``table`` (shared by the graphs that are compared)."""
+        opts = self.options
+        read = wl_graph if opts.compat is not None else standard_wl_graph
+        side = _Features(read(graph, opts.edge_to_node), opts.direction)
+        for _ in range(opts.iterations):
+            side.iterate(table, self._collapse)
+        return side
 
     def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
         """Cosine similarity of the two graphs' WL feature vectors.

@@ -5,9 +5,13 @@ message passing contextualise them; the score is one minus the earth
 mover's distance between the two clouds of node representations, and the
 optimal transport plan is an **n:m alignment** of the nodes.
 
-1. **graph**: built as WLK builds it (:func:`.wlk.wl_graph`: constants
-   are nodes, ``-of`` edges reversed, lower case, no quotes, no duplicate
-   triples);
+1. **graph**: built as WLK builds it (:func:`.wlk.standard_wl_graph`: the
+   shared standardisation in canonical node order, attribute values as
+   nodes), so a graph scores the same however it is written;
+   ``compat="reference"`` reads it as the reference does
+   (:func:`.wlk.wl_graph`: constants are nodes, every ``-of`` edge
+   reversed, lower case, no quotes, no duplicate triples), which depends on
+   the writing where a constant equals a concept;
 2. **initial vectors** x⁰: :class:`~amrcheck.embeddings.ConceptVectors`
    (GloVe 6B 50d by default; OOV labels get a seeded uniform(−0.05, 0.05)
    vector);
@@ -66,9 +70,16 @@ from ..errors import InputError, MetricError
 from ..graph import Graph, TripleKind
 from ..reading.files import read_input_text
 from . import register
-from ._protocol import Explanation, Score, TripleRef, mean_similarity
+from ._protocol import (
+    Explanation,
+    Reference,
+    Score,
+    TripleRef,
+    check_reference,
+    mean_similarity,
+)
 from ._refs import written_ref
-from .wlk import WLGraph, wl_graph
+from .wlk import WLGraph, standard_wl_graph, wl_graph
 
 Update = Literal["average", "add"]
 UPDATES: tuple[str, ...] = ("average", "add")
@@ -114,9 +125,18 @@ class NodeGraph:
         return len(self.wl.labels)
 
 
-def prepare(graph: Graph, concepts: ConceptVectors) -> NodeGraph:
-    """Nodes, initial vectors and edge groups of ``graph``."""
-    wl = wl_graph(graph)
+def prepare(
+    graph: Graph, concepts: ConceptVectors, compat: Reference | None = None
+) -> NodeGraph:
+    """Nodes, initial vectors and edge groups of ``graph``: the standard
+    graph in canonical order, or with ``compat="reference"`` the graph as
+    the reference reads it (:func:`.wlk.wl_graph`)."""
+    read = wl_graph if compat is not None else standard_wl_graph
+    return node_graph(graph, read(graph), concepts)
+
+
+def node_graph(graph: Graph, wl: WLGraph, concepts: ConceptVectors) -> NodeGraph:
+    """Initial vectors and edge groups of the nodes ``wl`` made of ``graph``."""
     n = len(wl.labels)
     labels_of: dict[tuple[int, int], list[str]] = {}
     for source, role, target in wl.edges:
@@ -295,15 +315,18 @@ class WWLK:
         ``glove`` extra) or the path of a GloVe / word2vec text file.
         ``seed``: of the OOV stand-in vectors and untrained edge weights.
         ``update``: ``average`` (½(x + mean), the paper's) or ``add``
-        (x + mean, the reference code's).
+        (x + mean, the reference code's). ``compat="reference"``: graphs
+        read as the reference reads them (see the module docstring).
         """
 
         iterations: int = 2
         vectors: str | None = None
         seed: int = 0
         update: Update = "average"
+        compat: Reference | None = None
 
         def __post_init__(self) -> None:
+            check_reference(self.compat)
             if self.iterations < 0:
                 raise ValueError("iterations must be 0 or more")
             if self.update not in UPDATES:
@@ -363,7 +386,8 @@ class WWLK:
         self, graphs: Sequence[Graph]
     ) -> tuple[list[NodeGraph], list[np.ndarray]]:
         """The prepared graphs and their node representations."""
-        nodes = [prepare(graph, self.concepts) for graph in graphs]
+        compat = self.options.compat
+        nodes = [prepare(graph, self.concepts, compat) for graph in graphs]
         rows = batch_representations(
             nodes,
             [self.group_weights(n) for n in nodes],
@@ -509,13 +533,24 @@ def load_weights(path: str | Path) -> tuple[dict[str, float], dict[str, Any]]:
     )
 
 
+#: the weights ``wwlk-theta`` uses when given none: trained by
+#: ``bench/train_wwlk_theta.py`` (``amrcheck train wwlk``, seed 0, SPSA
+#: defaults) on the BAMBOO train split, main subtask of all three tasks;
+#: the file's ``provenance`` field names command, seed and data
+DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "data" / (
+    "wwlk_theta_bamboo_train.json"
+)
+
+
 @register("wwlk-theta")
 class WWLKTheta(WWLK):
     """WWLKθ: WWLK with edge-label weights learned by SPSA (a weights file).
 
-    Labels the file does not know keep WWLK's seeded weight. The file
-    records the ``iterations`` and ``update`` it was trained with; scoring
-    with others is refused, since the weights fit only those.
+    Without ``weights``, the weights shipped in the package
+    (:data:`DEFAULT_WEIGHTS`). Labels the file does not know keep WWLK's
+    seeded weight. The file records the ``iterations`` and ``update`` it
+    was trained with; scoring with others is refused, since the weights
+    fit only those.
     """
 
     name: ClassVar[str] = "wwlk-theta"
@@ -523,17 +558,14 @@ class WWLKTheta(WWLK):
     @dataclass(frozen=True, slots=True)
     class Options(WWLK.Options):
         """WWLK's options plus ``weights``: the JSON file ``amrcheck train
-        wwlk`` writes (required)."""
+        wwlk`` writes (None: the shipped :data:`DEFAULT_WEIGHTS`)."""
 
         weights: str | None = None
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        path = getattr(self.options, "weights", None)
-        if path is None:
-            raise MetricError(
-                "wwlk-theta needs weights=PATH, a file written by 'amrcheck train wwlk'"
-            )
+        path = getattr(self.options, "weights", None) or DEFAULT_WEIGHTS
+        self.weights_path = Path(path)
         trained, settings = load_weights(path)
         for key in ("iterations", "update"):
             if key in settings and settings[key] != getattr(self.options, key):
@@ -542,3 +574,13 @@ class WWLKTheta(WWLK):
                     f"not {getattr(self.options, key)}"
                 )
         self._weights.update(trained)
+
+    def settings(self) -> dict[str, Any]:
+        """WWLK's settings, with the weights file actually used."""
+        described = super().settings()
+        described["weights"] = (
+            f"{DEFAULT_WEIGHTS.name} (shipped, trained on BAMBOO train)"
+            if self.weights_path == DEFAULT_WEIGHTS
+            else str(self.weights_path)
+        )
+        return described

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..errors import InputError
-from ..execution.parallel import parallel_map
+from ..execution import Jobs, run_map
 from ..graph import Graph
 from ..metrics import CorpusScore, Metric, Score, corpus_score
 from ..reading._parse import Entry
@@ -261,7 +261,7 @@ def pair_corpora(reference: Corpus, candidate: Corpus) -> list[GraphPair]:
 
 
 class _PairScorer:
-    """A picklable ``pair -> Score`` for :func:`parallel_map`."""
+    """A picklable ``pair -> Score`` for :func:`amrcheck.execution.run_map`."""
 
     def __init__(self, metric: Metric, explain: bool) -> None:
         self.metric = metric
@@ -279,7 +279,7 @@ def pair_scorer(metric: Metric, explain: bool = False) -> _PairScorer:
 def score_pairs(
     metric: Metric,
     pairs: Sequence[GraphPair],
-    jobs: int = 1,
+    jobs: Jobs = 1,
     explain: bool = False,
     settings: dict[str, Any] | None = None,
 ) -> CorpusScore:
@@ -287,7 +287,7 @@ def score_pairs(
 
     Per-pair results are identical whatever ``jobs`` is.
     """
-    scores = parallel_map(_PairScorer(metric, explain), pairs, jobs=jobs)
+    scores = run_map(_PairScorer(metric, explain), pairs, jobs=jobs)
     return aggregate_scores(metric, scores, settings)
 
 
@@ -303,9 +303,16 @@ def aggregate_scores(
 def metric_settings(metric: Metric) -> dict[str, Any]:
     """What a report states about a metric: its ``settings()``, else its options."""
     describe = getattr(metric, "settings", None)
+    settings: dict[str, Any] = {}
+    alias = getattr(metric, "alias", None)
+    if alias is not None:  # reached through an alias ("recommended"): say so
+        settings["alias"] = alias
     if callable(describe):
-        return dict(describe())
+        settings.update(describe())
+        return settings
     options = getattr(metric, "options", None)
     if options is not None and dataclasses.is_dataclass(options):
-        return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
-    return {}
+        settings.update(
+            {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+        )
+    return settings

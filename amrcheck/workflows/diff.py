@@ -53,7 +53,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from ..execution.progress import Progress, run_batches
+from ..execution import Jobs, Progress, run_batches
 from ..graph import Graph, TripleKind
 from ..metrics import Metric, Score, TripleRef, expect_pairs, get_metric
 from ..metrics.smatch import Smatch, standard_triples
@@ -223,6 +223,27 @@ def _slots(
     return found
 
 
+def relabels(
+    missing: list[TripleRef],
+    extra: list[TripleRef],
+    alignment: dict[str, str | None],
+) -> list[tuple[TripleRef, TripleRef]]:
+    """(reference triple, candidate triple) pairs that replace one another.
+
+    An instance or attribute triple of the candidate (``extra``) relabels
+    one of the reference (``missing``) when its node is aligned to that
+    triple's node and the role is the same (a node's concept, or an
+    attribute's value), and neither side has another such triple.
+    """
+    olds = _slots(missing, None)
+    pairs = []
+    for key, news in _slots(extra, alignment).items():
+        candidates = olds.get(key, [])
+        if len(candidates) == 1 and len(news) == 1:  # an unambiguous replacement
+            pairs.append((candidates[0], news[0]))
+    return pairs
+
+
 def triple_changes(
     old: Graph, new: Graph, aligner: Smatch | None = None
 ) -> list[Change]:
@@ -236,12 +257,10 @@ def triple_changes(
     explanation = aligner.score(new, old, explain=True).explanation
     assert explanation is not None
     removed, added = explanation.missing, explanation.extra
-    olds = _slots(removed, None)
-    relabelled: dict[int, TripleRef] = {}  # id(new ref) -> old ref
-    for key, news in _slots(added, explanation.alignment).items():
-        candidates = olds.get(key, [])
-        if len(candidates) == 1 and len(news) == 1:  # an unambiguous replacement
-            relabelled[id(news[0])] = candidates[0]
+    relabelled = {
+        id(after): before
+        for before, after in relabels(removed, added, explanation.alignment)
+    }
     paired_old = {id(ref) for ref in relabelled.values()}
     changes = [
         Change("removed", old=locate(ref))
@@ -362,7 +381,7 @@ def diff_corpora(
     metric: Metric | None = None,
     motifs: bool = False,
     by: PairBy = "auto",
-    jobs: int = 1,
+    jobs: Jobs = 1,
     progress: Progress | None = None,
     chunk_rows: int = CHUNK_ROWS,
     chunk_bytes: int = CHUNK_BYTES,
@@ -380,7 +399,7 @@ def diff_corpora(
         metric: scores each pair both versions have (default smatch).
         motifs: also list the rematch motifs that differ.
         by: how graphs are paired (see :func:`amrcheck.pairing.graphs.match_entries`).
-        jobs: worker processes (results do not depend on it).
+        jobs: worker processes or a cluster (results do not depend on it).
         progress: called with the number of graphs finished.
         chunk_rows, chunk_bytes: graphs per batch of work, bytes read at a
             time from each file (results do not depend on them).

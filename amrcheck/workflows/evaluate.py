@@ -38,8 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from ..execution.parallel import default_jobs
-from ..execution.progress import Progress, run_work, stripe
+from ..execution import Jobs, Progress, local_processes, run_work, stripe
 from ..metrics import CorpusScore, Metric, Score, expect_pairs, score_pairs
 from ..pairing.graphs import GraphPair, PairBy, aggregate_scores
 from ..pairing.parts import PartReport, merge_parts, pair_part, plan_parts
@@ -186,7 +185,7 @@ def evaluate(
     resamples: int = 1000,
     confidence: float = 0.95,
     seed: int = 0,
-    jobs: int = 1,
+    jobs: Jobs = 1,
     progress: Progress | None = None,
     chunk_pairs: int = CHUNK_PAIRS,
     chunk_bytes: int = CHUNK_BYTES,
@@ -200,7 +199,8 @@ def evaluate(
         compare: paired test between exactly two candidates, per metric,
             over the pairs both have.
         aspects: fine-grained scores for the smatch metrics.
-        jobs: worker processes (results do not depend on it).
+        jobs: worker processes, or a cluster (:mod:`amrcheck.execution`);
+            results do not depend on it.
         progress: called with the number of pairs scored.
         chunk_pairs, chunk_bytes: pairs per batch of work, bytes read at a
             time from each file (results do not depend on them).
@@ -253,7 +253,7 @@ class _Scoring:
     by: PairBy
     strict: bool
     compare: bool
-    jobs: int
+    jobs: Jobs
     progress: Progress | None
     chunk_pairs: int
 
@@ -285,12 +285,12 @@ class _Scoring:
     ) -> tuple[Evaluation, list[_Tally]] | None:
         """Each worker reads and scores its own part of the files (:mod:`.parts`).
 
-        None when that cannot be done (one job, corpora in memory, files
+        None when that cannot be done (one job, a cluster, corpora in memory, files
         that cannot be cut or do not pair part by part): then the caller
         reads the files whole, and the progress reported here is taken back.
         ``graphs`` is the reference's count of graph-opening lines.
         """
-        jobs = default_jobs() if self.jobs <= 0 else self.jobs
+        jobs = local_processes(self.jobs)  # 0 on a cluster: it ships batches
         if (
             jobs < 2
             or "fork" not in multiprocessing.get_all_start_methods()

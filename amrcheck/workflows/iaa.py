@@ -45,7 +45,7 @@ from pathlib import Path, PurePath
 
 import numpy as np
 
-from ..execution.progress import Progress, run_batches
+from ..execution import Jobs, Progress, run_batches
 from ..metrics import Score
 from ..metrics.aspects import ASPECTS, aggregate_aspects, aspect_scores
 from ..metrics.smatch import Smatch
@@ -269,7 +269,7 @@ def agreement(
     resamples: int = 1000,
     confidence: float = 0.95,
     seed: int = 0,
-    jobs: int = 1,
+    jobs: Jobs = 1,
     progress: Progress | None = None,
     chunk_rows: int = CHUNK_ROWS,
     chunk_bytes: int = CHUNK_BYTES,
@@ -284,7 +284,7 @@ def agreement(
     Args:
         metric: the smatch that scores agreement (default: strict smatch).
         resamples, confidence, seed: of the bootstrap intervals.
-        jobs: worker processes (results do not depend on it).
+        jobs: worker processes or a cluster (results do not depend on it).
         progress: called with the number of sentences done.
         chunk_rows, chunk_bytes: sentences per batch of work, bytes read
             at a time from each file (results do not depend on them).

@@ -98,7 +98,10 @@ class _Model:
 
     def __init__(self, metric: WWLK, graphs: Sequence[Graph]) -> None:
         self.metric = metric
-        self.nodes: list[NodeGraph] = [prepare(g, metric.concepts) for g in graphs]
+        compat = metric.options.compat
+        self.nodes: list[NodeGraph] = [
+            prepare(g, metric.concepts, compat) for g in graphs
+        ]
         labels = sorted(
             {lab for n in self.nodes for gl in n.group_labels for lab in gl}
         )

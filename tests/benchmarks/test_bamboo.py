@@ -74,12 +74,12 @@ def test_role_confusion_ties_are_errors() -> None:
 
 def test_our_metrics_on_bamboo_dev() -> None:
     rows = table()
-    rematch = get_metric("rematch")
+    rematch = get_metric("rematch", compat="reference")
     result = evaluate_bamboo(
         subtasks(), score_bamboo(subtasks(), lambda a, b: rematch.score(a, b).f1)
     )
     assert result.amean == pytest.approx(float(rows["rematch"]["AMEAN"]), abs=1e-9)
-    wlk = get_metric("wlk")
+    wlk = get_metric("wlk", compat="reference")
     result = evaluate_bamboo(
         subtasks(), score_bamboo(subtasks(), lambda a, b: wlk.score(a, b).f1)
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import csv
+import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ def bamboo_json(*args: str) -> dict[str, Any]:
 
 
 def test_bamboo_rematch_full_dev_table_equals_the_reference() -> None:
-    report = bamboo_json("-m", "rematch", "--jobs", "2")
+    report = bamboo_json("-m", "rematch", "--compat", "reference", "--jobs", "2")
     assert report["version"] == 1 and report["split"] == "dev"
     (row,) = report["results"]
     expected = reference_row("rematch")
@@ -48,6 +49,24 @@ def test_bamboo_rematch_full_dev_table_equals_the_reference() -> None:
     for task, value in row["tasks"].items():
         assert value == pytest.approx(expected[task], abs=1e-9), task
     assert row["amean"] == pytest.approx(expected["AMEAN"], abs=1e-9)
+
+
+def test_with_reference_adds_the_reference_amean_issue_24() -> None:
+    report = bamboo_json("-m", "wlk,smatch,wlmatch-v1", "--with-reference", *SMALL)
+    rows = {row["metric"]: row for row in report["results"]}
+    (alone,) = bamboo_json("-m", "wlk", "--compat", "reference", *SMALL)["results"]
+    assert rows["wlk"]["amean_reference"] == alone["amean"]
+    assert rows["wlk"]["amean_reference"] != rows["wlk"]["amean"]
+    assert "amean_reference" in rows["smatch"]  # smatch 1.0.4
+    assert "amean_reference" not in rows["wlmatch-v1"]  # it has no other
+
+
+def test_compat_reference_is_refused_by_a_metric_without_one_issue_24() -> None:
+    result = run(
+        "bamboo", "--data", BAMBOO, "-m", "wlmatch-v1", "--compat", "reference"
+    )
+    assert result.exit_code == 2
+    assert "--compat does not apply to wlmatch-v1" in result.output
 
 
 @pytest.mark.parametrize(
@@ -83,6 +102,37 @@ def test_bamboo_text_table_and_task_errors() -> None:
     assert run("bamboo", "--data", BAMBOO, "--task", "sick.nope").exit_code == 2
     missing = run("bamboo", "--data", "/nonexistent", "-m", "rematch")
     assert missing.exit_code == 2 and "BAMBOO file not found" in missing.stderr
+
+
+def test_bamboo_all_is_a_leaderboard_of_every_metric_issue_16(
+    tmp_path: Path,
+) -> None:
+    """--metric all: every registered metric (aliases once), best first,
+    the best value of each column marked; --plot draws the leaderboard."""
+    from amrcheck.metrics import ALIASES, metric_names
+
+    tasks = ["--task", "sick.main,para.role_confusion"]
+    report = bamboo_json("-m", "all", *tasks)
+    names = [row["metric"] for row in report["results"]]
+    assert sorted(names) == sorted(n for n in metric_names() if n not in ALIASES)
+    ameans = [row["amean"] for row in report["results"]]
+    assert ameans == sorted(ameans, reverse=True)
+    chart = tmp_path / "leaderboard.png"
+    plot = [] if importlib.util.find_spec("matplotlib") is None else ["--plot", chart]
+    result = run("bamboo", "--data", BAMBOO, "-m", "all", *tasks, *plot)
+    assert result.exit_code == 0, result.output
+    rows = {
+        line.split()[0]: line.split()[1:4]
+        for line in result.stdout.splitlines()
+        if line.split() and line.split()[0] in names
+    }
+    for column in range(3):
+        values = {n: float(cells[column].rstrip("*")) for n, cells in rows.items()}
+        marked = {name for name, cells in rows.items() if cells[column].endswith("*")}
+        assert marked == {n for n, v in values.items() if v == max(values.values())}
+    assert "* best in its column" in result.stdout
+    if plot:
+        assert chart.read_bytes()[:4] == b"\x89PNG"
 
 
 def test_plots_or_a_clear_error_naming_the_extra(
@@ -170,6 +220,24 @@ def test_principles_report_and_exit_status(tmp_path: Path) -> None:
     assert all(p["holds"] for p in entry["principles"])
     ok = run("principles", corpus, "-m", "rematch", "--neighbours", "5")
     assert ok.exit_code == 0
+
+
+def test_principles_of_graded_metrics_and_the_alias_issue_16(tmp_path: Path) -> None:
+    """The workers rebuild each metric from its options, not from the words
+    its report prints (vectors described, an alias)."""
+    pytest.importorskip("ot", reason="needs POT")
+    corpus = tmp_path / "few.amr"
+    corpus.write_text("\n\n".join(GUIDELINES.read_text().split("\n\n")[:20]))
+    mini = str(Path(__file__).parents[1] / "data" / "vectors" / "glove-mini.50d.txt")
+    result = run(
+        "principles", corpus, "-m", "recommended", "-o", f"vectors={mini}",
+        "--neighbours", "5", "--json",
+    )
+    assert result.exit_code == 0, result.output
+    (entry,) = json.loads(result.stdout)["results"]
+    assert entry["metric"] == "wlmatch-v1"
+    assert entry["settings"]["alias"] == "recommended"
+    assert all(p["holds"] for p in entry["principles"])
 
 
 def test_speed_report() -> None:

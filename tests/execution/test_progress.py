@@ -9,7 +9,7 @@ from collections.abc import Generator, Sequence
 import pytest
 
 from amrcheck.errors import InputError
-from amrcheck.execution.progress import run_work, stripe
+from amrcheck.execution import run_work, stripe
 from amrcheck.pairing.graphs import PairingError
 
 

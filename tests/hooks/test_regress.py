@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from amrcheck.hooks.regress import main
-from tests.hooks.conftest import CONFIG, git, put
+from amrcheck.metrics import metric_names, resolve
+from amrcheck.reading.corpus import read_corpus
+from tests.hooks.conftest import CONFIG, git, make_repo, put
+from tests.rewrite import Rewrite, rewrite
 
 
 @pytest.mark.parametrize(
@@ -245,3 +249,31 @@ def test_hook_never_writes(annotation_repo: Path) -> None:
     before = git(annotation_repo, "status", "--porcelain")
     main(["parser/ch1.amr", "gold/ch1.amr"])
     assert git(annotation_repo, "status", "--porcelain") == before
+
+
+def _relaid(path: Path, how: Rewrite, seed: int) -> str:
+    """``path``'s text with every graph written another way (``how``)."""
+    text = path.read_text(encoding="utf-8")
+    rng = random.Random(seed)
+    for entry in read_corpus(path):
+        assert entry.graph is not None
+        text = text.replace(entry.graph.text, rewrite(entry.graph.text, how, rng), 1)
+    return text
+
+
+@pytest.mark.parametrize("how", ["shuffle", "relayout"])
+@pytest.mark.parametrize(
+    "metric", [m for m in metric_names() if resolve(m) == m]
+)
+def test_layout_only_commit_is_no_drop_with_any_metric_issue_24(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, metric: str, how: Rewrite
+) -> None:
+    config = CONFIG.replace("[check]", f'metric = "{metric}"\n\n[check]').replace(
+        "max-drop = 0.01", "max-drop = 0.0"
+    ).replace("min-f1 = 0.95", "min-f1 = 0.0")
+    repo = make_repo(tmp_path / f"annotations-{metric}", config)
+    monkeypatch.chdir(repo)
+    parses = repo / "parser" / "ch1.amr"
+    parses.write_text(_relaid(parses, how, seed=24), encoding="utf-8")
+    assert git(repo, "diff", "--stat")  # the layout did change
+    assert main(["parser/ch1.amr"]) == 0, capsys.readouterr().out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from amrcheck.errors import MetricError
 from amrcheck.metrics import get_metric
 from amrcheck.metrics._smatch_reader import read_smatch104
 from amrcheck.reading.corpus import decode
@@ -36,10 +37,17 @@ def test_asymmetric_precision_and_recall() -> None:
     assert forward.recall == backward.precision
 
 
-def test_second_edge_between_the_same_nodes_is_not_credited() -> None:
-    """Why SEMA misses principle II: its visited bookkeeping."""
+def test_second_edge_between_the_same_nodes_is_credited_by_default() -> None:
+    """Why the reference's SEMA misses principle II: its visited
+    bookkeeping; the default counts without it."""
     g = decode("(w / want-01 :ARG0 (b / boy) :ARG1 b)")
-    assert get_metric("sema").score(g, g).f1 < 1.0
+    assert get_metric("sema", compat="reference").score(g, g).f1 < 1.0
+    assert get_metric("sema").score(g, g).f1 == 1.0
+
+
+def test_uncapped_is_the_references_count() -> None:
+    with pytest.raises(MetricError, match="compat='reference'"):
+        get_metric("sema", uncapped=True)
 
 
 def test_reader_is_smatch_104s() -> None:

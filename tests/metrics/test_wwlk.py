@@ -22,6 +22,7 @@ from amrcheck.errors import MetricError  # noqa: E402
 from amrcheck.graph import Graph  # noqa: E402
 from amrcheck.metrics import get_metric  # noqa: E402
 from amrcheck.metrics.wwlk import (  # noqa: E402
+    DEFAULT_WEIGHTS,
     WEIGHT_RANGE,
     WWLK,
     WWLKTheta,
@@ -250,9 +251,25 @@ def test_deterministic_across_processes_and_hash_seeds(tmp_path: Path) -> None:
 # --- WWLKθ ----------------------------------------------------------------------
 
 
-def test_wwlk_theta_needs_a_weights_file(tmp_path: Path) -> None:
-    with pytest.raises(MetricError, match="weights=PATH"):
-        get_metric("wwlk-theta", vectors=MINI)
+def test_wwlk_theta_ships_weights_trained_on_bamboo_train_issue_16() -> None:
+    """Without weights=, wwlk-theta loads the shipped file, which names how
+    it was made, and its weights are the trained ones, not the seeded."""
+    theta = get_metric("wwlk-theta", vectors=MINI)
+    assert isinstance(theta, WWLKTheta) and theta.weights_path == DEFAULT_WEIGHTS
+    weights, settings = load_weights(DEFAULT_WEIGHTS)
+    assert settings["iterations"] == 2 and settings["update"] == "average"
+    provenance = json.loads(DEFAULT_WEIGHTS.read_text(encoding="utf-8"))["provenance"]
+    assert provenance["seed"] == 0 and "BAMBOO train" in provenance["data"]
+    assert "amrcheck train wwlk" in provenance["command"]
+    assert provenance["pairs"] == 5749 + 4500 + 3576  # sts, sick, para (no dummies)
+    assert len(weights) > 50
+    for label in (":arg0", ":arg1", ":mod"):
+        assert theta.edge_weight(label) == weights[label]
+        assert weights[label] != default_edge_weight(label)
+    assert "BAMBOO train" in theta.settings()["weights"]
+
+
+def test_wwlk_theta_checks_its_weights_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{}", encoding="utf-8")
     with pytest.raises(MetricError, match="not a WWLK weights file"):

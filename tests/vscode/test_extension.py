@@ -80,6 +80,7 @@ def test_vsix_contents(built: Path) -> None:
 
     names = set(zipfile.ZipFile(built).namelist())
     assert "extension/dist/extension.js" in names
+    assert "extension/dist/graphView.js" in names  # the graph panel's script
     assert "extension/syntaxes/amr.tmLanguage.json" in names
     assert "extension/language-configuration.json" in names
     assert not any("node_modules" in name for name in names)
@@ -91,7 +92,8 @@ def test_vsix_contents(built: Path) -> None:
     reason="code-server or chromium not installed (run scripts/install-vscode-test.sh)",
 )
 def test_real_vscode_ui(built: Path) -> None:
-    """Squiggle, score lens, hover, status bar, diff report, missing-server notice."""
+    """Squiggle, score lens, hover, status bar, diff report, graph view,
+    missing-server notice."""
     result = subprocess.run(
         ["node", "test/e2e/run.mjs", "--vsix", str(built), "--python", sys.executable],
         cwd=EXTENSION, capture_output=True, text=True, timeout=600,
@@ -101,3 +103,9 @@ def test_real_vscode_ui(built: Path) -> None:
         pytest.skip(output.strip().splitlines()[-1])
     assert result.returncode == 0, output
     assert (EXTENSION / "test-artifacts" / "editor.png").exists()
+    assert (EXTENSION / "test-artifacts" / "graph.png").exists()
+    for check in ("graph view draws the graph under the cursor",
+                  "click on a node moves the cursor to its line",
+                  "an edit redraws the graph",
+                  "the view follows the cursor to the next graph"):
+        assert f"ok   {check}" in output

@@ -104,3 +104,12 @@ def test_reading_limits_are_settings() -> None:
     settings = contributed()
     assert settings["amrcheck.allowedReferencePaths"]["items"] == {"type": "string"}
     assert settings["amrcheck.maxReferenceMegabytes"]["minimum"] == 1
+
+
+def test_show_graph_command() -> None:
+    contributes = manifest()["contributes"]
+    commands = {c["command"]: c for c in contributes["commands"]}
+    assert commands["amr.showGraph"]["title"] == "Show graph"
+    assert commands["amr.showGraph"]["category"] == "AMR"
+    palette = {m["command"]: m["when"] for m in contributes["menus"]["commandPalette"]}
+    assert palette["amr.showGraph"] == "editorLangId == amr"

@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import { ExecuteCommandRequest, type LanguageClient, type Middleware } from "vscode-languageclient/node";
 import { amrDocument, compareWithReference, REPORT_SCHEME, ReportProvider, showDiff, showTextDiff } from "./commands";
+import { GraphPanel } from "./graphView";
 import { createClient, probeServer, pythonCommand, reportMissingServer } from "./server";
 import { type DocumentScore, ScoreStatus } from "./status";
 
@@ -13,6 +14,7 @@ let python = "python3";
 let output: vscode.LogOutputChannel;
 let status: ScoreStatus;
 let starting: Promise<void> = Promise.resolve();
+let graphs: GraphPanel | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   output = vscode.window.createOutputChannel("AMR Language Server", { log: true });
@@ -20,7 +22,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const reports = new ReportProvider();
   const doc = (uri?: vscode.Uri | string) => amrDocument(uri);
   const scoreOf = (d: vscode.TextDocument | undefined) => (d ? status.get(d.uri.toString()) : undefined);
+  const panel = new GraphPanel(context.extensionUri, (method, params) =>
+    client?.isRunning() ? client.sendRequest(method, params) : undefined);
+  graphs = panel;
   context.subscriptions.push(
+    panel,
+    vscode.commands.registerCommand("amr.showGraph", () => panel.show(vscode.window.activeTextEditor)),
     output,
     status,
     vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, reports),
@@ -79,6 +86,7 @@ async function start(): Promise<void> {
   }
   client = created;
   void status.refresh();
+  graphs?.refresh();
 }
 
 async function fetchScore(uri: string): Promise<DocumentScore | undefined> {

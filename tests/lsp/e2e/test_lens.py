@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+
+from amrcheck.metrics import metric_names, resolve
+from amrcheck.reading.corpus import read_corpus
+from tests.rewrite import rewrite
 
 from .conftest import (
     DEFAULT_OPTIONS,
@@ -125,7 +131,7 @@ async def test_no_reference(client: LanguageClient) -> None:
     assert set(titles) == {"smatch – · no reference file configured"}
 
 
-@pytest.mark.parametrize("metric", ["rematch", "sema"])
+@pytest.mark.parametrize("metric", ["rematch", "sema", "amrsim"])
 async def test_other_metric_from_configuration(start_client, metric: str) -> None:
     client = await start_client(configuration={"metric": metric})
     uri = await open_document(client, ANNOTATION)
@@ -165,3 +171,27 @@ async def test_open_without_waiting_is_consistent(client: LanguageClient) -> Non
     assert client.published[uri] == 4
     assert len(titles) == 8
     assert text  # unchanged on disk
+
+
+@pytest.mark.parametrize("metric", [m for m in metric_names() if resolve(m) == m])
+async def test_reordered_branches_leave_the_lenses_unchanged_issue_24(
+    start_client, metric: str
+) -> None:
+    """Every registered metric: an annotator who reorders branches has not
+    changed a graph, so no lens and not the document score may move."""
+    client = await start_client(configuration={"metric": metric})
+    uri = await open_document(client, ANNOTATION)
+    before = await lens_titles(client, uri)
+    score_before = client.scores[-1].f1
+    text = ANNOTATION.read_text(encoding="utf-8")
+    rng = random.Random(24)
+    for entry in read_corpus(ANNOTATION):
+        assert entry.graph is not None
+        text = text.replace(
+            entry.graph.text, rewrite(entry.graph.text, "shuffle", rng), 1
+        )
+    assert text != ANNOTATION.read_text(encoding="utf-8")
+    await change(client, uri, 2, text)
+    assert await lens_titles(client, uri) == before
+    assert client.scores[-1].version == 2
+    assert client.scores[-1].f1 == score_before

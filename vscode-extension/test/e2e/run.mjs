@@ -4,7 +4,9 @@
 // Opens an annotation with a reference (amrcheck.references) and checks the
 // error squiggle of a broken graph, the score lens of a good one, the hover
 // naming the aligned reference node, the status bar score, the diff report,
-// and the notification when the server's Python is missing. Screenshots go to
+// the graph view (drawn with its reference, hover link, a click moves the
+// cursor, typing redraws, it follows the cursor), and the notification when
+// the server's Python is missing. Screenshots go to
 // test-artifacts/. Prerequisites: scripts/install-vscode-test.sh, and
 // `npm run package` (the .vsix). Exit codes: 0 passed, 1 failed, 3 skipped.
 //
@@ -26,7 +28,7 @@ const { values: opts } = parseArgs({
     python: { type: "string", default: process.env.AMR_PYTHON ?? "" },
     artifacts: { type: "string", default: join(EXT, "test-artifacts") },
     keep: { type: "boolean", default: false },
-    "update-docs": { type: "boolean", default: false }, // copy editor.png to docs/editor.png
+    "update-docs": { type: "boolean", default: false }, // copy editor.png and graph.png to docs/
   },
 });
 const CS_HOME = process.env.AMRCHECK_VSCODE_TEST_HOME ?? join(homedir(), ".cache/amrcheck-vscode-test");
@@ -215,7 +217,63 @@ try {
   const saved = JSON.parse(readFileSync(join(ws, ".vscode/settings.json"), "utf8"))["amrcheck.references"] ?? {};
   check("the choice is saved in amrcheck.references", saved["drafts/lpp.amr"] === "gold/lpp.amr", JSON.stringify(saved));
 
-  // 8. a Python without amrcheck: a clear notification, not a silent failure
+  // 8. "AMR: Show graph": the graph under the cursor and its reference, side by side
+  await page.keyboard.press("Escape");
+  await runCommand(page, "View: Close All Editor Groups");
+  await openFile(page, "annotations/lpp.amr");
+  const lines = broken.split("\n");
+  const lineOf = (needle) => lines.findIndex((line) => line.includes(needle)) + 1;
+  await goToLine(page, lineOf("(m / beautiful)"));
+  await runCommand(page, "AMR: Show graph");
+  const view = page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
+  const relabelled = view.locator('[id="c-v:m"]');
+  const drawn = await relabelled.waitFor({ timeout: 60_000 }).then(() => true).catch(() => false);
+  check("graph view draws the graph under the cursor", drawn);
+  if (drawn) {
+    check("... with its reference beside it", await view.locator('[id="r-v:m"]').count() === 1);
+    const classes = await relabelled.getAttribute("class");
+    check("relabelled concept marked", /relabelled/.test(classes ?? ""), classes);
+    const colour = await relabelled.locator("path").first().evaluate((e) => getComputedStyle(e).stroke);
+    check("in the report's colour", colour === "rgb(176, 96, 0)", colour);
+    await relabelled.hover();
+    const partner = await view.locator('[id="r-v:m"]').getAttribute("class");
+    check("hover lights up the aligned reference node", /partner/.test(partner ?? ""), partner);
+    const hint = await view.locator("#hint").innerText();
+    check("... and names it", /m \/ beautiful.*m \/ magnificent/.test(hint), JSON.stringify(hint));
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(opts.artifacts, "graph.png") });
+    if (opts["update-docs"]) copyFileSync(join(opts.artifacts, "graph.png"), join(REPO, "docs/graph-view.png"));
+    log("screenshot graph.png");
+
+    // a click on a node moves the cursor to where the node is written
+    const book = lineOf("(b2 / book");
+    const bookColumn = lines[book - 1].indexOf("b2 / book") + 1;
+    await view.locator('[id="c-v:b2"]').click();
+    const cursor = await page.waitForFunction(
+      (want) => {
+        const text = document.querySelector('[id="status.editor.selection"]')?.textContent ?? "";
+        return text.includes(want) ? text : null;
+      },
+      `Ln ${book}, Col ${bookColumn}`, { timeout: 30_000 },
+    ).then((h) => h.jsonValue()).catch(() => null);
+    check("click on a node moves the cursor to its line", cursor !== null,
+      `${JSON.stringify(cursor)} (want Ln ${book}, Col ${bookColumn})`);
+
+    // typing redraws: the variable renamed at the cursor is a new node
+    const typed = Date.now();
+    await page.keyboard.type("x");
+    const redrawn = await view.locator('[id="c-v:xb2"]').waitFor({ timeout: 30_000 }).then(() => true).catch(() => false);
+    check("an edit redraws the graph", redrawn, `${Date.now() - typed} ms after the keystroke (incl. the UI's own delays)`);
+    await page.keyboard.press("Control+Z");
+
+    // the view follows the cursor to another graph
+    await goToLine(page, lineOf("(d / draw-01)"));
+    const followed = await view.locator("body[data-graph='lpp_1943.4']").waitFor({ timeout: 30_000 })
+      .then(() => true).catch(() => false);
+    check("the view follows the cursor to the next graph", followed);
+  }
+
+  // 9. a Python without amrcheck: a clear notification, not a silent failure
   const bare = join(tmp, "python-without-amrcheck");
   writeFileSync(bare, `#!/bin/sh\nexec "${python}" -I -S "$@"\n`, { mode: 0o755 });
   writeFileSync(settingsFile, JSON.stringify({ ...settings, "amr.server.python": bare }, null, 2));
@@ -265,6 +323,14 @@ async function openFile(page, relative) {
     (path) => document.querySelector(".monaco-workbench .part.editor .breadcrumbs-control")?.textContent?.replace(/\s/g, "").includes(path.replace(/\//g, "")),
     relative, { timeout: 30_000 },
   ).catch(() => undefined);
+}
+
+async function goToLine(page, line) {
+  await page.locator(".monaco-editor .view-lines").first().click({ position: { x: 200, y: 10 } });
+  await page.keyboard.press("Control+G");
+  await page.waitForSelector(".quick-input-widget input", { state: "visible" });
+  await page.keyboard.type(String(line));
+  await page.keyboard.press("Enter");
 }
 
 async function lensTitles(page, pattern, timeout = 30_000) {

@@ -1,0 +1,297 @@
+"""The ``amr/graph`` request: the graph under the cursor and its reference, as data.
+
+Runs in the engine thread. The engine draws (:func:`amrcheck.render.pair_view`
+reads the metric's explanation; Graphviz lays out); this module finds the
+graph at the position, its partner in the reference (from the document's
+:class:`~amr_lsp.analysis.Analysis`), and converts spans to LSP ranges.
+The answer is plain JSON that any client can draw; with ``svg: true`` it
+also carries both drawings, laid out by Graphviz (what the VS Code
+webview shows). The shape is documented in ``docs/lsp.md``.
+
+The explanation is that of the lens metric (``amrcheck.metric``); a metric
+without an alignment (rematch, SemBleu, SEMA, WLK) lists its units, and
+the colours and links come from smatch, as the diff diagnostics do.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+
+from amrcheck import Entry
+from amrcheck.reading.locate import entry_at
+from amrcheck.render import (
+    LayoutError,
+    PairView,
+    Side,
+    lay_out,
+    pair_view,
+    scene_dot,
+    single_view,
+    tooltips,
+)
+from amrcheck.span import SourceText
+from amrcheck.workflows.diff import Located
+
+from .analysis import Analysis
+from .compare import Comparer
+from .convert import LineIndex, lsp_range
+
+#: the custom request (params: ``textDocument``, ``position``, ``svg``)
+GRAPH_REQUEST = "amr/graph"
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class _Lru(Generic[K, V]):
+    """A small least-recently-used table (the engine thread is its only user)."""
+
+    def __init__(self, size: int) -> None:
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._size = size
+
+    def get(self, key: K) -> V | None:
+        if key in self._items:
+            self._items.move_to_end(key)
+        return self._items.get(key)
+
+    def put(self, key: K, value: V) -> V:
+        self._items[key] = value
+        if len(self._items) > self._size:
+            self._items.popitem(last=False)
+        return value
+
+    def make(self, key: K, make: Callable[[], V]) -> V:
+        known = self.get(key)
+        return known if known is not None else self.put(key, make())
+
+
+@dataclass(frozen=True, slots=True)
+class GraphParams:
+    uri: str
+    position: types.Position
+    svg: bool
+
+
+def graph_params(params: Any) -> GraphParams:
+    """The request's parameters (pygls hands unknown methods' params as
+    named tuples), or an InvalidParams error."""
+    try:
+        uri = params.textDocument.uri
+        position = types.Position(
+            line=int(params.position.line), character=int(params.position.character)
+        )
+    except (AttributeError, TypeError, ValueError):
+        raise JsonRpcException(
+            "amr/graph expects {textDocument: {uri}, position: {line, character}}",
+            code=types.ErrorCodes.InvalidParams,
+        ) from None
+    return GraphParams(str(uri), position, bool(getattr(params, "svg", False)))
+
+
+class GraphViews:
+    """Answers ``amr/graph``; keeps the last explanations and layouts.
+
+    Explanations are kept per document version and graph (spans move with
+    edits elsewhere), drawings per DOT text (the same picture is laid out
+    once, wherever the graph moved).
+    """
+
+    def __init__(self) -> None:
+        self._views: _Lru[tuple[Any, ...], PairView | Side] = _Lru(64)
+        self._svgs: _Lru[str, str] = _Lru(256)
+
+    def answer(
+        self, analysis: Analysis, comparer: Comparer, params: GraphParams
+    ) -> dict[str, Any] | None:
+        parsed = analysis.parsed
+        entry = _entry_near(analysis, parsed.offset(params.position))
+        if entry is None:
+            return None
+        report = analysis.report_for(entry)
+        comparison = report.comparison if report is not None else None
+        reference = analysis.reference
+        key = (parsed.uri, parsed.version, entry.start, id(comparer))
+        answer: dict[str, Any] = {
+            "uri": parsed.uri,
+            "version": parsed.version,
+            "metric": comparer.metric_name,
+            "note": report.note if report is not None else None,
+            "reference": None,
+            "explanation": None,
+            "layoutProblem": None,
+        }
+        if entry.graph is None:
+            answer["graph"] = _unparsed(entry, parsed.lines)
+            return answer
+        if comparison is None or reference is None or reference.lines is None:
+            graph = entry.graph
+            side = self._views.make(key, lambda: single_view(graph))
+            assert isinstance(side, Side)
+            answer["graph"] = _side(side, entry, parsed.lines)
+            if params.svg:
+                self._draw(answer, [(answer["graph"], side, "c-")])
+            return answer
+        partner = comparison.reference
+        assert partner.graph is not None
+        ref_graph, graph = partner.graph, entry.graph
+        view = self._views.make(
+            (*key, reference.uri, reference.generation, partner.index),
+            lambda: pair_view(graph, ref_graph, comparer.metric, comparer.aligner),
+        )
+        assert isinstance(view, PairView)
+        answer["graph"] = _side(view.candidate, entry, parsed.lines)
+        answer["reference"] = {
+            "uri": reference.uri,
+            **_side(view.reference, partner, reference.lines),
+        }
+        answer["explanation"] = _explanation(
+            view, (entry.source, parsed.lines), (partner.source, reference.lines)
+        )
+        if params.svg:
+            self._draw(
+                answer,
+                [
+                    (answer["graph"], view.candidate, "c-"),
+                    (answer["reference"], view.reference, "r-"),
+                ],
+            )
+        return answer
+
+    def _draw(
+        self, answer: dict[str, Any], sides: list[tuple[dict[str, Any], Side, str]]
+    ) -> None:
+        """Add ``svg`` to each side's JSON (one Graphviz run for what is new)."""
+        sources = [scene_dot(side, prefix) for _, side, prefix in sides]
+        new = [s for s in dict.fromkeys(sources) if self._svgs.get(s) is None]
+        if new:
+            tips: dict[str, str] = {}
+            for _, side, prefix in sides:
+                tips.update(tooltips(side, prefix, places=False))
+            try:
+                for source, svg in zip(new, lay_out(new, titles=tips.get), strict=True):
+                    self._svgs.put(source, svg)
+            except LayoutError as exc:
+                answer["layoutProblem"] = str(exc)
+                return
+        for (json, _, _), source in zip(sides, sources, strict=True):
+            json["svg"] = self._svgs.get(source)
+
+
+def _entry_near(analysis: Analysis, offset: int) -> Entry | None:
+    """The entry at ``offset``, else the last one before it (the cursor in
+    the blank lines after a graph still shows that graph)."""
+    corpus = analysis.parsed.corpus
+    found = entry_at(corpus, offset)
+    if found is not None:
+        return found
+    before = [entry for entry in corpus.entries if entry.start <= offset]
+    return before[-1] if before else (corpus.entries[0] if corpus.entries else None)
+
+
+def _unparsed(entry: Entry, lines: LineIndex) -> dict[str, Any]:
+    return {
+        "id": entry.label,
+        "sentence": entry.metadata.get("snt"),
+        "range": lsp_range(entry.span, lines),
+        "text": entry.text,
+        "errors": [
+            {"code": e.code, "message": str(e), "range": lsp_range(e.span, lines)}
+            for e in entry.errors
+        ],
+        "nodes": [],
+        "edges": [],
+    }
+
+
+def _side(side: Side, entry: Entry, lines: LineIndex) -> dict[str, Any]:
+    scene = side.scene
+    return {
+        "id": entry.label,
+        "sentence": entry.metadata.get("snt"),
+        "range": lsp_range(entry.span, lines),
+        "nodes": [
+            {
+                "id": node.key,
+                "kind": node.kind,
+                "label": node.label,
+                "variable": node.variable,
+                "root": node.root,
+                "status": side.nodes.get(node.key),
+                "partner": side.partners.get(node.key),
+                "range": lsp_range(node.span, lines),
+            }
+            for node in scene.nodes
+        ],
+        "edges": [
+            {
+                "id": edge.key,
+                "source": edge.source,
+                "target": edge.target,
+                "role": edge.role,
+                "status": side.edges.get(edge.key),
+                "range": lsp_range(edge.span, lines),
+            }
+            for edge in scene.edges
+        ],
+        "errors": [
+            {"code": e.code, "message": str(e), "range": lsp_range(e.span, lines)}
+            for e in entry.errors
+        ],
+    }
+
+
+def _place(located: Located | None, source: SourceText, lines: LineIndex) -> Any:
+    """A triple's text and where it starts (an empty range there)."""
+    if located is None:
+        return None
+    offset = source.offset(located.line, located.column)
+    return {"text": located.text, "range": lines.range(offset, offset)}
+
+
+def _explanation(
+    view: PairView,
+    graph: tuple[SourceText, LineIndex],
+    reference: tuple[SourceText, LineIndex],
+) -> dict[str, Any]:
+    score = view.score
+    return {
+        "metric": view.metric,
+        "explainedBy": view.explained_by,
+        "score": {
+            "f1": score.f1, "precision": score.precision, "recall": score.recall
+        },
+        "links": [
+            {
+                "graph": link.candidate,
+                "reference": link.reference,
+                "weight": link.weight,
+            }
+            for link in view.links
+        ],
+        "triples": [
+            {
+                "status": row.status,
+                "graph": _place(row.candidate, *graph),
+                "reference": _place(row.reference, *reference),
+                "graphElements": list(row.candidate_keys),
+                "referenceElements": list(row.reference_keys),
+            }
+            for row in view.triples
+        ],
+        "unit": view.unit,
+        "units": [
+            {
+                "group": unit.group,
+                "text": unit.text,
+                "places": [f"{p.path}:{p.line}:{p.column}" for p in unit.places],
+            }
+            for unit in view.units
+        ],
+    }

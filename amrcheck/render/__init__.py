@@ -1,0 +1,67 @@
+"""Drawing AMR graphs: pictures, HTML reports, and the data editors draw from.
+
+Layer: render, on top of the graph layer, the metrics and the workflows.
+Layout is Graphviz's (``dot``, a system program); nothing here places
+nodes by hand.
+
+* :func:`graph_scene` — a graph's nodes and edges as written, with places;
+* :func:`pair_view` — two graphs and a metric's explanation: the status
+  of every element (matched, missing, extra, relabelled), the links
+  between aligned nodes (1:1 or n:m), the triples and units with places;
+* :func:`scene_dot`, :func:`lay_out`, :func:`picture` — DOT, and Graphviz
+  to SVG or PNG (:class:`LayoutError` when Graphviz is missing);
+* :func:`graphs_report`, :func:`diff_report`, :func:`score_report`,
+  :func:`graphs_picture` — the files ``amrcheck render``, ``diff --html``
+  and ``score --html`` write.
+"""
+
+from __future__ import annotations
+
+from .compare import (
+    Link,
+    PairView,
+    Side,
+    TripleRow,
+    UnitRow,
+    pair_view,
+    single_view,
+)
+from .drawing import PALETTE, scene_dot, text_dot, tooltips
+from .layout import INSTALL_HINT, LayoutError, lay_out, picture
+from .reports import (
+    MAX_PICTURE_GRAPHS,
+    chosen_entries,
+    diff_report,
+    graphs_picture,
+    graphs_report,
+    score_report,
+)
+from .scene import Scene, SceneEdge, SceneNode, graph_scene
+
+__all__ = [
+    "INSTALL_HINT",
+    "LayoutError",
+    "Link",
+    "MAX_PICTURE_GRAPHS",
+    "PALETTE",
+    "PairView",
+    "Scene",
+    "SceneEdge",
+    "SceneNode",
+    "Side",
+    "TripleRow",
+    "UnitRow",
+    "chosen_entries",
+    "diff_report",
+    "graph_scene",
+    "graphs_picture",
+    "graphs_report",
+    "lay_out",
+    "pair_view",
+    "picture",
+    "scene_dot",
+    "score_report",
+    "single_view",
+    "text_dot",
+    "tooltips",
+]

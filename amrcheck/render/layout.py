@@ -1,0 +1,137 @@
+"""Graph layout by Graphviz: DOT in, SVG or PNG out.
+
+Layer: render. The layout engine is Graphviz's ``dot`` (a system
+program: Debian/Ubuntu ``apt-get install graphviz``, macOS ``brew install
+graphviz``), run as a subprocess; nothing here places a node by itself.
+
+* :func:`lay_out` lays out many graphs as SVG, a batch of graphs per
+  ``dot`` process (one process start per batch, not per graph), batches
+  in ``jobs`` processes at once;
+* :func:`picture` draws one or several graphs as one SVG or PNG file;
+  several graphs are laid out one by one and stacked into one picture by
+  Graphviz's own ``gvpack`` (packing whole laid-out graphs) and ``neato
+  -n2`` (drawing them at the positions given).
+
+When ``dot`` (or ``gvpack``/``neato``) is missing, :class:`LayoutError`
+says so in one line, with how to install it.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Literal
+
+from ..errors import AmrError
+from ..execution.parallel import default_jobs
+
+ImageFormat = Literal["svg", "png"]
+
+INSTALL_HINT = (
+    "install Graphviz: apt-get install graphviz (Debian/Ubuntu), "
+    "brew install graphviz (macOS), or see https://graphviz.org/download/"
+)
+#: graphs per ``dot`` process: large enough that starting processes
+#: costs little, small enough to keep ``jobs`` processes busy and the
+#: progress bar moving
+BATCH = 64
+
+_SVG_END = "</svg>\n"
+_PROLOG_RE = re.compile(r"<\?xml.*?\?>\s*|<!DOCTYPE.*?>\s*|<!--.*?-->\s*", re.DOTALL)
+# a node's or edge's group and its title (graphviz writes the DOT name)
+_TITLE_RE = re.compile(r'(<g id="([^"]*)" class="[^"]*">\s*<title>)[^<]*(</title>)')
+
+
+class LayoutError(AmrError):
+    """Graphviz is missing or failed to lay a graph out."""
+
+
+def graphviz_program(name: str = "dot") -> str:
+    """The path of a Graphviz program, or :class:`LayoutError`."""
+    found = shutil.which(name)
+    if found is None:
+        raise LayoutError(f"Graphviz's {name!r} is not on PATH; {INSTALL_HINT}")
+    return found
+
+
+def _run(command: list[str], data: bytes) -> bytes:
+    try:
+        done = subprocess.run(command, input=data, capture_output=True, check=False)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise LayoutError(f"{command[0]}: {why}; {INSTALL_HINT}") from None
+    if done.returncode != 0:
+        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise LayoutError(
+            f"{command[0]} failed (exit {done.returncode}): "
+            + (reason[0] if reason else "no message")
+        )
+    return done.stdout
+
+
+def lay_out(
+    sources: Sequence[str],
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    titles: Callable[[str], str | None] | None = None,
+) -> list[str]:
+    """Lay out each DOT ``sources[i]`` and return its SVG, ready to inline.
+
+    The SVGs have no XML prolog or comments. ``titles`` maps an element id
+    (as set in the DOT) to the tooltip its ``<title>`` shows (None: keep
+    Graphviz's, the DOT name). ``progress`` is called with the number of
+    graphs done, from the calling thread. ``jobs`` < 1: one per CPU.
+    """
+    dot = graphviz_program("dot")
+    jobs = jobs if jobs > 0 else default_jobs()
+    batches = [list(sources[i : i + BATCH]) for i in range(0, len(sources), BATCH)]
+
+    def one(batch: list[str]) -> list[str]:
+        out = _run([dot, "-Tsvg"], "".join(batch).encode("utf-8")).decode("utf-8")
+        svgs = [part + _SVG_END for part in out.split(_SVG_END)[:-1]]
+        if len(svgs) != len(batch):
+            raise LayoutError(f"dot drew {len(svgs)} of {len(batch)} graphs")
+        return [_clean(svg, titles) for svg in svgs]
+
+    results: list[str] = []
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for batch, done in zip(batches, pool.map(one, batches), strict=True):
+            results.extend(done)
+            if progress is not None:
+                progress(len(batch))
+    return results
+
+
+def _clean(svg: str, titles: Callable[[str], str | None] | None) -> str:
+    svg = _PROLOG_RE.sub("", svg)
+    if titles is None:
+        return svg
+
+    def title(match: re.Match[str]) -> str:
+        text = titles(html.unescape(match.group(2)))
+        if text is None:
+            return match.group(0)
+        return f"{match.group(1)}{html.escape(text, quote=False)}{match.group(3)}"
+
+    return _TITLE_RE.sub(title, svg)
+
+
+def picture(sources: Sequence[str], fmt: ImageFormat) -> bytes:
+    """One picture (SVG or PNG bytes) of one or several DOT graphs, stacked."""
+    dot = graphviz_program("dot")
+    if len(sources) == 1:
+        return _run([dot, f"-T{fmt}"], sources[0].encode("utf-8"))
+    pack, neato = graphviz_program("gvpack"), graphviz_program("neato")
+    # sortv numbers the graphs: -array_u1 stacks them in one column, in
+    # that order; -m24: space between them
+    numbered = "".join(
+        source.replace("{", f"{{sortv={k};", 1) for k, source in enumerate(sources)
+    )
+    positioned = _run([dot, "-Tdot"], numbered.encode("utf-8"))
+    packed = _run([pack, "-array_u1", "-m24"], positioned)
+    return _run([neato, "-n2", "-s", f"-T{fmt}"], packed)
+

@@ -1,0 +1,435 @@
+"""The HTML reports: a file's graphs, a diff of two versions, candidates scored.
+
+Layer: render, on top of the workflows (diff, evaluate) whose results it
+draws. Each report is one self-contained page (:mod:`.html`): a summary
+table, then one section per graph (pair) with the drawings coloured by
+the metric's explanation (:mod:`.compare`), the triples with their
+places and the metric's units. Graphs that do not parse are shown as
+their text with their errors (``file:line:col: CODE message``), never
+dropped. The files are read whole here (a report holds every drawing
+anyway), whereas the workflows stream them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from ..metrics import Metric, Score, get_metric
+from ..pairing.graphs import PairBy, match_entries, where
+from ..reading._parse import Entry
+from ..reading.corpus import Corpus
+from ..workflows.diff import Change, CorpusDiff, GraphDiff, diff_aligner
+from ..workflows.evaluate import Evaluation
+from .compare import PairView, Side, Status, TripleRow, pair_view, single_view
+from .drawing import scene_dot, text_dot, tooltips
+from .html import Cell, Figure, Section, Summary, SummaryRow, number, page
+from .layout import ImageFormat, picture
+
+Progress = Callable[[int], None]
+
+
+# --- pieces shared by the reports ----------------------------------------------
+
+
+@dataclass(slots=True)
+class _Builder:
+    """Sections and tooltips of a page under construction."""
+
+    tooltips: dict[str, str]
+    sections: list[Section]
+
+    def next_id(self) -> str:
+        return f"g{len(self.sections) + 1}"
+
+    def figure(self, side: Side, sid: str, letter: str, caption: str) -> Figure:
+        prefix = f"{sid}-{letter}-"
+        self.tooltips.update(tooltips(side, prefix))
+        name = "candidate" if letter == "c" else "reference"
+        return Figure(caption, dot=scene_dot(side, prefix), side=name)
+
+
+def _unparsed(entry: Entry, caption: str, side: str) -> Figure:
+    errors = [str(e) for e in entry.errors] or [f"{where(entry)}: the graph is empty"]
+    return Figure(caption, text=entry.text, errors=errors, side=side)
+
+
+def _score_text(metric: str, score: Score | None) -> str:
+    if score is None:
+        return ""
+    text = f"{metric} {score.f1:.4f}"
+    if score.precision is not None and score.recall is not None:
+        text += f" · P {score.precision:.4f} R {score.recall:.4f}"
+    return text
+
+
+def _counts(rows: Sequence[TripleRow]) -> dict[str, int]:
+    counts = {"missing": 0, "extra": 0, "relabelled": 0}
+    for row in rows:
+        if row.status in counts:
+            counts[row.status] += 1
+    return counts
+
+
+def _view_section(
+    builder: _Builder,
+    view: PairView,
+    title: str,
+    status: str,
+    captions: tuple[str, str],
+    sentence: str | None,
+) -> Section:
+    sid = builder.next_id()
+    figures = [
+        builder.figure(view.reference, sid, "r", captions[0]),
+        builder.figure(view.candidate, sid, "c", captions[1]),
+    ]
+    explained = (
+        "" if view.explained_by == view.metric
+        else f" (drawn with {view.explained_by}'s alignment)"
+    )
+    section = Section(
+        sid, title, status, figures,
+        headline=_score_text(view.metric, view.score) + explained,
+        sentence=sentence, links=view.links, triples=view.triples,
+        units=view.units, unit=view.unit,
+    )
+    builder.sections.append(section)
+    return section
+
+
+# --- amrcheck render FILE -o OUT.html -------------------------------------------
+
+
+def graphs_report(
+    corpus: Corpus,
+    entries: Sequence[Entry] | None = None,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> str:
+    """Every graph of ``corpus`` (or ``entries`` of it) drawn, as one page."""
+    chosen = list(corpus.entries if entries is None else entries)
+    builder = _Builder({}, [])
+    rows = []
+    for entry in chosen:
+        sid = builder.next_id()
+        place = where(entry)
+        if entry.graph is None:
+            figure = _unparsed(entry, place, "candidate")
+            status, nodes = "error", None
+        else:
+            side = single_view(entry.graph)
+            figure = builder.figure(side, sid, "c", place)
+            figure.errors = [str(e) for e in entry.errors]
+            status = "error" if entry.errors else "ok"
+            nodes = len(side.scene.nodes)
+        builder.sections.append(
+            Section(sid, entry.label, status, [figure],
+                    sentence=entry.metadata.get("snt"))
+        )
+        rows.append(
+            SummaryRow(
+                [
+                    Cell(entry.label),
+                    Cell(status),
+                    number(nodes, 0) if nodes is not None else Cell("-", ""),
+                    Cell(str(len(entry.errors)), len(entry.errors)),
+                    Cell(entry.metadata.get("snt", "")),
+                ],
+                status,
+                sid,
+            )
+        )
+    errors = sum(row.status == "error" for row in rows)
+    facts = [f"{corpus.path}: {len(chosen)} graphs, {errors} with errors"]
+    summary = Summary(["id", "status", "nodes", "errors", "sentence"], rows,
+                      ["ok", "error"])
+    return page(f"AMR graphs: {corpus.path}", facts, summary, builder.sections,
+                builder.tooltips, jobs, progress, legend=False)
+
+
+# --- amrcheck diff OLD NEW --html REPORT ---------------------------------------
+
+
+def _change_rows(changes: Sequence[Change]) -> list[TripleRow]:
+    return [
+        TripleRow(
+            "missing" if c.kind == "removed" else "extra" if c.kind == "added"
+            else "relabelled",
+            c.new, c.old,
+        )
+        for c in changes
+    ]
+
+
+def diff_report(
+    result: CorpusDiff,
+    old: Corpus,
+    new: Corpus,
+    metric: Metric,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> str:
+    """The diff of two versions as a page: changed graphs drawn side by side.
+
+    ``result`` is :func:`amrcheck.workflows.diff.diff_corpora` of ``old``
+    and ``new`` with ``metric``; the drawings are coloured by ``metric``'s
+    explanation of the new graph against the old (by the diff's own exact
+    smatch alignment when ``metric`` has none).
+    """
+    builder = _Builder({}, [])
+    rows: list[SummaryRow] = []
+    lineup = match_entries([old, new], result.matching.by).rows
+    for graph, row in zip(result.graphs, lineup, strict=True):
+        before, after = row.entries
+        sid = None
+        if graph.status != "unchanged" or graph.errors:
+            sid = _diff_section(builder, graph, before, after, metric).sid
+        rows.append(_diff_row(graph, result.metric, sid))
+        if progress is not None:
+            progress(1)
+    s = result.summary
+    facts = [
+        f"old: {result.old_path}   new: {result.new_path}   "
+        f"paired by {result.matching.by}"
+        + (f" ({result.matching.note})" if result.matching.note else ""),
+        f"{len(result.graphs)} graphs: {s['changed']} changed, {s['added']} added, "
+        f"{s['removed']} removed, {s['unchanged']} unchanged",
+    ]
+    if result.total is not None:
+        facts.append(f"corpus score: {_score_text(result.metric, result.total)}")
+    facts.append(
+        "settings: " + ", ".join(f"{k}={v}" for k, v in result.settings.items())
+    )
+    summary = Summary(
+        ["id", "status", result.metric, "P", "R", "−", "+", "~", "notes"],
+        rows, ["changed", "added", "removed", "unchanged"],
+    )
+    return page(
+        f"amrcheck diff: {result.old_path} → {result.new_path}", facts, summary,
+        builder.sections, builder.tooltips, jobs,
+    )
+
+
+def _diff_row(graph: GraphDiff, metric: str, sid: str | None) -> SummaryRow:
+    score, counts = graph.score, graph.counts
+    notes = [f"::{key}" for key in graph.metadata]
+    notes += ["comments"] if graph.comments_changed else []
+    notes += ["layout"] if graph.layout_changed and graph.status == "unchanged" else []
+    notes += [f"{len(graph.errors)} errors"] if graph.errors else []
+    return SummaryRow(
+        [
+            Cell(graph.id),
+            Cell(graph.status),
+            number(score.f1 if score else None),
+            number(score.precision if score else None),
+            number(score.recall if score else None),
+            Cell(str(counts["removed"]), counts["removed"]),
+            Cell(str(counts["added"]), counts["added"]),
+            Cell(str(counts["relabel"]), counts["relabel"]),
+            Cell(", ".join(notes)),
+        ],
+        graph.status,
+        sid,
+    )
+
+
+def _diff_section(
+    builder: _Builder,
+    graph: GraphDiff,
+    before: Entry | None,
+    after: Entry | None,
+    metric: Metric,
+) -> Section:
+    present = after or before
+    sentence = present.metadata.get("snt") if present is not None else None
+    notes = [
+        f"::{key}: {old!r} → {new!r}" for key, (old, new) in graph.metadata.items()
+    ]
+    if graph.comments_changed:
+        notes.append("comments changed")
+    if (
+        before is not None and after is not None
+        and before.graph is not None and after.graph is not None
+    ):
+        view = pair_view(after.graph, before.graph, metric, diff_aligner())
+        captions = (f"old · {where(before)}", f"new · {where(after)}")
+        section = _view_section(
+            builder, view, graph.id, graph.status, captions, sentence
+        )
+        section.notes = notes
+        return section
+    sid = builder.next_id()
+    figures = []
+    # a graph only one version has is all removed, or all added
+    lonely = graph.status != "changed"
+    sides: tuple[tuple[Entry | None, str, str, Status], ...] = (
+        (before, "reference", "old", "missing"), (after, "candidate", "new", "extra")
+    )
+    for entry, side, name, status in sides:
+        if entry is None:
+            continue
+        caption = f"{name} · {where(entry)}"
+        if entry.graph is None:
+            figures.append(_unparsed(entry, caption, side))
+        else:
+            shown = single_view(entry.graph, status if lonely else None)
+            figures.append(builder.figure(shown, sid, side[0], caption))
+    section = Section(
+        sid, graph.id, graph.status, figures, notes=notes, sentence=sentence,
+        triples=_change_rows(graph.changes),
+    )
+    builder.sections.append(section)
+    return section
+
+
+# --- amrcheck score REF CAND --html REPORT --------------------------------------
+
+
+def score_report(
+    evaluation: Evaluation,
+    reference: Corpus,
+    candidates: Sequence[Corpus],
+    metrics: Sequence[Metric],
+    by: PairBy = "auto",
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> str:
+    """Each candidate's pairs as a page, drawn with the first metric's explanation.
+
+    ``evaluation`` is :func:`amrcheck.workflows.evaluate.evaluate` of the
+    same files and metrics; its scores fill the table (one column per
+    metric); the drawings show ``metrics[0]``'s explanation (smatch's
+    alignment when that metric has none).
+    """
+    first = metrics[0]
+    fallback = first if first.name == "smatch" else get_metric("smatch")
+    builder = _Builder({}, [])
+    rows: list[SummaryRow] = []
+    several = len(candidates) > 1
+    for candidate in candidates:
+        scores = {
+            result.metric: dict(zip(result.ids, result.corpus.pairs, strict=True))
+            for result in evaluation.results
+            if result.candidate == candidate.path
+        }
+        for key, ref, cand in _rows(reference, candidate, by):
+            row = _score_row(builder, key, ref, cand, first, fallback, scores, metrics)
+            if several:
+                row.cells.insert(0, Cell(candidate.path))
+            rows.append(row)
+            if progress is not None:
+                progress(1)
+    names = [m.name for m in metrics]
+    columns = ["id", "status", *names, "P", "R", "−", "+", "~"]
+    facts = [
+        f"reference: {reference.path}   candidates: "
+        + ", ".join(c.path for c in candidates),
+        *(
+            f"{r.candidate if several else r.metric}: "
+            f"{_score_text(r.metric, r.corpus.micro)} over {r.corpus.n_pairs} pairs"
+            for r in evaluation.results
+        ),
+    ]
+    summary = Summary(
+        (["candidate"] if several else []) + columns, rows,
+        ["different", "identical", "error"],
+    )
+    return page(
+        f"amrcheck score: {reference.path}", facts, summary, builder.sections,
+        builder.tooltips, jobs,
+    )
+
+
+def _rows(
+    reference: Corpus, candidate: Corpus, by: PairBy
+) -> Iterator[tuple[str, Entry, Entry]]:
+    for row in match_entries([reference, candidate], by).rows:
+        ref, cand = row.entries
+        if ref is not None and cand is not None:
+            yield row.key, ref, cand
+
+
+def _score_row(
+    builder: _Builder,
+    key: str,
+    ref: Entry,
+    cand: Entry,
+    first: Metric,
+    fallback: Metric,
+    scores: dict[str, dict[str, Score]],
+    metrics: Sequence[Metric],
+) -> SummaryRow:
+    captions = (f"reference · {where(ref)}", f"candidate · {where(cand)}")
+    sentence = ref.metadata.get("snt")
+    if ref.graph is None or cand.graph is None:
+        sid = builder.next_id()
+        figures = [
+            _unparsed(e, c, side) if e.graph is None
+            else builder.figure(single_view(e.graph), sid, side[0], c)
+            for e, c, side in (
+                (ref, captions[0], "reference"), (cand, captions[1], "candidate")
+            )
+        ]
+        builder.sections.append(Section(sid, key, "error", figures, sentence=sentence))
+        cells = [Cell(key), Cell("error")]
+        cells += [number(None) for _ in metrics] + [number(None)] * 2
+        cells += [Cell("-", "")] * 3
+        return SummaryRow(cells, "error", sid)
+    view = pair_view(cand.graph, ref.graph, first, fallback)
+    found = {name: table.get(key) for name, table in scores.items()}
+    shown = found.get(first.name) or view.score
+    identical = shown.f1 >= 1.0 - 1e-9
+    status = "identical" if identical else "different"
+    section = _view_section(builder, view, key, status, captions, sentence)
+    counts = _counts(view.triples)
+    cells = [Cell(key), Cell(status)]
+    cells += [number(s.f1 if (s := found.get(m.name)) else None) for m in metrics]
+    cells += [number(shown.precision), number(shown.recall)]
+    cells += [
+        Cell(str(counts[k]), counts[k]) for k in ("missing", "extra", "relabelled")
+    ]
+    return SummaryRow(cells, status, section.sid)
+
+
+# --- amrcheck render FILE -o OUT.svg|.png ----------------------------------------
+
+
+def chosen_entries(
+    corpus: Corpus, names: Sequence[str] | None
+) -> tuple[list[Entry], list[str]]:
+    """The entries named by ``::id`` or ``#N`` (N-th graph), in file order,
+    and the names that match none; every entry when ``names`` is empty."""
+    if not names:
+        return list(corpus.entries), []
+    wanted = set(names)
+
+    def known(entry: Entry) -> set[str]:
+        return {entry.label, f"#{entry.index + 1}"}
+
+    entries = [entry for entry in corpus.entries if known(entry) & wanted]
+    return entries, sorted(wanted.difference(*map(known, entries)))
+
+#: graphs one SVG or PNG may hold (a picture of more is too tall to view;
+#: the HTML page has no such limit)
+MAX_PICTURE_GRAPHS = 100
+
+
+def graphs_picture(entries: Sequence[Entry], fmt: ImageFormat) -> bytes:
+    """``entries`` drawn as one SVG or PNG, one under the other, each titled.
+
+    A graph that does not parse is drawn as its text and its errors.
+    """
+    sources = []
+    for position, entry in enumerate(entries):
+        prefix = f"g{position + 1}-"
+        title = entry.label
+        sentence = entry.metadata.get("snt")
+        if sentence:
+            title += f": {sentence if len(sentence) <= 90 else sentence[:89] + '…'}"
+        if entry.graph is None:
+            errors = [str(e) for e in entry.errors] or [f"{where(entry)}: empty graph"]
+            sources.append(text_dot(entry.text, errors, prefix, title))
+        else:
+            sources.append(scene_dot(single_view(entry.graph), prefix, title))
+    return picture(sources, fmt)
