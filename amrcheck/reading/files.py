@@ -244,10 +244,9 @@ class _SizedReader(io.RawIOBase):
         return bytes(data)
 
     def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
-        try:
-            self._position = os.lseek(self._descriptor, offset, whence)
-        except OSError as exc:
-            raise self._error(exc) from None
+        # an OSError as from any file (a position before the start is
+        # EINVAL): readers such as zipfile probe with seeks and expect it
+        self._position = os.lseek(self._descriptor, offset, whence)
         return self._position
 
     def tell(self) -> int:
