@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Literal
 
 from ..errors import AmrError
-from ..execution.parallel import default_jobs
+from ..execution import default_jobs
 
 ImageFormat = Literal["svg", "png"]
 

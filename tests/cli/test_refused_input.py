@@ -20,10 +20,15 @@ import amrcheck.cli.bench  # noqa: F401  (registers the commands on `app`)
 import amrcheck.cli.check  # noqa: F401
 import amrcheck.cli.diff  # noqa: F401
 import amrcheck.cli.iaa  # noqa: F401
+import amrcheck.cli.index  # noqa: F401
+import amrcheck.cli.render  # noqa: F401
 import amrcheck.cli.score  # noqa: F401
+import amrcheck.cli.search  # noqa: F401
 import amrcheck.cli.train  # noqa: F401
 from amrcheck.cli import app
+from amrcheck.metrics import get_metric
 from amrcheck.reading.files import MAX_HELD_BYTES
+from amrcheck.search import build_index
 
 from ..special_files import fifo, sparse_file, unix_socket, within_deadline
 
@@ -42,7 +47,29 @@ COMMANDS: dict[str, Callable[[Path, Path], list[str]]] = {
     "bench principles": lambda good, bad: ["bench", "principles", str(bad)],
     "train": lambda good, bad: ["train", "wwlk", "--pairs", str(good), str(good),
                                 "--scores", str(bad), "--out", str(bad) + ".json"],
+    "train amrsim": lambda good, bad: ["train", "amrsim", str(bad), "--out",
+                                       str(good.with_suffix(".safetensors"))],
+    "render": lambda good, bad: ["render", str(bad), "-o", str(good) + ".svg"],
+    "index": lambda good, bad: ["index", str(bad), "-o", str(good) + ".idx"],
+    "search index": lambda good, bad: ["search", str(bad), str(good)],
+    "search query": lambda good, bad: ["search", str(index_of(good)), str(bad)],
 }
+
+#: what a command says instead of the reason, for a kind of file it reads
+#: otherwise: an index is a zip archive, and zipfile looks for its end
+#: record by seeking (nothing is read from a file whose size is 0)
+SAYS_INSTEAD = {
+    ("search index", "/proc/self/environ"): "not an amrcheck index (BadZipFile: "
+    "File is not a zip file)",
+}
+
+
+def index_of(good: Path) -> Path:
+    """An index of the good file, beside it (made once)."""
+    path = good.with_suffix(".idx")
+    if not path.exists():
+        build_index([good], get_metric("wlk")).index.save(path)
+    return path
 
 
 def prefix(command: str) -> str:
@@ -50,6 +77,8 @@ def prefix(command: str) -> str:
     if command == "check":
         return "amrcheck: cannot read "
     name = command.removesuffix(" ref").removesuffix(" cand").split(" --")[0]
+    name = {"train amrsim": "train", "search index": "search",
+            "search query": "search"}.get(name, name)
     return f"amrcheck {name}: error: "
 
 
@@ -88,8 +117,11 @@ def test_refused_with_exit_2(
 ) -> None:
     if kind.startswith("/") and not Path(kind).exists():
         pytest.skip(f"{kind} does not exist here")
+    if command == "train amrsim":
+        pytest.importorskip("torch", reason="the learned extra")
     good = tmp_path / "good.amr"
     good.write_text(GOOD)
+    reason = SAYS_INSTEAD.get((command, kind), reason)
     with bad_file(kind, tmp_path) as bad:
         result = run(COMMANDS[command](good, bad))
     assert result.exit_code == 2, result.output
