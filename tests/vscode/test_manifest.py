@@ -96,6 +96,7 @@ def test_restricted_mode_ignores_the_settings_that_run_or_read_things() -> None:
         "amrcheck.allowedReferencePaths",
         "amrcheck.metricOptions",
         "amrcheck.maxReferenceMegabytes",
+        "amrcheck.similar.index",
     }
     assert restricted <= set(contributed())
 
