@@ -185,7 +185,7 @@ def analyze(
     clock = time.perf_counter()
     document = uri_to_path(parsed.uri)
     choice = choose_reference(corpus, document, root, settings.references)
-    reference = references.get(choice.path) if choice is not None else None
+    reference = references.get(choice, document) if choice is not None else None
     graphs = [GraphReport(entry) for entry in corpus.entries]
     absent: list[Entry] = []
     if reference is not None and reference.corpus is not None:

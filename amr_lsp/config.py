@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, get_args, get_origin, get_type_hints
 
 from amrcheck import MetricError, get_metric
@@ -65,6 +66,11 @@ class Settings:
     debounce_ms: int = 0
     #: graphs scoring below it get a ``low-score`` warning (0: none)
     low_score_threshold: float = 0.8
+    #: files or folders outside the workspace that a ``# ::reference``
+    #: header may name (absolute or ``~/...``; symlinks are resolved)
+    allowed_reference_paths: list[str] = field(default_factory=list)
+    #: reference files larger than this (in MB, 10^6 bytes) are not read
+    max_reference_megabytes: int = 50
     features: Features = field(default_factory=Features)
     similar: Similar = field(default_factory=Similar)
 
@@ -94,6 +100,9 @@ def _check_type(value: Any, hint: Any) -> bool:
             isinstance(k, key_type) and (value_type is Any or isinstance(v, value_type))
             for k, v in value.items()
         )
+    if origin is list:
+        (item_type,) = get_args(hint)
+        return isinstance(value, list) and all(isinstance(v, item_type) for v in value)
     if hint is bool:
         return isinstance(value, bool)
     if hint is int:  # JSON has no bool/int distinction worth trusting
@@ -129,6 +138,10 @@ def _structure(cls: type[Any], raw: Any, where: str, problems: list[str]) -> Any
 
 _TEMPLATE_FIELD_RE = re.compile(r"\{([^{}]*)\}")
 TEMPLATE_FIELDS = ("name", "filename", "dir")
+
+
+def _absolute(path: str) -> bool:
+    return Path(path).expanduser().is_absolute()
 
 
 def load_settings(raw: Any) -> tuple[Settings, list[str]]:
@@ -177,4 +190,17 @@ def load_settings(raw: Any) -> tuple[Settings, list[str]]:
         settings = dataclasses.replace(
             settings, low_score_threshold=defaults.low_score_threshold
         )
+    if settings.max_reference_megabytes < 1:
+        problems.append("maxReferenceMegabytes: must be >= 1 (default used)")
+        settings = dataclasses.replace(
+            settings, max_reference_megabytes=defaults.max_reference_megabytes
+        )
+    allowed = [p for p in settings.allowed_reference_paths if _absolute(p)]
+    for path in settings.allowed_reference_paths:
+        if not _absolute(path):
+            problems.append(
+                f"allowedReferencePaths: {path!r} is not an absolute path "
+                "(or ~/...); ignored"
+            )
+    settings = dataclasses.replace(settings, allowed_reference_paths=allowed)
     return dataclasses.replace(settings, references=references), problems

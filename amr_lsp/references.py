@@ -6,20 +6,29 @@ from the first ``references`` setting whose glob matches the document
 (relative to the workspace root). Reference files are read with the
 engine once and re-read when their modification time or size changes.
 
+What may be read is decided first (:mod:`amr_lsp.workspace`: a header
+may name only files of the workspace; the engine reads only regular
+files within the size limit, without blocking); a refused reference is
+never opened, and the refusal is the reference's problem, shown on the
+header line.
+
 :func:`pair_entries` pairs a document's graphs with the reference's; it
 is generic and belongs in the engine (see the report of issue 8).
 """
 
 from __future__ import annotations
 
+import os
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from amrcheck import Corpus, Entry, InputError, read_corpus
+from amrcheck import Corpus, Entry, InputError, InputTooLargeError, read_corpus
 
 from .convert import LineIndex, path_to_uri
+from .workspace import SIZE_SETTING, ReadPolicy
 
 #: the metadata key of a per-file reference
 REFERENCE_KEY = "reference"
@@ -32,6 +41,8 @@ class ReferenceChoice:
     path: Path
     #: "header" (``# ::reference``) or the settings glob that matched
     origin: str
+    #: a header's path as written, made absolute but symlinks not resolved
+    written: Path | None = None
 
 
 def choose_reference(
@@ -56,7 +67,8 @@ def choose_reference(
         header = corpus.entries[0].metadata.get(REFERENCE_KEY, "").strip()
         if header:
             base = document.parent if document is not None else Path.cwd()
-            return ReferenceChoice(_normal(base / header), "header")
+            written = Path(os.path.normpath(base / header))
+            return ReferenceChoice(_normal(written), "header", written)
     if document is None:
         return None
     base = root if root is not None else document.parent
@@ -96,56 +108,80 @@ class ReferenceStore:
     """Reference files by path, re-read when they change on disk.
 
     Reading runs in the server's engine thread; the lock guards only the
-    table (the event loop calls :meth:`forget`).
+    table (the event loop calls :meth:`forget` and sets :attr:`policy`).
+    The last ``max_files`` files read are kept; missing and refused files
+    are not (they cost a ``stat`` or nothing to tell again).
     """
 
-    def __init__(self, encoding: str = "utf-16") -> None:
+    def __init__(self, encoding: str = "utf-16", max_files: int = 8) -> None:
         #: the client's position encoding (positions into reference files)
         self.encoding = encoding
-        self._loaded: dict[Path, tuple[tuple[int, int] | None, LoadedReference]] = {}
+        #: what may be read (set by the server as settings and folders change)
+        self.policy = ReadPolicy()
+        self._loaded: OrderedDict[Path, tuple[tuple[int, ...], LoadedReference]] = (
+            OrderedDict()
+        )
+        self._max_files = max_files
         self._generation = 0
         self._lock = threading.Lock()
 
-    def get(self, path: Path) -> LoadedReference:
-        stamp = _stamp(path)
+    def get(self, choice: ReferenceChoice, document: Path | None) -> LoadedReference:
+        """The reference ``choice`` of ``document``, read if the policy allows."""
+        policy, path = self.policy, choice.path
+        if choice.origin == "header":
+            refused = policy.header_refusal(path, document, choice.written)
+            if refused is not None:  # not even looked at
+                return self._unread(path, refused)
+        stamp = _stamp(path, policy.max_bytes)
+        if stamp is None:
+            return self._unread(path, f"reference file {path} not found")
         with self._lock:
             known = self._loaded.get(path)
             if known is not None and known[0] == stamp:
+                self._loaded.move_to_end(path)
                 return known[1]
             self._generation += 1
             generation = self._generation
-        loaded = _load(path, generation, stamp is None, self.encoding)
+        loaded = _load(path, generation, self.encoding, policy.max_bytes)
         with self._lock:
             self._loaded[path] = (stamp, loaded)
+            self._loaded.move_to_end(path)
+            while len(self._loaded) > self._max_files:
+                self._loaded.popitem(last=False)
         return loaded
 
     def forget(self, path: Path) -> None:
         with self._lock:
             self._loaded.pop(path, None)
 
+    def _unread(self, path: Path, problem: str) -> LoadedReference:
+        return LoadedReference(path, path_to_uri(path), 0, None, None, problem)
 
-def _stamp(path: Path) -> tuple[int, int] | None:
+
+def _stamp(path: Path, max_bytes: int) -> tuple[int, ...] | None:
+    """What identifies one version of the file under one size limit (None: missing).
+
+    ``os.stat`` only: it never opens the file, so a FIFO cannot block it.
+    """
     try:
-        stat = path.stat()
+        status = path.stat()
     except OSError:
         return None
-    return stat.st_mtime_ns, stat.st_size
+    return (status.st_dev, status.st_ino, status.st_mode, status.st_mtime_ns,
+            status.st_size, max_bytes)
 
 
 def _load(
-    path: Path, generation: int, missing: bool, encoding: str
+    path: Path, generation: int, encoding: str, max_bytes: int
 ) -> LoadedReference:
     uri = path_to_uri(path)
-    if missing:
-        return LoadedReference(
-            path, uri, generation, None, None, f"reference file {path} not found"
-        )
     try:
-        corpus = read_corpus(path)
+        corpus = read_corpus(path, max_bytes=max_bytes)
     except InputError as exc:
-        return LoadedReference(
-            path, uri, generation, None, None, f"cannot read reference file {exc}"
-        )
+        why = f"cannot read reference file {exc}"
+        if isinstance(exc, InputTooLargeError):
+            why += f" (setting {SIZE_SETTING})"
+        return LoadedReference(path, uri, generation, None, None, why)
     lines = LineIndex(corpus.source.text, encoding)
     problem: str | None = None
     broken = [entry for entry in corpus if entry.graph is None]

@@ -22,10 +22,12 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
 
 from amrcheck import __version__
 from amrcheck.errors import IndexFileError
@@ -61,6 +63,7 @@ from .graph import GRAPH_REQUEST, GraphViews, graph_params
 from .hover import hover_markdown
 from .references import ReferenceStore
 from .similar import Precedents, similar_markdown, similar_payload
+from .workspace import ReadPolicy
 
 log = logging.getLogger(__name__)
 
@@ -131,9 +134,29 @@ class AmrLanguageServer(LanguageServer):
     def frames(self) -> FrameInventory:
         return load_frames()
 
+    def open_document(self, uri: str) -> TextDocument | None:
+        """The client's open document ``uri``, or None.
+
+        Never pygls's ``get_text_document``: for a document that is not
+        open it makes one that reads the file from disk (any path a
+        request names: a FIFO, ``/dev/zero``). pygls keys open documents
+        by the unquoted URI; each keeps the URI as the client sent it.
+        """
+        document: TextDocument | None = self.workspace.text_documents.get(unquote(uri))
+        return document
+
+    def require_open(self, uri: str) -> TextDocument:
+        document = self.open_document(uri)
+        if document is None:
+            raise JsonRpcException(
+                f"{uri} is not open: the server reads only the documents "
+                "the client sends", code=types.ErrorCodes.InvalidParams,
+            )
+        return document
+
     async def parsed(self, uri: str) -> ParsedDocument:
         """The current version of a document, read by the engine."""
-        document = self.workspace.get_text_document(uri)
+        document = self.require_open(uri)
         known = self.documents.get(uri)
         if (
             known is not None
@@ -164,9 +187,11 @@ class AmrLanguageServer(LanguageServer):
             self._debounced(uri, delay)
         )
 
-    def schedule_all(self) -> None:
-        for uri in list(self.workspace.text_documents):
-            self.schedule(uri, 0)
+    def schedule_all(self, but: str | None = None) -> None:
+        """Analyse every open document again (but ``but``)."""
+        for document in list(self.workspace.text_documents.values()):
+            if document.uri != but:
+                self.schedule(document.uri, 0)
 
     async def _debounced(self, uri: str, delay: float) -> None:
         if delay > 0:
@@ -175,7 +200,7 @@ class AmrLanguageServer(LanguageServer):
 
     async def refresh(self, uri: str) -> Analysis | None:
         """Analyse the current version of ``uri`` and publish the results."""
-        document = self.workspace.text_documents.get(uri)
+        document = self.open_document(uri)
         if document is None:
             return None
         version, text = document.version, document.source
@@ -185,7 +210,7 @@ class AmrLanguageServer(LanguageServer):
             self._analyze, uri, version, text, settings, comparer,
             self.analyses.get(uri),
         )
-        current = self.workspace.text_documents.get(uri)
+        current = self.open_document(uri)
         if current is None or current.version != version:
             return None  # closed or edited meanwhile: a newer run publishes
         previous = self.analyses.get(uri)
@@ -244,7 +269,7 @@ class AmrLanguageServer(LanguageServer):
     async def analysis(self, uri: str) -> Analysis:
         """The analysis of the current version, waiting for (or running) it."""
         for _ in range(3):  # a newer edit may cancel the run we wait for
-            document = self.workspace.get_text_document(uri)
+            document = self.require_open(uri)
             known = self.analyses.get(uri)
             if (
                 known is not None
@@ -302,6 +327,15 @@ class AmrLanguageServer(LanguageServer):
         ):
             self.comparer = Comparer(settings.metric, settings.metric_options)
         self.settings = settings
+        self.update_policy()
+
+    def update_policy(self) -> None:
+        """What may be read from disk: the workspace folders and the settings."""
+        folders = [uri_to_path(f.uri) for f in self.workspace.folders.values()]
+        self.references.policy = ReadPolicy.build(
+            [path for path in (self.root, *folders) if path is not None],
+            self.settings,
+        )
 
     async def fetch_configuration(self) -> None:
         workspace = self.client_capabilities.workspace
@@ -380,6 +414,15 @@ async def did_change_configuration(
         await ls.fetch_configuration()
 
 
+@SERVER.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+def did_change_workspace_folders(
+    ls: AmrLanguageServer, params: types.DidChangeWorkspaceFoldersParams
+) -> None:
+    # pygls has updated ls.workspace.folders: header references follow them
+    ls.update_policy()
+    ls.schedule_all()
+
+
 @SERVER.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(
     ls: AmrLanguageServer, params: types.DidChangeWatchedFilesParams
@@ -411,9 +454,7 @@ def did_save(ls: AmrLanguageServer, params: types.DidSaveTextDocumentParams) -> 
     path = uri_to_path(params.text_document.uri)
     if path is not None:
         ls.references.forget(path)
-        for uri in ls.workspace.text_documents:
-            if uri != params.text_document.uri:
-                ls.schedule(uri, 0)
+        ls.schedule_all(but=params.text_document.uri)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CLOSE)

@@ -20,7 +20,15 @@ from .standardize import standardize
 from .validation.validate import validate
 
 if TYPE_CHECKING:
-    from .errors import AmrError, ConfigError, DecodeError, InputError, MetricError
+    from .errors import (
+        AmrError,
+        ConfigError,
+        DecodeError,
+        InputError,
+        InputTooLargeError,
+        MetricError,
+        RefusedInputError,
+    )
     from .findings import Finding, Severity
     from .graph import Graph, TripleKind
     from .metrics import (
@@ -64,6 +72,8 @@ _EXPORTS: dict[str, str] = {
     "ConfigError": ".errors",
     "DecodeError": ".errors",
     "InputError": ".errors",
+    "InputTooLargeError": ".errors",
+    "RefusedInputError": ".errors",
     "MetricError": ".errors",
     "Finding": ".findings",
     "Severity": ".findings",
@@ -115,10 +125,12 @@ __all__ = [
     "Gap",
     "GraphPair",
     "InputError",
+    "InputTooLargeError",
     "Matching",
     "Metric",
     "MetricError",
     "PairingError",
+    "RefusedInputError",
     "Score",
     "Severity",
     "SourceText",

@@ -29,6 +29,18 @@ class InputError(AmrError):
         return (type(self), (self.message, self.path))
 
 
+class RefusedInputError(InputError):
+    """A file amrcheck will not read: not a regular file, too large, or endless.
+
+    Unlike a file that is missing or not UTF-8, such a file is not AMR
+    input at all; front ends treat it like a usage error (exit status 2).
+    """
+
+
+class InputTooLargeError(RefusedInputError):
+    """A file over the size limit of its reader (the limit is in the message)."""
+
+
 class DecodeError(AmrError):
     """Text that should be a single graph is not valid PENMAN."""
 

@@ -49,6 +49,10 @@ class Finding:
         related = tuple(Related(move(r.span), r.message) for r in self.related)
         return Finding(self.code, self.message, self.severity, move(self.span), related)
 
+    def detached(self) -> Finding:
+        """This finding on a copy of the lines it covers (:meth:`Span.detached`)."""
+        return Finding(self.code, self.message, self.severity, self.span.detached())
+
     def sort_key(self) -> tuple[str, int, str]:
         return (self.span.path, self.span.start, self.code)
 

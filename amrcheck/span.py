@@ -112,3 +112,24 @@ class Span:
     def __str__(self) -> str:
         line, column = self.source.line_column(self.start)
         return f"{self.path}:{line}:{column}"
+
+    def detached(self) -> Span:
+        """The same place on a copy of only the lines it covers.
+
+        A span keeps its whole source text alive; a detached one keeps a
+        few lines, so the findings of a file read in chunks do not hold
+        the file. Lines, columns and text are those of this span.
+
+        Example:
+            >>> span = SourceText("a\\nbc d\\ne\\n", "f.amr").span(4, 6)
+            >>> small = span.detached()
+            >>> str(small), small.text, small.source.text
+            ('f.amr:2:3', ' d', 'bc d')
+        """
+        text = self.source.text
+        begin = text.rfind("\n", 0, self.start) + 1
+        finish = text.find("\n", self.end)
+        piece = text[begin : len(text) if finish < 0 else finish]
+        line = self.source.line_column(begin)[0]
+        return Span(SourceText(piece, self.path, line), self.start - begin,
+                    self.end - begin)

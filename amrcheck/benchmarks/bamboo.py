@@ -39,6 +39,7 @@ from ..graph import Graph
 from ..metrics import Metric
 from ..pairing.graphs import Gap, Pairing, PairingError, pair_graphs, pair_scorer
 from ..reading.corpus import read_corpus
+from ..reading.files import read_input_text
 
 TASKS: tuple[str, ...] = ("sts", "sick", "para")
 SUBTASKS: tuple[str, ...] = ("main", "reify", "syno", "role_confusion")
@@ -146,10 +147,7 @@ def load_bamboo(root: str | Path, split: str = "dev") -> list[BambooSubtask]:
 
 
 def _human_scores(path: Path, scored: range) -> list[float]:
-    try:
-        lines = path.read_text(encoding="utf-8").split()
-    except OSError as exc:
-        raise InputError(exc.strerror or str(exc), str(path)) from None
+    lines = read_input_text(path).split()
     if len(lines) < scored.stop:
         raise InputError(
             f"{len(lines)} human scores, but pairs up to {scored.stop - 1} are scored",

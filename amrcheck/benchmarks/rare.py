@@ -55,6 +55,7 @@ from ..execution import Jobs, Progress
 from ..metrics import Metric
 from ..pairing.graphs import Gap
 from ..reading.corpus import Corpus
+from ..reading.files import read_input_text
 from ..workflows.evaluate import evaluate
 
 Triple = tuple[str, str, str]
@@ -274,10 +275,7 @@ class RareResult:
 
 def read_truth(folder: str | Path) -> dict[str, float]:
     path = Path(folder) / TRUTH
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()[1:]
-    except OSError as exc:
-        raise InputError(exc.strerror or str(exc), str(path)) from None
+    lines = read_input_text(path).splitlines()[1:]
     return {row[0]: float(row[2]) for row in (line.split("\t") for line in lines)}
 
 

@@ -15,8 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..findings import Finding
-from ..validation.filecheck import FileResult, check_file, summary
+from ..validation.filecheck import FileResult, check_file, ordered_findings, summary
 from ..validation.rules import check_patterns
 from . import app
 
@@ -75,10 +74,7 @@ def check(
     if output_format is OutputFormat.JSON:
         typer.echo(json.dumps(_json_report(results), indent=2, ensure_ascii=False))
     else:
-        findings = sorted(
-            (f for r in results for f in r.findings), key=Finding.sort_key
-        )
-        for finding in findings:
+        for finding in ordered_findings(results):
             typer.echo(str(finding))
         if not quiet:
             typer.echo(summary(results))
@@ -88,7 +84,7 @@ def check(
 
 
 def _json_report(results: list[FileResult]) -> dict[str, Any]:
-    findings = sorted((f for r in results for f in r.findings), key=Finding.sort_key)
+    findings = ordered_findings(results)
     return {
         "version": JSON_SCHEMA_VERSION,
         "files": [

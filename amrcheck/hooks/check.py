@@ -8,8 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import ConfigError
-from ..findings import Finding
-from ..validation.filecheck import check_file, summary
+from ..validation.filecheck import check_file, ordered_findings, summary
 from ..workflows.config import load_config
 
 
@@ -20,7 +19,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "PropBank frames, metadata. Prints path:line:col: CODE message for "
         "every finding. Exit status: 0 no errors, 1 an error (or a warning "
         "with --fail-on warning) or an unreadable file, 2 a configuration "
-        "error.",
+        "error or a refused file (not a regular file, too large, endless).",
         epilog="Defaults come from [tool.amrcheck.check] in pyproject.toml or "
         ".amrcheck.toml; options given here replace them. Rule codes: "
         "docs/rules.md; configuration: docs/hooks.md.",
@@ -60,13 +59,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     for result in results:
         if result.problem is not None:
             print(f"amr-check: cannot read {result.problem}")
-    for finding in sorted(
-        (f for r in results for f in r.findings), key=Finding.sort_key
-    ):
+    for finding in ordered_findings(results):
         print(finding)
     failed = any(result.fails(settings.fail_on) for result in results)
     if failed or any(result.findings for result in results):
         print(summary(results))
+    if any(result.refused for result in results):
+        return 2  # not AMR input at all (a FIFO, a device, endless): a usage error
     return 1 if failed else 0
 
 

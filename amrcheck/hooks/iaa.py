@@ -19,7 +19,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "annotator2/{doc}.amr), score it against the other annotators' "
         "versions; fail when a graph (min-graph-f1) or the mean (min-mean-f1) "
         "is below its threshold, listing the disagreeing triples. Exit "
-        "status: 0 pass, 1 a threshold failed, 2 a configuration error.",
+        "status: 0 pass, 1 a threshold failed, 2 a configuration error or a "
+        "refused file (not a regular file, too large, endless).",
         epilog="Configuration: [tool.amrcheck] in pyproject.toml or "
         ".amrcheck.toml (docs/hooks.md).",
     )

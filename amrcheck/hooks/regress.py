@@ -20,7 +20,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "version ([[tool.amrcheck.regress.head]]: max-changed-graphs, "
         "min-f1-vs-head); fail when a threshold is not met, listing the "
         "graphs that got worse and their triples. Exit status: 0 pass, "
-        "1 a threshold failed, 2 a configuration error.",
+        "1 a threshold failed, 2 a configuration error or a refused file "
+        "(not a regular file, too large, endless).",
         epilog="Configuration: [tool.amrcheck] in pyproject.toml or "
         ".amrcheck.toml (docs/hooks.md). Record the baseline with "
         "`amrcheck baseline`.",

@@ -18,7 +18,8 @@ from typing import Any
 
 import torch
 
-from ..errors import MetricError
+from ..errors import InputError, MetricError
+from ..reading.files import read_input
 from .backbone import ENCODER_NAME, ENCODER_PACKAGE, ENCODER_VERSION
 from .model import AMRSimNet
 
@@ -86,13 +87,21 @@ def load_checkpoint(path: str | Path) -> Checkpoint:
     Raises:
         MetricError: unreadable, or not an AMRSim weights file.
     """
-    from safetensors import SafetensorError, safe_open
+    from safetensors import SafetensorError
+    from safetensors.torch import load as load_tensors
 
     try:
-        with safe_open(str(path), framework="pt") as handle:
-            metadata = handle.metadata() or {}
-            parameters = {name: handle.get_tensor(name) for name in handle.keys()}
-    except (OSError, SafetensorError) as exc:
+        # like any input: a regular file, never past its size, at most
+        # MAX_HELD_BYTES (the shipped file is 2.2 MB)
+        data = read_input(path)
+    except InputError as exc:
+        raise MetricError(
+            f"{path}: cannot read AMRSim weights: {exc.message}"
+        ) from None
+    try:
+        metadata = _metadata(data)
+        parameters = load_tensors(data)
+    except (SafetensorError, ValueError) as exc:
         raise MetricError(f"{path}: cannot read AMRSim weights: {exc}") from None
     if metadata.get("format") != WEIGHTS_FORMAT:
         raise MetricError(f"{path}: not an AMRSim weights file ({WEIGHTS_FORMAT})")
@@ -103,3 +112,22 @@ def load_checkpoint(path: str | Path) -> Checkpoint:
     except (KeyError, TypeError, ValueError) as exc:
         raise MetricError(f"{path}: bad settings in AMRSim weights: {exc}") from None
     return Checkpoint(settings, parameters, training)
+
+
+def _metadata(data: bytes) -> dict[str, str]:
+    """The ``__metadata__`` of a safetensors file's bytes (its JSON header,
+    after the header's length as 8 little-endian bytes).
+
+    Raises:
+        ValueError: not a safetensors header.
+    """
+    length = int.from_bytes(data[:8], "little")
+    if len(data) < 8 or length > len(data) - 8:
+        raise ValueError("not a safetensors file (header past the end)")
+    header = json.loads(data[8 : 8 + length])
+    metadata = header.get("__metadata__") if isinstance(header, dict) else None
+    if metadata is None:
+        return {}
+    if not isinstance(metadata, dict):
+        raise ValueError("not a safetensors file (bad metadata)")
+    return {str(k): str(v) for k, v in metadata.items()}

@@ -34,6 +34,7 @@ accuracy) are reported.
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -50,6 +51,7 @@ from ..canonical import canonicalize
 from ..errors import InputError
 from ..graph import Graph
 from ..reading.corpus import read_corpus
+from ..reading.files import open_input, read_input_text
 from ..standardize import StandardGraph, standardize
 from .backbone import encoder_files, encoder_shape, load_backbone
 from .checkpoint import (
@@ -245,7 +247,15 @@ class _Loop:
         """Restore the last checkpoint, if any; the step it was taken at."""
         if self.path is None or not self.path.exists():
             return 0
-        state: dict[str, Any] = torch.load(self.path, weights_only=False)
+        try:
+            # a regular file only; weights_only: tensors and plain data, so a
+            # file left in the run's folder cannot run code when unpickled
+            with open_input(self.path) as handle:
+                state: dict[str, Any] = torch.load(handle, weights_only=True)
+        except pickle.UnpicklingError as exc:
+            raise InputError(
+                f"not a training checkpoint of amrcheck ({exc})", str(self.path)
+            ) from None
         if state.get("settings") != self.settings:
             raise ValueError(
                 f"{self.path}: a run with other settings; remove it to start anew"
@@ -599,8 +609,10 @@ def bamboo_train_pairs(
         candidates = read_corpus(folder / "tgt.train.amr")
         scores_path = folder / "train.y"
         try:
-            scores = [float(x) for x in scores_path.read_text(encoding="utf-8").split()]
-        except (OSError, ValueError) as exc:
+            scores = [float(x) for x in read_input_text(scores_path).split()]
+        except InputError:
+            raise
+        except ValueError as exc:
             raise InputError(
                 f"cannot read the scores: {exc}", str(scores_path)
             ) from None

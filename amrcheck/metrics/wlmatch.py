@@ -67,8 +67,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..canonical import canonicalize
-from ..errors import MetricError
+from ..errors import InputError, MetricError
 from ..graph import Graph
+from ..reading.files import read_input_text
 from ..standardize import standardize
 from . import register
 from ._protocol import Explanation, Score, TripleRef, mean_similarity
@@ -117,8 +118,12 @@ def read_parameters(path: str | Path) -> Parameters:
         MetricError: unreadable or not a parameters file.
     """
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        document = json.loads(read_input_text(path))
+    except InputError as exc:
+        raise MetricError(
+            f"{path}: cannot read wlmatch parameters: {exc.message}"
+        ) from None
+    except json.JSONDecodeError as exc:
         raise MetricError(f"{path}: cannot read wlmatch parameters: {exc}") from None
     if not isinstance(document, dict) or document.get("format") != PARAMETERS_FORMAT:
         raise MetricError(f"{path}: not a wlmatch parameters file")

@@ -66,8 +66,9 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 
 from ..embeddings import ConceptVectors, label_rng, load_word_vectors
-from ..errors import MetricError
+from ..errors import InputError, MetricError
 from ..graph import Graph, TripleKind
+from ..reading.files import read_input_text
 from . import register
 from ._protocol import (
     Explanation,
@@ -520,8 +521,10 @@ def load_weights(path: str | Path) -> tuple[dict[str, float], dict[str, Any]]:
         MetricError: unreadable, not JSON, or not a weights file.
     """
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        document = json.loads(read_input_text(path))
+    except InputError as exc:
+        raise MetricError(f"{path}: cannot read WWLK weights: {exc.message}") from None
+    except json.JSONDecodeError as exc:
         raise MetricError(f"{path}: cannot read WWLK weights: {exc}") from None
     if not isinstance(document, dict) or document.get("format") != WEIGHTS_FORMAT:
         raise MetricError(f"{path}: not a WWLK weights file ({WEIGHTS_FORMAT})")

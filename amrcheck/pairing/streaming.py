@@ -63,6 +63,7 @@ from ..reading.corpus import (
     read_chunks,
     read_graph,
 )
+from ..reading.files import open_input
 from .graphs import (
     Gap,
     GraphPair,
@@ -194,7 +195,7 @@ class _Source:
         """The graphs at ``positions``, read again."""
         if self.corpus is not None:
             return [self._graph(self.corpus[p].graph) for p in positions]
-        with Path(self.path).open("rb") as handle:
+        with open_input(self.path) as handle:
             return [
                 read_graph(handle, self.path, self.ledger.place(p)) for p in positions
             ]

@@ -1,7 +1,8 @@
 """Reading and writing AMR source text.
 
 Layer: engine, on top of the core (:mod:`amrcheck.graph`, :mod:`amrcheck.span`).
-``_parse`` turns text into entries whose graphs keep source offsets;
+``files`` opens input files (regular files only, bounded, never
+blocking); ``_parse`` turns text into entries whose graphs keep source offsets;
 ``corpus`` reads files (whole, in chunks or in parts); ``incremental``
 re-reads only the blocks an edit touched; ``layout`` formats graphs;
 ``locate`` answers "what is at this offset?" for editors.

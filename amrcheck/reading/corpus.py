@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from ..errors import DecodeError, InputError
+from ..errors import DecodeError, InputError, InputTooLargeError
 from ..findings import Finding
 from ..graph import Graph
 from ..span import SourceText
 from ._parse import Entry, parse_source
+from .files import MAX_HELD_BYTES, decode_utf8, open_input, read_input_text, size_texts
 
 
 @dataclass(slots=True, eq=False)
@@ -79,27 +80,15 @@ def _normalize_newlines(text: str) -> str:
     return _LONE_CR_RE.sub("\n", text) if "\r" in text else text
 
 
-def _decode(data: bytes, name: str, lines_before: int = 0) -> str:
-    """``data`` (whole lines, after ``lines_before`` lines) as UTF-8, or InputError."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = lines_before + data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError(
-            f"{line}:{column}: not valid UTF-8 (byte 0x{data[exc.start]:02x})",
-            name,
-        ) from None
+def read_text(path: str | Path, max_bytes: int | None = MAX_HELD_BYTES) -> str:
+    """Read a regular file of at most ``max_bytes`` as UTF-8.
 
-
-def read_text(path: str | Path) -> str:
-    """Read a file as UTF-8; undecodable bytes raise InputError with a place."""
-    name = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError(exc.strerror or str(exc), name) from None
-    return normalize_text(_decode(data, name))
+    Raises:
+        InputError: missing, unreadable, or not UTF-8 (with a place).
+        RefusedInputError: not a regular file, larger than ``max_bytes``,
+            or endless (:mod:`amrcheck.reading.files`).
+    """
+    return normalize_text(read_input_text(path, max_bytes))
 
 
 def read_string(text: str, path: str = "<string>") -> Corpus:
@@ -115,13 +104,18 @@ def read_string(text: str, path: str = "<string>") -> Corpus:
     return Corpus(source, entries, orphans)
 
 
-def read_corpus(path: str | Path) -> Corpus:
+def read_corpus(path: str | Path, max_bytes: int | None = MAX_HELD_BYTES) -> Corpus:
     """Read an AMR file. Malformed graphs become entries that carry errors.
+
+    The file is held whole: one larger than ``max_bytes`` is refused
+    (:func:`read_chunks` reads files of any size).
 
     Raises:
         InputError: the file is missing, unreadable or not UTF-8.
+        RefusedInputError: not a regular file, larger than ``max_bytes``,
+            or endless (:mod:`amrcheck.reading.files`).
     """
-    source = SourceText(read_text(path), str(path))
+    source = SourceText(read_text(path, max_bytes), str(path))
     entries, orphans = parse_source(source)
     return Corpus(source, entries, orphans)
 
@@ -220,27 +214,30 @@ class FilePart(NamedTuple):
 
 
 def read_chunks(
-    path: str | Path, chunk_bytes: int = CHUNK_BYTES, part: FilePart | None = None
+    path: str | Path,
+    chunk_bytes: int = CHUNK_BYTES,
+    part: FilePart | None = None,
+    max_block: int = MAX_HELD_BYTES,
 ) -> Iterator[Chunk]:
     """Read an AMR file piece by piece; the entries are those of :func:`read_corpus`.
 
     Only one chunk (about ``chunk_bytes`` long, or one block if a block
     is longer) is held at a time, whatever the size of the file. Chunks
     end at blank lines, so a file without blank lines between its graphs
-    (or with lone CRs for line ends) is read as one chunk. With ``part``,
-    only that range is read, its entries those of the whole file there.
+    (or with lone CRs for line ends) is read as one chunk, up to
+    ``max_block`` bytes. With ``part``, only that range is read, its
+    entries those of the whole file there.
 
     Raises:
         InputError: the file is missing, unreadable or not UTF-8 (the
             latter when the reader gets there).
+        RefusedInputError: not a regular file, endless, or (when the
+            reader gets there) more than ``max_block`` bytes without a
+            blank line.
     """
     name = str(path)
-    try:
-        handle = Path(path).open("rb")
-    except OSError as exc:
-        raise InputError(exc.strerror or str(exc), name) from None
-    with handle:
-        pending, offset, more = b"", 0, True
+    with open_input(name) as handle:
+        pending, offset, more = bytearray(), 0, True
         first_line, first_index, raw_lines = 1, 0, 0
         left = -1  # bytes of the part still to read (-1: to the end)
         if part is not None:
@@ -259,9 +256,18 @@ def read_chunks(
             pending += data
             cut = _last_cut(pending, scan) if more else len(pending)
             if not cut:
+                if len(pending) > max_block:
+                    size, limit = size_texts(len(pending), max_block)
+                    raise InputTooLargeError(
+                        f"{first_line}:1: no blank line between graphs in the "
+                        f"{size} from here, more than the {limit} held at once "
+                        "(is it an AMR file?)",
+                        name,
+                    )
                 continue
-            piece, pending = pending[:cut], pending[cut:]
-            text = _normalize_newlines(_decode(piece, name, raw_lines))
+            piece = bytes(pending[:cut])
+            del pending[:cut]
+            text = _normalize_newlines(decode_utf8(piece, name, raw_lines))
             skipped = len(_BOM) if offset == 0 and text.startswith("\ufeff") else 0
             source = SourceText(text[1 if skipped else 0:], name, first_line)
             entries, orphans = parse_source(source, first_index=first_index)
@@ -279,7 +285,8 @@ def read_errors(path: str | Path) -> list[str]:
     for commands that stop on syntax errors before doing any work.
 
     Raises:
-        InputError: the file is missing, unreadable or not UTF-8.
+        InputError: the file is missing, unreadable or not UTF-8, or
+            refused (:func:`read_chunks`).
     """
     return [str(f) for chunk in read_chunks(path) for f in chunk.corpus.errors]
 
@@ -291,7 +298,7 @@ def _read(handle: BinaryIO, size: int, name: str) -> bytes:
         raise InputError(exc.strerror or str(exc), name) from None
 
 
-def _last_cut(data: bytes, start: int) -> int:
+def _last_cut(data: bytes | bytearray, start: int) -> int:
     """The last place where ``data`` may be cut, looking from ``start`` (0: none)."""
     cut = 0
     for match in _CUT_RE.finditer(data, start):
@@ -303,11 +310,12 @@ def count_graph_lines(path: str | Path) -> int:
     """Lines that open with ``(``: about the number of graphs, without parsing.
 
     Raises:
-        InputError: the file is missing or unreadable.
+        InputError: the file is missing or unreadable, or refused
+            (:func:`amrcheck.reading.files.open_input`).
     """
     count, previous = 0, b"\n"  # a "(" that starts the file counts
     try:
-        with Path(path).open("rb") as handle:  # in blocks: files may be large
+        with open_input(path) as handle:  # in blocks: files may be large
             while block := handle.read(1 << 20):
                 count += (previous + block).count(b"\n(")
                 previous = block[-1:]
@@ -338,14 +346,16 @@ def split_file(path: str | Path, ordinals: Sequence[int]) -> list[FilePart] | No
     header too long, fewer graph lines) or the file holds lone CRs.
 
     Raises:
-        InputError: the file is missing or unreadable.
+        InputError: the file is missing or unreadable, or refused
+            (:func:`amrcheck.reading.files.open_input`).
     """
     try:
-        with Path(path).open("rb") as handle:
+        with open_input(path) as handle:
             size = os.fstat(handle.fileno()).st_size
             if size == 0:
                 return None
-            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            # the size when opened: a file that grew since is not mapped further
+            with mmap.mmap(handle.fileno(), size, access=mmap.ACCESS_READ) as data:
                 return _split(data, size, ordinals)
     except OSError as exc:
         raise InputError(exc.strerror or str(exc), str(path)) from None

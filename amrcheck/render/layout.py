@@ -19,6 +19,7 @@ says so in one line, with how to install it.
 from __future__ import annotations
 
 import html
+import os
 import re
 import shutil
 import subprocess
@@ -51,8 +52,16 @@ class LayoutError(AmrError):
 
 
 def graphviz_program(name: str = "dot") -> str:
-    """The path of a Graphviz program, or :class:`LayoutError`."""
-    found = shutil.which(name)
+    """The absolute path of a Graphviz program, or :class:`LayoutError`.
+
+    Only the absolute folders of ``PATH`` are searched: an empty or
+    relative entry (``.``) would find a ``dot`` in the current folder,
+    which for the language server is a workspace that may be a cloned
+    repository.
+    """
+    folders = os.environ.get("PATH", os.defpath).split(os.pathsep)
+    searched = os.pathsep.join(folder for folder in folders if os.path.isabs(folder))
+    found = shutil.which(name, path=searched) if searched else None
     if found is None:
         raise LayoutError(f"Graphviz's {name!r} is not on PATH; {INSTALL_HINT}")
     return found

@@ -42,11 +42,12 @@ import numpy as np
 from scipy import sparse
 
 from ..__about__ import __version__
-from ..errors import IndexFileError, MetricError
+from ..errors import IndexFileError, InputError, MetricError
 from ..execution import Jobs, Progress, run_batches, run_map
 from ..graph import Graph
 from ..metrics import Metric, get_metric
 from ..reading.corpus import GraphPlace, read_chunks, read_graph
+from ..reading.files import MAX_HELD_BYTES, open_input, size_texts
 from .vectors import Vectors, feature_id, vectors_for
 
 #: bumped when the file layout changes; an index of another format is refused
@@ -92,9 +93,19 @@ class IndexedGraph:
             IndexFileError: the file is gone or changed since indexing.
         """
         place = GraphPlace(self.start, self.end, self.line, self.column)
+        if not 0 <= self.start <= self.end or self.end - self.start > MAX_HELD_BYTES:
+            raise IndexFileError(
+                f"{self.place}: not a graph's place; rebuild the index"
+            )
         try:
-            with open(self.path, "rb") as handle:
+            # the index names the file: it is read like any input (regular
+            # files only, never past its size), whatever the index says
+            with open_input(self.path) as handle:
                 return read_graph(handle, self.path, place)
+        except InputError as error:
+            raise IndexFileError(
+                f"{self.place}: cannot read the indexed graph again ({error.message})"
+            ) from None
         except (OSError, Exception) as error:
             raise IndexFileError(
                 f"{self.place}: cannot read the indexed graph again ({error}); "
@@ -578,21 +589,37 @@ class Index:
         partial.replace(target)  # never a half-written index under the name
 
     @classmethod
-    def load(cls, path: str | Path, metric: Metric | None = None) -> Index:
+    def load(
+        cls,
+        path: str | Path,
+        metric: Metric | None = None,
+        max_bytes: int | None = MAX_HELD_BYTES,
+    ) -> Index:
         """Read an index written by :meth:`save`.
+
+        The file is opened like any input (:func:`~amrcheck.reading.files.open_input`:
+        a regular file, no larger than ``max_bytes``), and its parts may
+        not unpack to more than the file's size (an index stores them
+        uncompressed, so a real one never does).
 
         Args:
             metric: when given, the index must have been built with it
                 (same name and settings).
+            max_bytes: the largest index read (None: no limit).
 
         Raises:
             IndexFileError: not an index, another format or amrcheck
-                version, another metric than ``metric``.
+                version, another metric than ``metric``; not a regular
+                file or larger than ``max_bytes`` (the message says which).
         """
         faiss = _faiss()
         name = str(path)
         try:
-            with zipfile.ZipFile(path) as archive:
+            with (
+                open_input(path, max_bytes) as handle,
+                zipfile.ZipFile(handle) as archive,
+            ):
+                _check_sizes(name, archive, os.fstat(handle.fileno()).st_size)
                 manifest = json.loads(archive.read("manifest.json"))
                 _check(name, manifest)
                 vectors = _vectors(name, manifest, metric)
@@ -613,8 +640,10 @@ class Index:
                     features = _Features.with_norms(arrays["vocabulary"], matrix)
                 raw = np.frombuffer(archive.read("hnsw.faiss"), dtype=np.uint8)
                 ann = faiss.deserialize_index(raw)
-        except FileNotFoundError:
-            raise IndexFileError(f"{name}: no such index file") from None
+        except InputError as error:
+            if not os.path.exists(name):
+                raise IndexFileError(f"{name}: no such index file") from None
+            raise IndexFileError(f"{name}: {error.message}") from None
         except (zipfile.BadZipFile, KeyError, ValueError, TypeError) as error:
             raise IndexFileError(
                 f"{name}: not an amrcheck index ({type(error).__name__}: {error})"
@@ -632,6 +661,19 @@ class Index:
         faiss = _faiss()
         state["ann"] = faiss.deserialize_index(state["ann"])
         vars(self).update(state)
+
+
+def _check_sizes(name: str, archive: zipfile.ZipFile, file_bytes: int) -> None:
+    """Refuse an archive whose members unpack to more than the file holds:
+    :meth:`Index.save` stores them uncompressed, and a small compressed
+    file can unpack to gigabytes."""
+    unpacked = sum(member.file_size for member in archive.infolist())
+    if unpacked > file_bytes:
+        size, limit = size_texts(unpacked, file_bytes)
+        raise IndexFileError(
+            f"{name}: not an amrcheck index (its parts unpack to {size}, "
+            f"more than the file's {limit})"
+        )
 
 
 def _check(name: str, manifest: dict[str, Any]) -> None:

@@ -1,9 +1,14 @@
-"""Validate whole files and summarise: what ``amrcheck check`` and ``amr-check`` share.
+"""Validate files and summarise: what ``amrcheck check`` and ``amr-check`` share.
 
 Layer: engine, above reading and validation. One :class:`FileResult` per
 file: its graphs, the findings that survive the ``select``/``ignore``
 filters, or why the file could not be read. Front ends render the
 results; :func:`summary` is the one-line summary both print.
+
+A file is read in chunks (:func:`~amrcheck.reading.corpus.read_chunks`)
+and each chunk validated on its own, so a file of any size is checked in
+bounded memory: what is kept are the findings, each with a copy of only
+its own lines (:meth:`~amrcheck.findings.Finding.detached`).
 
 Example:
     >>> from pathlib import Path
@@ -19,9 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, RefusedInputError
 from ..findings import Finding
-from ..reading.corpus import read_corpus
+from ..reading.corpus import read_chunks
 from .rules import select_findings
 from .validate import validate
 
@@ -34,6 +39,8 @@ class FileResult:
     graphs: int = 0
     findings: list[Finding] = field(default_factory=list)
     problem: str | None = None  # why the file could not be read
+    #: the file was refused (not a regular file, too large, endless)
+    refused: bool = False
 
     @property
     def errors(self) -> int:
@@ -50,16 +57,31 @@ class FileResult:
 
 
 def check_file(path: Path, select: list[str], ignore: list[str]) -> FileResult:
-    """Read and validate ``path``; keep the findings ``select``/``ignore`` allow."""
+    """Read and validate ``path``; keep the findings ``select``/``ignore`` allow.
+
+    The findings are in file order (the order of :func:`ordered_findings`).
+    """
     result = FileResult(str(path))
+    seen_ids: dict[str, int] = {}
     try:
-        corpus = read_corpus(path)
+        for chunk in read_chunks(path):
+            corpus = chunk.corpus
+            result.graphs += len(corpus)
+            found = validate(corpus, seen_ids=seen_ids)
+            result.findings += [
+                f.detached() for f in select_findings(found, select, ignore)
+            ]
     except InputError as exc:
-        result.problem = str(exc)
-        return result
-    result.graphs = len(corpus)
-    result.findings = select_findings(validate(corpus), select, ignore)
+        # as for a file read whole: no findings of the part before the error
+        refused = isinstance(exc, RefusedInputError)
+        return FileResult(str(path), problem=str(exc), refused=refused)
     return result
+
+
+def ordered_findings(results: list[FileResult]) -> list[Finding]:
+    """Every finding of ``results``, by file path, then place in the file."""
+    ordered = sorted(results, key=lambda result: result.path)
+    return [finding for result in ordered for finding in result.findings]
 
 
 def plural(count: int, word: str) -> str:

@@ -65,15 +65,20 @@ def validate(
     frames: FrameInventory | None = None,
     *,
     cache: GraphFindingsCache | None = None,
+    seen_ids: dict[str, int] | None = None,
 ) -> list[Finding]:
     """Every finding of a corpus, sorted by position then code.
 
     Args:
         corpus: a file read by :func:`~amrcheck.read_corpus` or
-            :func:`~amrcheck.read_string`.
+            :func:`~amrcheck.read_string`, or one chunk of a file read by
+            :func:`~amrcheck.reading.corpus.read_chunks`.
         frames: the PropBank inventory; the bundled one by default.
         cache: graph-level findings of earlier calls (an editor re-checking
             each version of a file); the result is the same without it.
+        seen_ids: for a file checked chunk by chunk: ``::id`` -> line of
+            its first use in the chunks before this one (E105 spans
+            chunks); this chunk's ids are added.
 
     Returns:
         The reader's syntax errors plus the findings of every rule.
@@ -94,7 +99,7 @@ def validate(
             found.extend(validate_graph(entry.graph, inventory))
         else:
             found.extend(cache.findings(entry.graph, inventory))
-    found.extend(_file_findings(corpus))
+    found.extend(_file_findings(corpus, seen_ids))
     found.sort(key=Finding.sort_key)
     return found
 
@@ -393,7 +398,9 @@ class _GraphChecker:
 # -- rules over a whole file ----------------------------------------------------
 
 
-def _file_findings(corpus: Corpus) -> list[Finding]:
+def _file_findings(
+    corpus: Corpus, seen_ids: dict[str, int] | None = None
+) -> list[Finding]:
     found: list[Finding] = []
     split_off: set[int] = set()  # entry indices that got E104
     for previous, entry in _split_off_trees(corpus):
@@ -410,6 +417,7 @@ def _file_findings(corpus: Corpus) -> list[Finding]:
             )
         )
     first_seen: dict[str, int] = {}  # ::id -> offset of its first value
+    earlier = seen_ids or {}  # ::id -> line, in the chunks before this one
     for entry in corpus.entries:
         # spans are built only for findings: this loop runs on every keystroke
         offsets = entry.metadata_offsets.get("id")
@@ -423,8 +431,10 @@ def _file_findings(corpus: Corpus) -> list[Finding]:
                         Span(entry.source, entry.start, entry.start + 1),
                     )
                 )
-        elif entry.id in first_seen:
-            line = entry.source.line_column(first_seen[entry.id])[0]
+        elif entry.id in first_seen or entry.id in earlier:
+            line = earlier.get(entry.id) or entry.source.line_column(
+                first_seen[entry.id]
+            )[0]
             found.append(
                 _finding(
                     "E105",
@@ -434,6 +444,9 @@ def _file_findings(corpus: Corpus) -> list[Finding]:
             )
         else:
             first_seen[entry.id] = offsets[0]
+    if seen_ids is not None:
+        for id_, offset in first_seen.items():
+            seen_ids[id_] = corpus.source.line_column(offset)[0]
     return found
 
 

@@ -22,11 +22,13 @@ Example:
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError
+from ..errors import ConfigError, InputError
+from ..reading.files import read_input
 
 #: bumped when the file's layout changes incompatibly
 BASELINE_VERSION = 1
@@ -64,11 +66,11 @@ def read_baseline(path: Path) -> Baseline | None:
         ConfigError: the file exists but is not a baseline this version reads.
     """
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the baseline: {exc.strerror}") from None
+        text = read_input(path).decode("utf-8", errors="replace")
+    except InputError as exc:
+        if not os.path.lexists(path):
+            return None
+        raise ConfigError(f"{path}: cannot read the baseline: {exc.message}") from None
     problem = "run `amrcheck baseline` to write it again"
     try:
         data = json.loads(text)

@@ -42,8 +42,9 @@ if sys.version_info >= (3, 11):
 else:  # the same parser, released separately before 3.11
     import tomli as tomllib
 
-from ..errors import ConfigError, MetricError
+from ..errors import ConfigError, InputError, MetricError
 from ..metrics import Metric, get_metric
+from ..reading.files import read_input, read_input_text
 from ..validation.rules import check_patterns
 
 CONFIG_FILE = ".amrcheck.toml"
@@ -241,8 +242,8 @@ class Config:
 
 def _has_amrcheck_table(pyproject: Path) -> bool:
     try:
-        text = pyproject.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = read_input(pyproject).decode("utf-8", errors="replace")
+    except InputError:
         return False
     try:
         return "amrcheck" in tomllib.loads(text).get("tool", {})
@@ -282,11 +283,10 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     else:
         file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        text = read_input_text(file)  # never a FIFO or a device a repository ships
+    except InputError as exc:
         raise ConfigError(
-            f"{_shown(file)}: cannot read the configuration: {reason}"
+            f"{_shown(file)}: cannot read the configuration: {exc.message}"
         ) from None
     try:
         data = tomllib.loads(text)

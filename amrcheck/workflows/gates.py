@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from ..errors import ConfigError, InputError
+from ..errors import ConfigError, InputError, RefusedInputError
 from ..metrics import Metric, Score, TripleRef
 from ..pairing.graphs import match_entries, unreadable
 from ..reading._parse import Entry
@@ -361,9 +361,16 @@ def _worst_first(reports: list[GraphReport]) -> tuple[GraphReport, ...]:
 
 
 def _read(path: str) -> Corpus | str:
-    """The corpus at ``path``, or why it cannot be read."""
+    """The corpus at ``path``, or why it cannot be read.
+
+    Raises:
+        RefusedInputError: not a regular file, too large or endless: not
+            AMR input at all, which stops the hook like a usage error.
+    """
     try:
         return read_corpus(path)
+    except RefusedInputError:
+        raise
     except InputError as exc:
         return str(exc)
 
@@ -869,7 +876,9 @@ class IaaGate:
                 continue
             names = [other.format(values) for other in group.files]
             for other_index, other in enumerate(names):
-                if other_index == index or not self.config.resolve(other).is_file():
+                # exists(), not is_file(): a FIFO or a device there is refused
+                # when read, not skipped as if the annotation were not there yet
+                if other_index == index or not self.config.resolve(other).exists():
                     continue
                 yield (other, relative) if other_index < index else (relative, other)
 

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["config", "references", "completion", "fixes"]
+MODULES = ["config", "references", "completion", "fixes", "workspace"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -10,7 +10,12 @@ from amr_lsp.completion import context_at
 from amr_lsp.config import Settings
 from amr_lsp.documents import DocumentStore
 from amr_lsp.fixes import fix_for, unclosed_parentheses
-from amr_lsp.references import ReferenceStore, choose_reference, pair_entries
+from amr_lsp.references import (
+    ReferenceChoice,
+    ReferenceStore,
+    choose_reference,
+    pair_entries,
+)
 from amrcheck import read_string, validate
 from amrcheck.reading.layout import apply_edits
 from amrcheck.validation.validate import GraphFindingsCache
@@ -158,10 +163,11 @@ def test_reference_read_once_until_it_changes(tmp_path: Path) -> None:
     gold = tmp_path / "gold.amr"
     gold.write_text("# ::id a\n(a / b)\n", encoding="utf-8")
     store = ReferenceStore()
-    first = store.get(gold)
-    assert store.get(gold) is first
+    choice = ReferenceChoice(gold, "annotations/*.amr")
+    first = store.get(choice, None)
+    assert store.get(choice, None) is first
     gold.write_text("# ::id a\n(a / c)\n\n", encoding="utf-8")
-    second = store.get(gold)
+    second = store.get(choice, None)
     assert second is not first and second.generation > first.generation
 
 

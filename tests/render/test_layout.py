@@ -98,3 +98,22 @@ def test_missing_graphviz_is_one_clear_line(
 def test_graphviz_failure_is_reported() -> None:
     with pytest.raises(LayoutError, match="dot failed .*syntax error"):
         lay_out(["digraph { a -> }\n"])
+
+
+def test_dot_is_never_taken_from_a_relative_path_entry(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # issue 20: the language server runs in a workspace that may be a cloned
+    # repository; with "." (or an empty entry) on PATH its own ./dot would run
+    from amrcheck.render.layout import graphviz_program
+
+    fake = tmp_path / "dot"
+    fake.write_text("#!/bin/sh\necho pwned\n")
+    fake.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    for path in (".", "", "relative:."):
+        monkeypatch.setenv("PATH", path)
+        with pytest.raises(LayoutError, match="not on PATH"):
+            graphviz_program()
+    monkeypatch.setenv("PATH", f".:{tmp_path}")  # the same folder, named absolutely
+    assert graphviz_program() == str(fake)

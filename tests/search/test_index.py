@@ -18,8 +18,10 @@ from amrcheck.graph import Graph, TripleKind
 from amrcheck.metrics import REGISTRY, Score, get_metric, register
 from amrcheck.reading.corpus import read_corpus
 from amrcheck.search import Index, build_index, vectors_for
+from amrcheck.search.index import IndexedGraph
 from amrcheck.search.vectors import cosine
 from tests.conftest import shared_path
+from tests.special_files import fifo, sparse_file
 
 SRC = shared_path("bamboo/sts/main/src.dev.amr")
 TGT = shared_path("bamboo/sts/main/tgt.dev.amr")
@@ -197,6 +199,64 @@ def test_what_is_not_an_index_is_said_so(tmp_path: Path) -> None:
     text.write_text("(a / b)\n")
     with pytest.raises(IndexFileError, match="not an amrcheck index"):
         Index.load(text)
+
+
+def test_an_index_is_read_like_any_input_issue_20(
+    lpp: tuple[Index, Path], tmp_path: Path
+) -> None:
+    # the language server loads the index its settings name: never a FIFO, a
+    # device or a file over the limit, and it says why in one line
+    with fifo(tmp_path / "pipe.idx") as pipe:
+        with pytest.raises(IndexFileError) as caught:
+            Index.load(pipe.path)
+        assert pipe.untouched()
+    assert str(caught.value) == (
+        f"{pipe.path}: not a regular file but a named pipe (FIFO); amrcheck "
+        "reads regular files only"
+    )
+    with pytest.raises(IndexFileError, match="/dev/zero: not a regular file but a "
+                       "character device"):
+        Index.load("/dev/zero")
+    with pytest.raises(IndexFileError, match="not a regular file but a directory"):
+        Index.load(tmp_path)
+    _, path = lpp
+    size = path.stat().st_size
+    with pytest.raises(IndexFileError, match=f"more than the {size - 1:,} bytes limit"):
+        Index.load(path, max_bytes=size - 1)
+    whole = Index.load(path, max_bytes=None)
+    assert len(Index.load(path, max_bytes=size)) == len(whole)
+
+
+def test_an_index_whose_parts_unpack_to_more_than_it_holds_is_refused(
+    lpp: tuple[Index, Path], tmp_path: Path
+) -> None:
+    # a compressed "index" of 200 KB saying it holds 200 MB: refused from the
+    # sizes the archive declares, before any part is unpacked
+    bomb = tmp_path / "bomb.idx"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("manifest.json", b"{" + b" " * 200_000_000 + b"}")
+    with pytest.raises(IndexFileError) as caught:
+        Index.load(bomb, max_bytes=None)
+    assert str(caught.value) == (
+        f"{bomb}: not an amrcheck index (its parts unpack to 200 MB, more than "
+        f"the file's {bomb.stat().st_size:,} bytes)"
+    )
+    _, path = lpp  # a real index stores its parts as they are
+    assert len(Index.load(path, max_bytes=None)) > 0
+
+
+def test_an_indexed_graph_is_read_again_like_any_input(tmp_path: Path) -> None:
+    # an index names files and byte ranges: whatever it says, only a regular
+    # file is read, and no more than one block of it
+    with fifo(tmp_path / "pipe.amr") as pipe:
+        graph = IndexedGraph(str(pipe.path), 1, 1, 0, 100, "x", None)
+        with pytest.raises(IndexFileError, match="not a regular file but a named pipe"):
+            graph.read()
+        assert pipe.untouched()
+    big = sparse_file(tmp_path / "big.amr", 1000)
+    for start, end in ((0, 10**12), (5, 1)):
+        with pytest.raises(IndexFileError, match="not a graph's place"):
+            IndexedGraph(str(big), 1, 1, start, end, "x", None).read()
 
 
 class BagOfConcepts:

@@ -84,6 +84,29 @@ def test_language_and_activation() -> None:
     assert set(language["extensions"]) == {".amr", ".penman"}
 
 
+def test_restricted_mode_ignores_the_settings_that_run_or_read_things() -> None:
+    # issue 20: a cloned repository's .vscode/settings.json must not choose the
+    # program that runs, nor let headers or options read outside the workspace
+    untrusted = manifest()["capabilities"]["untrustedWorkspaces"]
+    assert untrusted["supported"] == "limited"
+    restricted = set(untrusted["restrictedConfigurations"])
+    assert restricted == {
+        "amr.server.python",
+        "amrcheck.references",
+        "amrcheck.allowedReferencePaths",
+        "amrcheck.metricOptions",
+        "amrcheck.maxReferenceMegabytes",
+        "amrcheck.similar.index",
+    }
+    assert restricted <= set(contributed())
+
+
+def test_reading_limits_are_settings() -> None:
+    settings = contributed()
+    assert settings["amrcheck.allowedReferencePaths"]["items"] == {"type": "string"}
+    assert settings["amrcheck.maxReferenceMegabytes"]["minimum"] == 1
+
+
 def test_show_graph_command() -> None:
     contributes = manifest()["contributes"]
     commands = {c["command"]: c for c in contributes["commands"]}

@@ -80,13 +80,13 @@ CONFIG = ClientServerConfig(server_command=SERVER_COMMAND, client_factory=make_c
 async def initialize(
     client: LanguageClient,
     options: Any = None,
-    root: Path = LSP_DATA,
+    root: Path | None = LSP_DATA,
     capabilities: str = "visual-studio-code",
 ) -> types.InitializeResult:
     return await client.initialize_session(
         types.InitializeParams(
             capabilities=client_capabilities(capabilities),
-            root_uri=root.as_uri(),
+            root_uri=root.as_uri() if root is not None else None,
             initialization_options=DEFAULT_OPTIONS if options is None else options,
         )
     )
@@ -135,7 +135,7 @@ async def start_client():
         configuration: Any = None,
         options: Any = None,
         capabilities: str = "visual-studio-code",
-        root: Path = LSP_DATA,
+        root: Path | None = LSP_DATA,
         answer_after: float = 0.0,
     ) -> LanguageClient:
         client = await CONFIG.start()

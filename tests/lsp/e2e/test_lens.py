@@ -289,9 +289,14 @@ async def test_reordered_branches_leave_the_lenses_unchanged_issue_24(
 ) -> None:
     """Every registered metric: an annotator who reorders branches has not
     changed a graph, so no lens and not the document score may move."""
-    client = await start_client(configuration={"metric": metric})
+    # the metric from the start (initialization options), not only from
+    # workspace/configuration, whose answer can come after the first lenses
+    client = await start_client(
+        configuration={"metric": metric}, options={**DEFAULT_OPTIONS, "metric": metric}
+    )
     uri = await open_document(client, ANNOTATION)
     before = await lens_titles(client, uri)
+    assert before[0].startswith(f"{metric} "), before
     score_before = client.scores[-1].f1
     text = ANNOTATION.read_text(encoding="utf-8")
     rng = random.Random(24)

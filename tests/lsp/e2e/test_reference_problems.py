@@ -57,7 +57,9 @@ async def test_reference_not_utf8(client: LanguageClient) -> None:
     assert "not valid UTF-8" in problem.message
 
 
-async def test_reference_changes_on_disk(client: LanguageClient, tmp_path) -> None:
+async def test_reference_changes_on_disk(start_client, tmp_path) -> None:
+    # the workspace is tmp_path: a header may name only files inside it
+    client = await start_client(root=tmp_path)
     shutil.copy(LSP_DATA / "gold" / "lpp.amr", tmp_path / "gold.amr")
     text = "# ::reference gold.amr\n" + (LSP_DATA / "gold" / "lpp.amr").read_text(
         encoding="utf-8"
