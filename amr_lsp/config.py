@@ -144,6 +144,25 @@ def _absolute(path: str) -> bool:
     return Path(path).expanduser().is_absolute()
 
 
+#: settings that must lie in a range: field, client name, bounds, what is said
+_RANGES: tuple[tuple[str, str, float, float, str], ...] = (
+    ("debounce_ms", "debounceMs", 0, float("inf"), "must be >= 0"),
+    ("low_score_threshold", "lowScoreThreshold", 0, 1, "must be between 0 and 1"),
+    ("max_reference_megabytes", "maxReferenceMegabytes", 1, float("inf"),
+     "must be >= 1"),
+)
+
+
+def _in_range(settings: Settings, problems: list[str]) -> Settings:
+    """``settings`` with each value out of its range reset to its default."""
+    defaults = Settings()
+    for name, client_name, low, high, rule in _RANGES:
+        if not low <= getattr(settings, name) <= high:
+            problems.append(f"{client_name}: {rule} (default used)")
+            settings = dataclasses.replace(settings, **{name: getattr(defaults, name)})
+    return settings
+
+
 def load_settings(raw: Any) -> tuple[Settings, list[str]]:
     """Settings from client JSON, plus a message per value that was not usable.
 
@@ -182,19 +201,7 @@ def load_settings(raw: Any) -> tuple[Settings, list[str]]:
         problems.append("similar.top: must be >= 1 (default used)")
         similar = Similar(settings.similar.index)
         settings = dataclasses.replace(settings, similar=similar)
-    if settings.debounce_ms < 0:
-        problems.append("debounceMs: must be >= 0 (default used)")
-        settings = dataclasses.replace(settings, debounce_ms=defaults.debounce_ms)
-    if not 0 <= settings.low_score_threshold <= 1:
-        problems.append("lowScoreThreshold: must be between 0 and 1 (default used)")
-        settings = dataclasses.replace(
-            settings, low_score_threshold=defaults.low_score_threshold
-        )
-    if settings.max_reference_megabytes < 1:
-        problems.append("maxReferenceMegabytes: must be >= 1 (default used)")
-        settings = dataclasses.replace(
-            settings, max_reference_megabytes=defaults.max_reference_megabytes
-        )
+    settings = _in_range(settings, problems)
     allowed = [p for p in settings.allowed_reference_paths if _absolute(p)]
     for path in settings.allowed_reference_paths:
         if not _absolute(path):
