@@ -50,8 +50,12 @@ class Finding:
         return Finding(self.code, self.message, self.severity, move(self.span), related)
 
     def detached(self) -> Finding:
-        """This finding on a copy of the lines it covers (:meth:`Span.detached`)."""
-        return Finding(self.code, self.message, self.severity, self.span.detached())
+        """This finding on a copy of the lines it covers (:meth:`Span.detached`),
+        its related places likewise."""
+        related = tuple(Related(r.span.detached(), r.message) for r in self.related)
+        return Finding(
+            self.code, self.message, self.severity, self.span.detached(), related
+        )
 
     def sort_key(self) -> tuple[str, int, str]:
         return (self.span.path, self.span.start, self.code)
