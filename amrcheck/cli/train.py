@@ -189,7 +189,9 @@ def amrsim(
     ] = None,
     state: Annotated[
         Optional[Path],  # noqa: UP007
-        typer.Option(help="Resumable training state (default: OUT with the suffix .state)."),
+        typer.Option(
+            help="Resumable training state (default: OUT with the suffix .state)."
+        ),
     ] = None,
     steps: Annotated[int, typer.Option(help="Contrastive tension steps.")] = (
         TENSION.steps
