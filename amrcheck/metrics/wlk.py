@@ -342,10 +342,10 @@ class WLK:
         in ``table`` (shared by the graphs that are compared)."""
         opts = self.options
         read = wl_graph if opts.compat is not None else standard_wl_graph
-        side = _Features(read(graph, opts.edge_to_node), opts.direction)
-        for _ in range(opts.iterations):
-            side.iterate(table, self._collapse)
-        return side
+        return _refined(
+            read(graph, opts.edge_to_node), opts.direction, opts.iterations,
+            table, self._collapse,
+        )
 
     def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
         """Cosine similarity of the two graphs' WL feature vectors.
@@ -385,11 +385,21 @@ def wl_similarity(
         (1.0, 0.269)
     """
     table: dict[object, int] = {}
-    sides = _Features(first, direction), _Features(second, direction)
-    for side in sides:
-        for _ in range(iterations):
-            side.iterate(table, collapse=False)
-    return _cosine(*sides)
+    return _cosine(
+        _refined(first, direction, iterations, table, collapse=False),
+        _refined(second, direction, iterations, table, collapse=False),
+    )
+
+
+def _refined(
+    graph: WLGraph, direction: str, iterations: int, table: dict[object, int],
+    collapse: bool,
+) -> _Features:
+    """``graph``'s WL labels after ``iterations`` rounds (ids in ``table``)."""
+    side = _Features(graph, direction)
+    for _ in range(iterations):
+        side.iterate(table, collapse)
+    return side
 
 
 def _cosine(cand: _Features, ref: _Features) -> float:
