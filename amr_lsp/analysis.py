@@ -568,14 +568,27 @@ def lens_title(analysis: Analysis, report: GraphReport) -> str:
 
 
 def lens_anchor(analysis: Analysis, report: GraphReport) -> types.Range:
-    """Where a graph's lens sits: the graph's first character (or its header's)."""
+    """Where a graph's lens sits: the graph's first character, whether it
+    parses or not."""
     offset = _lens_offset(report)
     return analysis.parsed.lines.range(offset, offset)
 
 
 def _lens_offset(report: GraphReport) -> int:
     entry = report.entry
-    return entry.graph.start if entry.graph is not None else entry.start
+    return entry.graph.start if entry.graph is not None else _body_start(entry)
+
+
+def _body_start(entry: Entry) -> int:
+    """Where the text of a graph that does not parse starts: the first
+    character after its header. Its lens goes there, as a parsed graph's
+    does, not above its ``# ::id`` (issue 22). (The engine's
+    ``Entry.graph_start`` is the entry's end for such a graph.)"""
+    text = entry.source.text
+    offset = entry.comments[-1][1] if entry.comments else entry.start
+    while offset < entry.end and text[offset].isspace():
+        offset += 1
+    return offset
 
 
 def unresolved_lenses(

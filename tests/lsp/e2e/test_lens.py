@@ -140,6 +140,25 @@ async def test_a_broken_graph_without_a_score_before_says_so(
     )
 
 
+async def test_a_broken_graph_s_lens_sits_where_a_parsed_one_s_does_issue_22(
+    client: LanguageClient,
+) -> None:
+    """A graph that does not parse keeps its lens on its first line (its
+    "("), as a parsed graph's, never above its ``# ::id``."""
+    text = ANNOTATION.read_text(encoding="utf-8")
+    uri = await open_document(client, ANNOTATION)
+    intact = [lens.range for lens in await resolved_lenses(client, uri)]
+    broken = text.replace("(c / chapter\n  :mod 1)", "(c / chapter\n  :mod 1")
+    broken = broken.replace(":domain (i / it)", ":domain ((i / it)")
+    await change(client, uri, 2, broken)
+    lenses = await resolved_lenses(client, uri)
+    assert [lens.range for lens in lenses] == intact
+    for graph, needle in ((0, "(c / chapter"), (2, "(p / picture\n  :domain")):
+        assert lenses[graph].range.start == find(broken, needle)
+        assert lenses[graph].command is not None
+        assert "graph has errors" in lenses[graph].command.title
+
+
 async def test_document_score(client: LanguageClient) -> None:
     uri = await open_document(client, ANNOTATION)
     score = await client.workspace_execute_command_async(
