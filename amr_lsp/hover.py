@@ -112,20 +112,42 @@ def _alignment_lines(
         if source == variable
         or (graph.kinds[i] is TripleKind.RELATION and target == variable)
     ]
-    statuses = [_status_line(graph, i, comparison) for i in own]
-    if aligned is not None:
-        statuses += [
-            f"- ✗ missing `{written(ref_graph, m.index)}`"
-            for m in comparison.missing
-            if m.index >= 0 and aligned in (m.triple[0], m.triple[2])
-        ]
-    matched = sum(comparison.status(i) not in (None, False) for i in own)
-    lines.append(f"{matched} of {len(own)} triples of this node match:")
+    missing = [
+        m for m in comparison.missing
+        if aligned is not None and m.index >= 0
+        and aligned in (m.triple[0], m.triple[2])
+    ]
+    statuses = [_status_line(graph, i, comparison) for i in own] + [
+        f"- ✗ missing `{written(ref_graph, m.index)}`" for m in missing
+    ]
+    lines.append(_count_line(own, missing, comparison))
     shown = statuses[:NODE_TRIPLES]
     if len(statuses) > NODE_TRIPLES:
         shown.append(f"- … and {len(statuses) - NODE_TRIPLES} more")
     lines.append("\n".join(shown))
     return lines
+
+
+def _count_line(
+    own: list[int], missing: list[TripleId], comparison: GraphComparison
+) -> str:
+    """``3 triples: 1 match, 1 extra, 1 missing from the reference:``, one
+    per bullet below it, so the count and the list agree (issue 22: "1 of
+    3 triples match" sat above 6 bullets, the missing ones uncounted)."""
+    statuses = [comparison.status(i) for i in own]
+    counts = {
+        "match": sum(isinstance(status, TripleId) for status in statuses),
+        "extra": statuses.count(False),
+        "missing from the reference": len(missing),
+        "not scored": statuses.count(None),
+    }
+    total = len(own) + len(missing)
+    parts = [
+        f"{count} {what}" for what, count in counts.items()
+        if count or what != "not scored"
+    ]
+    unit = "triple" if total == 1 else "triples"
+    return f"{total} {unit} of this node: {', '.join(parts)}:"
 
 
 def _status_line(graph: Graph, index: int, comparison: GraphComparison) -> str:

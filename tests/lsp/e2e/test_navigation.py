@@ -49,12 +49,28 @@ async def test_hover_on_misaligned_concept(client: LanguageClient) -> None:
     assert "- ✗ missing `(m / magnificent)`" in text
 
 
+async def test_hover_counts_what_it_lists_issue_22(client: LanguageClient) -> None:
+    """The count above a node's triples counts its bullets, missing ones
+    included, and names the unit ("1 of 2 triples match" sat above 3)."""
+    uri = await open_document(client, ANNOTATION)
+    for needle, count in (
+        ("beautiful", "3 triples of this node: 1 match, 1 extra, "
+                      "1 missing from the reference:"),
+        ("be-located-at-91", "3 triples of this node: 2 match, 0 extra, "
+                             "1 missing from the reference:"),
+    ):
+        text = await hover(client, uri, needle)
+        head, bullets = text.split(count + "\n\n")
+        assert len(bullets.splitlines()) == 3
+        assert all(line.startswith("- ") for line in bullets.splitlines())
+
+
 async def test_hover_on_frame_concept(client: LanguageClient) -> None:
     uri = await open_document(client, ANNOTATION)
     text = await hover(client, uri, "see-01")
     assert "PropBank `see-01` — *view*" in text
     assert "- `:ARG1` thing viewed" in text
-    assert "5 of 5 triples of this node match" in text
+    assert "5 triples of this node: 5 match, 0 extra, 0 missing" in text
 
 
 async def test_hover_on_variable_reentrancy(client: LanguageClient) -> None:
@@ -65,7 +81,7 @@ async def test_hover_on_variable_reentrancy(client: LanguageClient) -> None:
     )
     text = found.contents.value
     assert text.startswith("**(i / i)**")
-    assert "3 of 3 triples of this node match" in text
+    assert "3 triples of this node: 3 match, 0 extra, 0 missing" in text
     assert "- ✓ `(a :ARG1 i)`" in text
 
 
