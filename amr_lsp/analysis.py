@@ -204,18 +204,9 @@ def analyze(
     if reference is not None and reference.problem is not None:
         diagnostics[DIFF_SOURCE].append(_reference_problem(parsed, choice, reference))
     if settings.features.diff and reference is not None and reference.lines is not None:
-        for report in graphs:
-            comparison, graph = report.comparison, report.entry.graph
-            # most graphs match their reference: nothing to say, nothing to build
-            if comparison is None or graph is None or not (
-                comparison.extra or comparison.missing
-            ):
-                continue
-            diagnostics[DIFF_SOURCE].extend(
-                diff_diagnostics(
-                    graph, comparison, parsed.lines, reference, name or ""
-                )
-            )
+        diagnostics[DIFF_SOURCE].extend(
+            _differences(graphs, settings, parsed, reference, name or "")
+        )
     diagnostics[SCORE_SOURCE] = low_score_diagnostics(
         graphs, settings, parsed.lines
     )
@@ -241,6 +232,33 @@ def analyze(
         timings=timings,
         absent=absent,
     )
+
+
+def _differences(
+    graphs: list[GraphReport],
+    settings: Settings,
+    parsed: ParsedDocument,
+    reference: LoadedReference,
+    name: str,
+) -> list[types.Diagnostic]:
+    """The diff diagnostics of every graph, in the form the settings ask for."""
+    found: list[types.Diagnostic] = []
+    for report in graphs:
+        comparison, graph = report.comparison, report.entry.graph
+        # most graphs match their reference: nothing to say, nothing to build
+        if comparison is None or graph is None or not (
+            comparison.extra or comparison.missing
+        ):
+            continue
+        if settings.diff_diagnostics == "grouped":
+            found.append(
+                grouped_diff_diagnostic(graph, comparison, parsed, reference, name)
+            )
+        else:
+            found.extend(
+                diff_diagnostics(graph, comparison, parsed.lines, reference, name)
+            )
+    return found
 
 
 def _compare_all(
@@ -391,6 +409,120 @@ class _ReferencePlaces:
         ]
 
 
+@dataclass(frozen=True, slots=True)
+class _ExtraTriple:
+    """One triple of the graph that its reference graph lacks, described."""
+
+    #: ``diff-root``, ``diff-concept`` or ``diff-extra``
+    code: str
+    #: the per-triple diagnostic's message
+    message: str
+    #: the same in a list of a graph's differences (``extra (m / beautiful):
+    #: aligned to reference node (m / magnificent) at gold/x.amr:3:4``)
+    item: str
+    #: the reference node it is compared with, if any
+    related: list[types.DiagnosticRelatedInformation]
+
+
+def _describe_extra(
+    graph: Graph, extra: TripleId, comparison: GraphComparison,
+    places: _ReferencePlaces,
+) -> _ExtraTriple:
+    if extra.index < 0:
+        node, related = places.node(places.graph.top)
+        reason = f"the reference's root is {node}"
+        return _ExtraTriple(
+            "diff-root", f"root differs: {reason}",
+            f"extra root {graph.top}: {reason}", related,
+        )
+    text = written(graph, extra.index)
+    variable, role, concept = graph.triples[extra.index]
+    if role != ":instance":
+        return _ExtraTriple(
+            "diff-extra", f"extra: {text} is not in the reference",
+            f"extra {text}", [],
+        )
+    aligned = comparison.alignment.get(variable)
+    if aligned is None:
+        reason = "no reference node is aligned to it"
+        return _ExtraTriple(
+            "diff-extra", f"extra node {text}: {reason}", f"extra {text}: {reason}",
+            [],
+        )
+    node, related = places.node(aligned)
+    return _ExtraTriple(
+        "diff-concept", f"concept {concept!r} is aligned to reference node {node}",
+        f"extra {text}: aligned to reference node {node}", related,
+    )
+
+
+def _missing_items(comparison: GraphComparison, places: _ReferencePlaces) -> list[str]:
+    """``(h / here) at gold/lpp.amr:44:18`` for each missing reference triple."""
+    return [
+        f"{written(places.graph, m.index)} at "
+        f"{places.place(triple_span_of(places.graph, m)[0])}"
+        for m in comparison.missing
+    ]
+
+
+def _count(number: int, unit: str) -> str:
+    return f"{number} {unit}{'' if number == 1 else 's'}"
+
+
+def grouped_diff_diagnostic(
+    graph: Graph,
+    comparison: GraphComparison,
+    parsed: ParsedDocument,
+    reference: LoadedReference,
+    name: str,
+) -> types.Diagnostic:
+    """All differences of one graph from its reference graph, as one
+    diagnostic on the graph's opening line (``amrcheck.diffDiagnostics``
+    ``"grouped"``): a much changed graph is no longer underlined nearly line
+    by line (issue 22).
+
+    Each differing triple is one ``relatedInformation`` entry: an extra
+    triple at its place in the graph, a missing one at its place in the
+    reference, named ``gold/lpp.amr:44:18``. The message counts exactly
+    those entries and lists the first :data:`MESSAGE_TRIPLES`.
+    """
+    places = _ReferencePlaces(comparison.reference, reference, name)
+    related = []
+    for extra in comparison.extra:
+        start, end = triple_span_of(graph, extra)
+        related.append(
+            types.DiagnosticRelatedInformation(
+                location=types.Location(
+                    uri=parsed.uri, range=parsed.lines.range(start, end)
+                ),
+                message=_describe_extra(graph, extra, comparison, places).item,
+            )
+        )
+    for missing, text in zip(
+        comparison.missing, _missing_items(comparison, places), strict=True
+    ):
+        related.append(
+            types.DiagnosticRelatedInformation(
+                location=places.location(missing), message=f"missing {text}"
+            )
+        )
+    items = [r.message for r in related]
+    shown = "; ".join(items[:MESSAGE_TRIPLES])
+    if len(items) > MESSAGE_TRIPLES:
+        shown += f"; … (+{len(items) - MESSAGE_TRIPLES})"
+    differ = "triple differs" if len(items) == 1 else "triples differ"
+    return types.Diagnostic(
+        range=parsed.lines.line_range(graph.start),
+        message=f"{len(items)} {differ} from {name}#{comparison.reference.label} "
+                f"({len(comparison.missing)} missing, {len(comparison.extra)} "
+                f"extra): {shown}",
+        severity=types.DiagnosticSeverity.Information,
+        code="diff",
+        source=DIFF_SOURCE,
+        related_information=related,
+    )
+
+
 def diff_diagnostics(
     graph: Graph,
     comparison: GraphComparison,
@@ -398,7 +530,8 @@ def diff_diagnostics(
     reference: LoadedReference,
     name: str,
 ) -> list[types.Diagnostic]:
-    """The differences of one graph from its reference graph, as diagnostics.
+    """The differences of one graph from its reference graph, one diagnostic
+    per triple (``amrcheck.diffDiagnostics`` ``"per-triple"``).
 
     Ranges are on the graph's own text; whatever is in the reference is
     named with its place there (``gold/lpp.amr:131:25``, ``name`` being how
@@ -408,48 +541,25 @@ def diff_diagnostics(
     ref_graph = comparison.reference.graph
     assert ref_graph is not None
     places = _ReferencePlaces(comparison.reference, reference, name)
-    ref_node, ref_location, ref_place = places.node, places.location, places.place
     found: list[types.Diagnostic] = []
 
     for extra in comparison.extra:
         start, end = triple_span_of(graph, extra)
-        related: list[types.DiagnosticRelatedInformation] = []
-        severity = types.DiagnosticSeverity.Information
-        if extra.index < 0:
-            code = "diff-root"
-            severity = types.DiagnosticSeverity.Hint
-            node, related = ref_node(ref_graph.top)
-            message = f"root differs: the reference's root is {node}"
-        elif graph.triples[extra.index][1] == ":instance":
-            variable, _, concept = graph.triples[extra.index]
-            aligned = comparison.alignment.get(variable)
-            if aligned is not None:
-                code = "diff-concept"
-                node, related = ref_node(aligned)
-                message = f"concept {concept!r} is aligned to reference node {node}"
-            else:
-                code = "diff-extra"
-                message = f"extra node {written(graph, extra.index)}: " \
-                          "no reference node is aligned to it"
-        else:
-            code = "diff-extra"
-            message = f"extra: {written(graph, extra.index)} is not in the reference"
+        described = _describe_extra(graph, extra, comparison, places)
         found.append(
             types.Diagnostic(
                 range=lines.range(start, end),
-                message=message,
-                severity=severity,
-                code=code,
+                message=described.message,
+                severity=types.DiagnosticSeverity.Hint
+                if described.code == "diff-root"
+                else types.DiagnosticSeverity.Information,
+                code=described.code,
                 source=DIFF_SOURCE,
-                related_information=related or None,
+                related_information=described.related or None,
             )
         )
     if comparison.missing:
-        listed = [
-            f"{written(ref_graph, m.index)} at "
-            f"{ref_place(triple_span_of(ref_graph, m)[0])}"
-            for m in comparison.missing
-        ]
+        listed = _missing_items(comparison, places)
         more = len(listed) - MESSAGE_TRIPLES
         shown = ", ".join(listed[:MESSAGE_TRIPLES])
         if more > 0:
@@ -466,7 +576,7 @@ def diff_diagnostics(
                 source=DIFF_SOURCE,
                 related_information=[
                     types.DiagnosticRelatedInformation(
-                        location=ref_location(missing), message=f"missing {text}"
+                        location=places.location(missing), message=f"missing {text}"
                     )
                     for missing, text in zip(comparison.missing, listed, strict=True)
                 ],

@@ -14,12 +14,16 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, get_args, get_origin, get_type_hints
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from amrcheck import MetricError, get_metric
 
 #: the ``workspace/configuration`` section the server asks for
 SECTION = "amrcheck"
+
+#: how the differences from the reference are shown: one diagnostic per
+#: graph listing them, or one per triple (each on its own text)
+DiffDiagnostics = Literal["grouped", "per-triple"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,10 @@ class Settings:
     allowed_reference_paths: list[str] = field(default_factory=list)
     #: reference files larger than this (in MB, 10^6 bytes) are not read
     max_reference_megabytes: int = 50
+    #: one diagnostic per graph (the differences in ``relatedInformation``),
+    #: or the older one per triple, which underlines a much changed graph
+    #: nearly line by line (issue 22)
+    diff_diagnostics: DiffDiagnostics = "grouped"
     features: Features = field(default_factory=Features)
     similar: Similar = field(default_factory=Similar)
 
@@ -94,6 +102,8 @@ def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 
 def _check_type(value: Any, hint: Any) -> bool:
     origin = get_origin(hint)
+    if origin is Literal:
+        return value in get_args(hint)
     if origin is dict:
         key_type, value_type = get_args(hint)
         return isinstance(value, dict) and all(
@@ -132,8 +142,17 @@ def _structure(cls: type[Any], raw: Any, where: str, problems: list[str]) -> Any
         elif _check_type(value, hint):
             values[spec.name] = float(value) if hint is float else value
         else:
-            problems.append(f"{path}: {value!r} is not a valid value (default used)")
+            problems.append(
+                f"{path}: {value!r} is not a valid value{_choices(hint)} (default used)"
+            )
     return cls(**values)
+
+
+def _choices(hint: Any) -> str:
+    """`` (one of 'a', 'b')`` for a setting with fixed choices, else nothing."""
+    if get_origin(hint) is not Literal:
+        return ""
+    return " (one of " + ", ".join(repr(c) for c in get_args(hint)) + ")"
 
 
 _TEMPLATE_FIELD_RE = re.compile(r"\{([^{}]*)\}")

@@ -72,3 +72,16 @@ def test_low_score_threshold_issue_22() -> None:
     for bad in (1.5, -0.1, "0.9", True):
         settings, problems = load_settings({"lowScoreThreshold": bad})
         assert settings.low_score_threshold == 0.8 and len(problems) == 1, bad
+
+
+
+def test_settings_with_fixed_choices_issue_22() -> None:
+    assert load_settings({})[0].diff_diagnostics == "grouped"
+    settings, problems = load_settings({"diffDiagnostics": "per-triple"})
+    assert settings.diff_diagnostics == "per-triple" and problems == []
+    settings, problems = load_settings({"diffDiagnostics": "per-line"})
+    assert settings.diff_diagnostics == "grouped"
+    assert problems == [
+        "diffDiagnostics: 'per-line' is not a valid value "
+        "(one of 'grouped', 'per-triple') (default used)",
+    ]

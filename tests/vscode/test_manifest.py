@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
+from typing import Any, get_args, get_type_hints
 
 from amr_lsp.config import SECTION, Settings, camel
 from amrcheck import metric_names
@@ -114,3 +114,10 @@ def test_show_graph_command() -> None:
     assert commands["amr.showGraph"]["category"] == "AMR"
     palette = {m["command"]: m["when"] for m in contributes["menus"]["commandPalette"]}
     assert palette["amr.showGraph"] == "editorLangId == amr"
+
+
+def test_choices_are_the_server_s_issue_22() -> None:
+    hints = get_type_hints(Settings)
+    for name in ("diff_diagnostics",):
+        key = f"{SECTION}.{camel(name)}"
+        assert contributed()[key]["enum"] == list(get_args(hints[name])), key

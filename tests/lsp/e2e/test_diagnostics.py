@@ -8,7 +8,15 @@ from pytest_lsp import LanguageClient
 
 from amrcheck import read_corpus, read_string, validate
 
-from .conftest import LSP_DATA, by_source, change, find, open_document, pos
+from .conftest import (
+    DEFAULT_OPTIONS,
+    LSP_DATA,
+    by_source,
+    change,
+    find,
+    open_document,
+    pos,
+)
 
 ANNOTATION = LSP_DATA / "annotations" / "lpp.amr"
 GOLD = LSP_DATA / "gold" / "lpp.amr"
@@ -33,11 +41,79 @@ async def test_validation_matches_amrcheck_check(client: LanguageClient) -> None
     assert {d.code for d in found} == {"W301", "W402"}
 
 
-async def test_diff_on_annotator_revision(client: LanguageClient) -> None:
+def place(name: str, text: str, needle: str) -> str:
+    """``name:line:column`` (1-based, as ``amrcheck check``) of ``needle``."""
+    at = find(text, needle)
+    return f"{name}:{at.line + 1}:{at.character + 1}"
+
+
+def graph_diff(client: LanguageClient, uri: str, label: str) -> types.Diagnostic:
+    """The one grouped diff diagnostic of graph ``label``."""
+    [found] = [
+        d for d in by_source(client, uri, "amrcheck-diff")
+        if d.code == "diff" and f"#{label} (" in d.message
+    ]
+    return found
+
+
+async def test_differences_are_one_diagnostic_per_graph_issue_22(
+    client: LanguageClient,
+) -> None:
+    """By default each graph that differs from its reference gets one
+    diagnostic, on its opening line, whose related places are its
+    differences, one per triple, as many as its message counts."""
+    uri = await open_document(client, ANNOTATION)
+    text = ANNOTATION.read_text(encoding="utf-8")
+    gold = GOLD.read_text(encoding="utf-8")
+    diffs = by_source(client, uri, "amrcheck-diff")
+    # lpp_1943.2, .4 and .5 differ: three graphs, three diagnostics
+    assert [d.code for d in diffs] == ["diff"] * 3
+    assert [d.range.start for d in diffs] == [
+        find(text, "(s / see-01"), find(text, "(b / be-located-at-91"),
+        find(text, "(s2 / say-01"),
+    ]
+    assert all(d.range.start.line == d.range.end.line for d in diffs)
+    assert all(d.severity == types.DiagnosticSeverity.Information for d in diffs)
+
+    concept = graph_diff(client, uri, "lpp_1943.2")
+    node = f"(m / magnificent) at {place('gold/lpp.amr', gold, 'm / magnificent')}"
+    extra = f"extra (m / beautiful): aligned to reference node {node}"
+    missing = "missing (m / magnificent) at gold/lpp.amr:15:23"
+    assert concept.message == (
+        "2 triples differ from gold/lpp.amr#lpp_1943.2 (1 missing, 1 extra): "
+        f"{extra}; {missing}"
+    )
+    # the extra triple at its place in the annotation, the missing one in
+    # the reference
+    assert [
+        (r.message, r.location.uri, r.location.range.start)
+        for r in concept.related_information
+    ] == [
+        (extra, uri, find(text, "beautiful")),
+        (missing, GOLD.as_uri(), find(gold, "magnificent)")),
+    ]
+
+    polarity = graph_diff(client, uri, "lpp_1943.5")
+    assert polarity.message == (
+        "1 triple differs from gold/lpp.amr#lpp_1943.5 (0 missing, 1 extra): "
+        "extra (s2 :polarity -)"
+    )
+    [link] = polarity.related_information
+    assert (link.location.uri, link.location.range.start) == (
+        uri, find(text, ":polarity -")
+    )
+
+
+async def test_per_triple_diagnostics_through_the_setting(start_client) -> None:
+    """``diffDiagnostics: "per-triple"``: the older form, one diagnostic per
+    differing triple (a concept, an extra triple, the missing ones)."""
+    client = await start_client(
+        options={**DEFAULT_OPTIONS, "diffDiagnostics": "per-triple"}
+    )
     uri = await open_document(client, ANNOTATION)
     text = ANNOTATION.read_text(encoding="utf-8")
     diffs = {d.code: d for d in by_source(client, uri, "amrcheck-diff")}
-    assert set(diffs) >= {"diff-concept", "diff-missing", "diff-extra"}
+    assert set(diffs) == {"diff-concept", "diff-missing", "diff-extra"}
     assert all(d.severity.value >= 3 for d in diffs.values())  # information / hint
 
     concept = diffs["diff-concept"]
@@ -52,17 +128,38 @@ async def test_diff_on_annotator_revision(client: LanguageClient) -> None:
     assert polarity.range.start == find(text, ":polarity -")
     assert "(s2 :polarity -)" in polarity.message
 
+    missing = [d for d in client.diagnostics[uri] if d.code == "diff-missing"]
+    here = next(d for d in missing if "(h / here)" in d.message)
+    assert here.range.start == find(text, "(b / be-located-at-91")
+    assert "2 reference triples missing (vs gold/lpp.amr#lpp_1943.4)" in here.message
+
+    # a root the reference does not have: a hint naming the reference's root
+    rooted = text.replace(
+        "(c / chapter\n  :mod 1)", "(o / one\n  :mod-of (c / chapter :mod 1))"
+    )
+    await change(client, uri, 2, rooted)
+    [root] = [d for d in client.diagnostics[uri] if d.code == "diff-root"]
+    assert root.severity == types.DiagnosticSeverity.Hint
+    node = f"(c / chapter) at {place('gold/lpp.amr', gold, 'c / chapter')}"
+    assert root.message == f"root differs: the reference's root is {node}"
+    [link] = root.related_information
+    assert link.message == f"reference node {node}"
+    assert (link.location.uri, link.location.range.start) == (
+        GOLD.as_uri(), find(gold, "c / chapter")
+    )
+
 
 async def test_missing_triples_point_into_reference(client: LanguageClient) -> None:
     uri = await open_document(client, ANNOTATION)
     text = ANNOTATION.read_text(encoding="utf-8")
     gold = GOLD.read_text(encoding="utf-8")
-    missing = [d for d in client.diagnostics[uri] if d.code == "diff-missing"]
-    here = next(d for d in missing if "(h / here)" in d.message)
+    here = graph_diff(client, uri, "lpp_1943.4")
     # on the graph's opening line
     assert here.range.start == find(text, "(b / be-located-at-91")
     assert here.range.end.line == here.range.start.line
-    assert "2 reference triples missing (vs gold/lpp.amr#lpp_1943.4)" in here.message
+    assert here.message.startswith(
+        "2 triples differ from gold/lpp.amr#lpp_1943.4 (2 missing, 0 extra): "
+    )
     locations = {r.message: r.location for r in here.related_information}
     assert set(locations) == {
         "missing (h / here) at gold/lpp.amr:44:18",
@@ -76,12 +173,6 @@ async def test_missing_triples_point_into_reference(client: LanguageClient) -> N
     assert arg2.range.start == find(gold, ":ARG2 (h / here)")
 
 
-def place(name: str, text: str, needle: str) -> str:
-    """``name:line:column`` (1-based, as ``amrcheck check``) of ``needle``."""
-    at = find(text, needle)
-    return f"{name}:{at.line + 1}:{at.character + 1}"
-
-
 async def test_reference_places_name_the_reference_file_issue_22(
     client: LanguageClient,
 ) -> None:
@@ -90,8 +181,7 @@ async def test_reference_places_name_the_reference_file_issue_22(
     uri = await open_document(client, ANNOTATION)
     text = ANNOTATION.read_text(encoding="utf-8")
     gold = GOLD.read_text(encoding="utf-8")
-    diffs = by_source(client, uri, "amrcheck-diff")
-    here = next(d for d in diffs if d.code == "diff-missing" and "here" in d.message)
+    here = graph_diff(client, uri, "lpp_1943.4")
     # the annotation's graph, not the reference's line 44
     assert here.range.start == find(text, "(b / be-located-at-91")
     assert find(gold, "(h / here)").line != here.range.start.line
@@ -103,28 +193,17 @@ async def test_reference_places_name_the_reference_file_issue_22(
     assert link.location.uri == GOLD.as_uri()
     assert link.location.range.start == find(gold, "here")
 
-    concept = next(d for d in diffs if d.code == "diff-concept")
-    assert concept.range.start == find(text, "beautiful")
-    node = f"(m / magnificent) at {place('gold/lpp.amr', gold, 'm / magnificent')}"
-    assert concept.message == f"concept 'beautiful' is aligned to reference node {node}"
-    [link] = concept.related_information
-    assert link.message == f"reference node {node}"
-    assert (link.location.uri, link.location.range.start) == (
-        GOLD.as_uri(), find(gold, "m / magnificent")
-    )
-
     # a root the reference does not have: the reference's root, named and linked
     rooted = text.replace(
         "(c / chapter\n  :mod 1)", "(o / one\n  :mod-of (c / chapter :mod 1))"
     )
     await change(client, uri, 2, rooted)
-    diffs = by_source(client, uri, "amrcheck-diff")
-    [root] = [d for d in diffs if d.code == "diff-root"]
-    assert root.range.start.line == find(rooted, "(o / one").line
+    root = graph_diff(client, uri, "lpp_1943.1")
+    assert root.range.start == find(rooted, "(o / one")
     node = f"(c / chapter) at {place('gold/lpp.amr', gold, 'c / chapter')}"
-    assert root.message == f"root differs: the reference's root is {node}"
-    [link] = root.related_information
-    assert link.message == f"reference node {node}"
+    assert f"extra root o: the reference's root is {node}" in root.message
+    [link] = [r for r in root.related_information if r.message.startswith("missing")]
+    assert link.message == "missing root c at gold/lpp.amr:6:2"
     assert (link.location.uri, link.location.range.start) == (
         GOLD.as_uri(), find(gold, "c / chapter")
     )
@@ -148,7 +227,8 @@ async def test_edit_breaks_then_fixes_a_graph(client: LanguageClient) -> None:
     assert (link.location.uri, link.location.range.start) == (uri, where)
     await change(client, uri, 3, ")", after)
     assert not [d for d in client.diagnostics[uri] if d.code == "E001"]
-    assert len(by_source(client, uri, "amrcheck-diff")) == 4
+    # lpp_1943.2, .4 and .5 differ from the reference again
+    assert len(by_source(client, uri, "amrcheck-diff")) == 3
 
 
 async def test_reference_pairs_by_id_not_position(client: LanguageClient) -> None:
@@ -168,10 +248,11 @@ async def test_header_reference_on_a_bamboo_pair(client: LanguageClient) -> None
     path = LSP_DATA / "bamboo" / "tgt.amr"
     uri = await open_document(client, path)
     text = path.read_text(encoding="utf-8")
-    concept = next(d for d in client.diagnostics[uri] if d.code == "diff-concept")
-    assert concept.range.start == find(text, "wear-01")
+    first = graph_diff(client, uri, "0")
+    [concept] = [r for r in first.related_information if "wear-01" in r.message]
+    assert concept.location.range.start == find(text, "wear-01")
     assert concept.message == (
-        "concept 'wear-01' is aligned to reference node (xv1 / have-03)"
+        "extra (xv4 / wear-01): aligned to reference node (xv1 / have-03)"
         " at bamboo/src.amr:5:23"
     )
     score = await client.workspace_execute_command_async(

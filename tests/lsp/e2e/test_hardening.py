@@ -237,8 +237,8 @@ async def test_allowed_reference_paths_let_a_header_point_outside(
     assert not [d for d in by_source(client, uri, "amrcheck-diff")
                 if d.code == "reference"]
     [missing] = [d for d in by_source(client, uri, "amrcheck-diff")
-                 if d.code == "diff-missing"]
-    assert "(s / secret-01)" in missing.message
+                 if d.code == "diff"]
+    assert "missing (s / secret-01)" in missing.message
 
 
 async def test_without_a_workspace_folder_the_document_folder_counts(

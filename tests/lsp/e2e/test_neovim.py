@@ -45,14 +45,15 @@ local function diagnostics()
   end
   return found
 end
-local function has_code(code)
+-- the differences of the graph on line GRAPH_LINE (one diagnostic per graph)
+local function has_diff()
   for _, d in ipairs(vim.diagnostic.get(bufnr)) do
-    if d.code == code then return true end
+    if d.code == "diff" and d.lnum == GRAPH_LINE then return true end
   end
   return false
 end
 
-vim.wait(20000, function() return has_code("diff-concept") end, 20)
+vim.wait(20000, has_diff, 20)
 emit("opened", diagnostics())
 
 local params = {
@@ -68,7 +69,7 @@ end
 local line = vim.api.nvim_buf_get_lines(bufnr, LINE, LINE + 1, false)[1]
 vim.api.nvim_buf_set_lines(bufnr, LINE, LINE + 1, false,
   {(line:gsub("beautiful", "magnificent"))})
-vim.wait(20000, function() return not has_code("diff-concept") end, 20)
+vim.wait(20000, function() return not has_diff() end, 20)
 emit("edited", diagnostics())
 
 -- Neovim's own code lens client: it asks for the lenses, then resolves
@@ -96,10 +97,12 @@ vim.cmd("qa!")
 def test_neovim_opens_hovers_and_edits(tmp_path: Path) -> None:
     text = ANNOTATION.read_text(encoding="utf-8")
     at = find(text, "beautiful")
+    graph = find(text, "(s / see-01")  # lpp_1943.2, whose concept differs
     script = (
         SCRIPT.replace("PYTHON", json.dumps(sys.executable))
         .replace("ROOT", json.dumps(str(LSP_DATA)))
         .replace("OPTIONS", _lua_table(DEFAULT_OPTIONS))
+        .replace("GRAPH_LINE", str(graph.line))
         .replace("LINE", str(at.line))
         .replace("CHARACTER", str(at.character))
     )
@@ -124,10 +127,11 @@ def test_neovim_opens_hovers_and_edits(tmp_path: Path) -> None:
         done.stdout, done.stderr
     )
     opened = {(d["source"], d["code"], d["lnum"], d["col"]) for d in events["opened"]}
-    assert ("amrcheck-diff", "diff-concept", at.line, at.character) in opened
+    assert ("amrcheck-diff", "diff", graph.line, graph.character) in opened
     assert ("amrcheck", "W402", 6, 7) in opened  # ":mod 1" of lpp_1943.1
     assert "Aligned to reference node **(m / magnificent)**" in events["hover"]
-    assert "diff-concept" not in {d["code"] for d in events["edited"]}
+    edited = {(d["code"], d["lnum"]) for d in events["edited"]}
+    assert ("diff", graph.line) not in edited
     assert len(events["lenses"]) == 8
     assert events["lenses"][1].startswith("smatch 1.00 · P 1.00 R 1.00")
     assert "unresolved" not in events["lenses"]

@@ -26,13 +26,12 @@ async def test_ranges_after_an_emoji(client: LanguageClient) -> None:
     assert (quoted.range.start, quoted.range.end) == (
         start, pos(start.line, start.character + 4)
     )
-    extra = [d for d in client.diagnostics[uri] if d.code == "diff-extra"]
-    assert sorted(d.range.start.character for d in extra) == [
-        find(TEXT, ":mod (x / extra)").character, find(TEXT, "extra)").character
+    first, second = by_source(client, uri, "amrcheck-diff")
+    assert sorted(r.location.range.start for r in first.related_information) == [
+        find(TEXT, ":mod (x / extra)"), find(TEXT, "extra)")
     ]
     # missing ":mode imperative" on the line after the CJK + emoji sentence
-    missing = next(d for d in client.diagnostics[uri] if d.code == "diff-missing")
-    [related] = missing.related_information
+    [related] = second.related_information
     assert related.location.range.start == find(GOLD, ":mode imperative")
 
 
@@ -52,8 +51,13 @@ async def test_typing_after_an_emoji(client: LanguageClient) -> None:
     after = find(TEXT, ' :mod (x / extra)')
     await change(client, uri, 2, " :polarity -", (after.line, after.character))
     text = TEXT.replace(' :mod (x / extra)', ' :polarity - :mod (x / extra)', 1)
-    flagged = [d for d in client.diagnostics[uri] if "(g :polarity -)" in d.message]
-    assert [d.range.start for d in flagged] == [find(text, ":polarity -")]
+    flagged = [
+        related
+        for d in by_source(client, uri, "amrcheck-diff")
+        for related in d.related_information
+        if related.message == "extra (g :polarity -)"
+    ]
+    assert [r.location.range.start for r in flagged] == [find(text, ":polarity -")]
 
 
 async def test_utf8_when_the_client_asks(start_client) -> None:
