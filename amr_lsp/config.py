@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from amrcheck import MetricError, get_metric
+from amrcheck.reading.layout import Style
 
 #: the ``workspace/configuration`` section the server asks for
 SECTION = "amrcheck"
@@ -79,6 +80,9 @@ class Settings:
     #: or the older one per triple, which underlines a much changed graph
     #: nearly line by line (issue 22)
     diff_diagnostics: DiffDiagnostics = "grouped"
+    #: the layout formatting gives: the author's lines re-indented (never
+    #: re-broken), or penman's layout of every graph (issue 22)
+    format_style: Style = "keep-lines"
     features: Features = field(default_factory=Features)
     similar: Similar = field(default_factory=Similar)
 

@@ -48,6 +48,14 @@ class ParsedDocument:
     def entry_at(self, position: types.Position) -> Entry | None:
         return entry_at(self.corpus, self.offset(position))
 
+    def entries_touching(self, where: types.Range) -> list[Entry]:
+        """The entries (header and graph) that ``where`` overlaps; for an
+        empty range, the entry it is in (or at an edge of)."""
+        start, end = self.offset(where.start), self.offset(where.end)
+        if start == end:
+            return [e for e in self.corpus.entries if e.start <= start <= e.end]
+        return [e for e in self.corpus.entries if e.start < end and start < e.end]
+
 
 class DocumentStore:
     """The latest parsed version of each open document.

@@ -29,10 +29,10 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 
-from amrcheck import __version__
+from amrcheck import Entry, __version__
 from amrcheck.errors import IndexFileError
 from amrcheck.graph import Graph
-from amrcheck.reading.layout import format_corpus
+from amrcheck.reading.layout import layout_edits
 from amrcheck.reading.locate import variable_occurrences
 from amrcheck.validation.propbank import FrameInventory, load_frames
 from amrcheck.validation.validate import GraphFindingsCache
@@ -774,7 +774,28 @@ async def formatting(
     ls: AmrLanguageServer, params: types.DocumentFormattingParams
 ) -> list[types.TextEdit]:
     parsed = await ls.parsed(params.text_document.uri)
-    edits = await ls.run_engine(format_corpus, parsed.corpus)
+    return await _layout(ls, parsed, parsed.corpus.entries, params.options)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
+async def range_formatting(
+    ls: AmrLanguageServer, params: types.DocumentRangeFormattingParams
+) -> list[types.TextEdit]:
+    parsed = await ls.parsed(params.text_document.uri)
+    return await _layout(ls, parsed, parsed.entries_touching(params.range),
+                         params.options)
+
+
+async def _layout(
+    ls: AmrLanguageServer, parsed: ParsedDocument, entries: list[Entry],
+    options: types.FormattingOptions,
+) -> list[types.TextEdit]:
+    """The edits laying ``entries`` out in the ``formatStyle`` setting's style,
+    one indentation level being the editor's (its tab size, or a tab)."""
+    unit = " " * options.tab_size if options.insert_spaces else "\t"
+    edits = await ls.run_engine(
+        layout_edits, entries, ls.settings.format_style, unit
+    )
     return [lsp_text_edit(edit, parsed.lines) for edit in edits]
 
 

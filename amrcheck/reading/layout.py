@@ -1,16 +1,24 @@
-"""Re-layout of graph text with penman, keeping everything around it.
+"""Layout of graph text: penman's, or the author's lines re-indented.
 
-Only the graph text of an entry is rewritten (penman's layout); metadata,
-comments and the blank lines between graphs stay exactly as they are.
-A graph that has comment lines inside it, or a syntax error, is left
-alone: penman's layout would drop the comments, and broken text has no
-layout to give.
+Two styles (:data:`STYLES`), both touching only the graph text of an
+entry; metadata, comments and the blank lines between graphs stay
+exactly as they are, and a graph with a syntax error is left alone
+(broken text has no layout to give):
+
+* ``"penman"``: penman's layout of the graph (:func:`format_entry`). A
+  graph with comment lines inside it is left alone too: penman's layout
+  would drop them.
+* ``"keep-lines"``: every line break the author made is kept and no token
+  changes; each line is only re-indented by its nesting depth
+  (:func:`reindent_entry`), so a file laid out by hand keeps its layout.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 import penman
 
@@ -66,6 +74,68 @@ def format_corpus(corpus: Corpus, indent: int = -1) -> list[TextEdit]:
     """Edits for every entry whose layout changes, in file order."""
     edits = (format_entry(entry, indent) for entry in corpus)
     return [edit for edit in edits if edit is not None]
+
+
+#: the layout styles of :func:`layout_edits`
+Style = Literal["keep-lines", "penman"]
+STYLES: tuple[Style, ...] = ("keep-lines", "penman")
+
+
+def _line_depths(entry: Entry) -> Iterable[tuple[int, int, int]]:
+    """``(line start, first token, depth)`` of each line of ``entry``'s
+    graph but its first: the depth is how many ``(`` are open where the
+    line's first token starts, one fewer if that token is a ``)`` (a line
+    of closing parentheses sits at the depth of the line it closes)."""
+    graph = entry.graph
+    assert graph is not None
+    text = graph.source.text
+    depth, previous_end = 0, graph.start
+    for kind, start, end in tokenize(text, graph.start, graph.end):
+        line_start = text.rfind("\n", previous_end, start) + 1
+        if line_start:  # the token is the first of its line
+            yield line_start, start, depth - 1 if kind == "RPAREN" else depth
+        if kind == "LPAREN":
+            depth += 1
+        elif kind == "RPAREN":
+            depth -= 1
+        previous_end = end
+
+
+def reindent_entry(entry: Entry, unit: str = "  ") -> list[TextEdit]:
+    """Edits that indent each line of ``entry``'s graph by ``unit`` per
+    level of nesting, and change nothing else: the author's line breaks,
+    tokens and comments stay (none for a graph that does not parse).
+
+    Example:
+        >>> from amrcheck import read_string
+        >>> text = "(w / want-01 :ARG0 (b / boy)\\n:ARG1 (g / go-02\\n :ARG0 b))"
+        >>> [entry] = read_string(text)
+        >>> print(apply_edits(text, reindent_entry(entry, "    ")))
+        (w / want-01 :ARG0 (b / boy)
+            :ARG1 (g / go-02
+                :ARG0 b))
+    """
+    if entry.graph is None:
+        return []
+    text = entry.source.text
+    edits = []
+    for line_start, first_token, depth in _line_depths(entry):
+        indent = unit * max(depth, 0)
+        if text[line_start:first_token] != indent:
+            edits.append(TextEdit(line_start, first_token, indent))
+    return edits
+
+
+def layout_edits(
+    entries: Iterable[Entry], style: Style = "keep-lines", unit: str = "  "
+) -> list[TextEdit]:
+    """The edits that lay ``entries`` out in ``style``, in file order:
+    ``"keep-lines"`` (:func:`reindent_entry`, ``unit`` per level) or
+    ``"penman"`` (:func:`format_entry`; ``unit`` is not used)."""
+    if style == "penman":
+        found = (format_entry(entry) for entry in entries)
+        return [edit for edit in found if edit is not None]
+    return [edit for entry in entries for edit in reindent_entry(entry, unit)]
 
 
 def apply_edits(text: str, edits: list[TextEdit]) -> str:

@@ -74,14 +74,27 @@ def test_low_score_threshold_issue_22() -> None:
         assert settings.low_score_threshold == 0.8 and len(problems) == 1, bad
 
 
-
 def test_settings_with_fixed_choices_issue_22() -> None:
-    assert load_settings({})[0].diff_diagnostics == "grouped"
-    settings, problems = load_settings({"diffDiagnostics": "per-triple"})
-    assert settings.diff_diagnostics == "per-triple" and problems == []
-    settings, problems = load_settings({"diffDiagnostics": "per-line"})
-    assert settings.diff_diagnostics == "grouped"
+    settings, problems = load_settings({})
+    assert (settings.diff_diagnostics, settings.format_style) == (
+        "grouped", "keep-lines"
+    )
+    settings, problems = load_settings(
+        {"diffDiagnostics": "per-triple", "formatStyle": "penman"}
+    )
+    assert (settings.diff_diagnostics, settings.format_style) == (
+        "per-triple", "penman"
+    )
+    assert problems == []
+    settings, problems = load_settings(
+        {"diffDiagnostics": "per-line", "formatStyle": 2}
+    )
+    assert (settings.diff_diagnostics, settings.format_style) == (
+        "grouped", "keep-lines"
+    )
     assert problems == [
         "diffDiagnostics: 'per-line' is not a valid value "
         "(one of 'grouped', 'per-triple') (default used)",
+        "formatStyle: 2 is not a valid value "
+        "(one of 'keep-lines', 'penman') (default used)",
     ]

@@ -118,6 +118,6 @@ def test_show_graph_command() -> None:
 
 def test_choices_are_the_server_s_issue_22() -> None:
     hints = get_type_hints(Settings)
-    for name in ("diff_diagnostics",):
+    for name in ("diff_diagnostics", "format_style"):
         key = f"{SECTION}.{camel(name)}"
         assert contributed()[key]["enum"] == list(get_args(hints[name])), key

@@ -1,4 +1,4 @@
-"""Hovers, definition, references, rename, symbols, folding and formatting."""
+"""Hovers, definition, references, rename, symbols and folding."""
 
 from __future__ import annotations
 
@@ -7,10 +7,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from amr_lsp.convert import LineIndex
-from amrcheck.reading.layout import TextEdit, apply_edits
-
-from .conftest import LSP_DATA, change, doc, find, open_document, pos
+from .conftest import LSP_DATA, doc, find, open_document, pos
 
 #: read-only tests (or tests that reopen their document): one server for all
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -174,51 +171,3 @@ async def test_document_symbols_and_folding(client: LanguageClient) -> None:
     assert (folds[0].start_line, folds[0].end_line) == (
         find(TEXT, "# ::id lpp_1943.1").line, find(TEXT, ":mod 1").line
     )
-
-
-async def test_formatting_keeps_metadata_and_comments(client: LanguageClient) -> None:
-    text = (
-        "# a file comment\n\n"
-        "# ::id f.1\n# ::snt The boy wants 😋 to go.\n"
-        "(w / want-01 :ARG0 (b / boy)\n  :ARG1 (g / go-02 :ARG0 b))\n\n"
-        "# ::id f.2\n(x / broken :ARG0\n"
-    )
-    path = LSP_DATA / "annotations" / "format.amr"
-    uri = await open_document(client, path, text=text)
-    edits = await client.text_document_formatting_async(
-        types.DocumentFormattingParams(
-            text_document=doc(uri),
-            options=types.FormattingOptions(tab_size=2, insert_spaces=True),
-        )
-    )
-    assert len(edits) == 1  # the broken graph is left alone
-    formatted = _apply(text, edits)
-    assert formatted == (
-        "# a file comment\n\n"
-        "# ::id f.1\n# ::snt The boy wants 😋 to go.\n"
-        "(w / want-01\n   :ARG0 (b / boy)\n"
-        "   :ARG1 (g / go-02\n            :ARG0 b))\n\n"
-        "# ::id f.2\n(x / broken :ARG0\n"
-    )
-    # formatting twice changes nothing
-    await change(client, uri, 2, formatted)
-    again = await client.text_document_formatting_async(
-        types.DocumentFormattingParams(
-            text_document=doc(uri),
-            options=types.FormattingOptions(tab_size=2, insert_spaces=True),
-        )
-    )
-    assert len(again) == 0
-
-
-def _apply(text: str, edits: list[types.TextEdit]) -> str:
-    """Apply LSP edits (UTF-16 positions) to ``text``."""
-    lines = LineIndex(text)
-    return apply_edits(
-        text,
-        [
-            TextEdit(lines.offset(e.range.start), lines.offset(e.range.end), e.new_text)
-            for e in edits
-        ],
-    )
-
