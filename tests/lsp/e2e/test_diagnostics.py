@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from lsprotocol import types
 from pygls.workspace import TextDocument
 from pytest_lsp import LanguageClient
@@ -16,6 +18,7 @@ from .conftest import (
     find,
     open_document,
     pos,
+    resolved_lenses,
 )
 
 ANNOTATION = LSP_DATA / "annotations" / "lpp.amr"
@@ -290,3 +293,30 @@ async def test_e001_points_where_the_parser_ran_out_issue_22(
     assert (finding.span.line, finding.span.column) == (
         error.range.start.line + 1, error.range.start.character + 1
     )
+
+
+async def test_lens_counts_are_the_diagnostic_s_details_issue_22(
+    client: LanguageClient,
+) -> None:
+    """A graph's lens (``2 missing, 0 extra``) and its diff diagnostic count
+    the same triples, and the diagnostic lists each of them once."""
+    uri = await open_document(client, ANNOTATION)
+    lenses = await resolved_lenses(client, uri)
+    diffs = {d.range.start.line: d for d in by_source(client, uri, "amrcheck-diff")}
+    compared = 0
+    for lens in lenses:
+        assert lens.command is not None
+        counts = re.search(r"(\d+) missing, (\d+) extra", lens.command.title)
+        assert counts is not None, lens.command.title
+        missing, extra = int(counts[1]), int(counts[2])
+        diff = diffs.get(lens.range.start.line)
+        if missing + extra == 0:
+            assert diff is None
+            continue
+        compared += 1
+        assert diff is not None
+        assert f"({missing} missing, {extra} extra)" in diff.message
+        messages = [r.message for r in diff.related_information]
+        assert len(messages) == len(set(messages)) == missing + extra
+        assert sum(m.startswith("missing ") for m in messages) == missing
+    assert compared == 3
