@@ -428,6 +428,8 @@ def _describe_extra(
     graph: Graph, extra: TripleId, comparison: GraphComparison,
     places: _ReferencePlaces,
 ) -> _ExtraTriple:
+    """What an extra triple is: another root, another concept (its node is
+    aligned), an unaligned node, or a triple the reference lacks."""
     if extra.index < 0:
         node, related = places.node(places.graph.top)
         reason = f"the reference's root is {node}"
@@ -463,10 +465,6 @@ def _missing_items(comparison: GraphComparison, places: _ReferencePlaces) -> lis
         f"{places.place(triple_span_of(places.graph, m)[0])}"
         for m in comparison.missing
     ]
-
-
-def _count(number: int, unit: str) -> str:
-    return f"{number} {unit}{'' if number == 1 else 's'}"
 
 
 def grouped_diff_diagnostic(
