@@ -683,20 +683,9 @@ def lens_anchor(analysis: Analysis, report: GraphReport) -> types.Range:
 
 
 def _lens_offset(report: GraphReport) -> int:
-    entry = report.entry
-    return entry.graph.start if entry.graph is not None else _body_start(entry)
-
-
-def _body_start(entry: Entry) -> int:
-    """Where the text of a graph that does not parse starts: the first
-    character after its header. Its lens goes there, as a parsed graph's
-    does, not above its ``# ::id`` (issue 22). (The engine's
-    ``Entry.graph_start`` is the entry's end for such a graph.)"""
-    text = entry.source.text
-    offset = entry.comments[-1][1] if entry.comments else entry.start
-    while offset < entry.end and text[offset].isspace():
-        offset += 1
-    return offset
+    # a graph that does not parse gets its lens where its text starts, as a
+    # parsed graph does, not above its ``# ::id`` (issue 22)
+    return report.entry.graph_start
 
 
 def unresolved_lenses(

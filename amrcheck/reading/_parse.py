@@ -115,8 +115,15 @@ class Entry:
 
     @property
     def graph_start(self) -> int:
-        """Offset where the graph text starts (the header's end if none)."""
-        return self.graph.start if self.graph is not None else self.end
+        """Offset where the graph text starts, read or not: the first
+        character after the header (the entry's end if nothing follows it)."""
+        if self.graph is not None:
+            return self.graph.start
+        text = self.source.text
+        offset = self.comments[-1][1] if self.comments else self.start
+        while offset < self.end and text[offset].isspace():
+            offset += 1
+        return offset
 
     def metadata_span(self, key: str) -> Span | None:
         offsets = self.metadata_offsets.get(key)
