@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from pygls.cli import start_server
 
+from amrcheck.metrics import stay_plain
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(format="%(levelname)s %(name)s: %(message)s")
@@ -19,6 +21,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     level = os.environ.get("AMR_LSP_LOG", "WARNING").upper()
     logging.getLogger("amr_lsp").setLevel(level)
     from .server import SERVER  # after logging: importing builds the server
+
+    # every keystroke is answered at once: never stop to load (or, on a
+    # machine's first run, compile) the compiled search; plain is quick
+    # enough for an editor's one-graph re-scores
+    stay_plain()
 
     start_server(SERVER, list(argv) if argv is not None else None)
     return 0

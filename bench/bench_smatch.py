@@ -11,8 +11,8 @@ with the largest peak RSS (``ru_maxrss`` of the child):
   counting, so mean F1 is comparable) and the strict default, each with
   one process and with ``--jobs 2``; ``--exact`` with ``--exact``.
 
-One untimed process loads the compiled search first: the first run on a
-machine compiles it into numba's cache (seconds, once).
+One untimed process gets the compiled search ready first: the first run
+on a machine compiles it into numba's cache (seconds, once).
 
 Then time per pair by graph size, in process, both tools parsing the pair
 from its text and scoring it (smatch: ``get_amr_match`` on one-line
@@ -138,18 +138,11 @@ def whole_process(
 
 
 def _warm_up() -> None:
-    """Load the compiled search once in a fresh process, untimed, so that it
-    is in numba's cache: the first run on a machine compiles it (seconds,
-    once); every later process loads it. Timed runs measure the later ones.
-    """
-    subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from amrcheck.metrics._align import use_compiled; use_compiled()",
-        ],
-        check=True,
-    )
+    """Get the compiled search ready on this machine, untimed: the first run
+    on a machine compiles it into numba's cache (seconds, once) and marks
+    it ready; until then runs use the plain search. Timed runs measure the
+    later ones."""
+    subprocess.run([sys.executable, "-m", "amrcheck.metrics._search_cache"], check=True)
 
 
 def by_size(cand: Path, ref: Path, sample: int) -> list[str]:

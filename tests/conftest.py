@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -45,3 +47,14 @@ def shared_path(name: str) -> Path:
 def shared_amr_files() -> list[Path]:
     assert SHARED_AMR_FILES, f"no AMR files under {SHARED_DATA}"
     return SHARED_AMR_FILES
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_search_ready() -> None:
+    """Large work in the tests runs the compiled search, as on a machine
+    after its first run: get it ready once (where it is not, this compiles
+    it, about 20 s). Tests of the first run use a cache folder of their own.
+    """
+    subprocess.run(
+        [sys.executable, "-m", "amrcheck.metrics._search_cache"], check=True
+    )

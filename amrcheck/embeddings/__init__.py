@@ -52,13 +52,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ..cache import cache_dir
 from ._minilm import MINILM, load_minilm
 from ._sources import (
     GLOVE_6B_50D,
     INSTALL_HINT,
     VectorsError,
     WordVectors,
-    cache_dir,
     load_glove_package,
     load_text_vectors,
 )

@@ -10,7 +10,7 @@ all the rest of a graded metric, so the encoder is distilled once into a
 static table, as model2vec does: each of its 30,522 word pieces is encoded
 alone (mean-pooled, as the sentence encoder pools; a ``##`` piece as its
 bare text) and the table is kept in the cache folder
-(:func:`._sources.cache_dir`), memory-mapped like GloVe. A word's vector is
+(:func:`amrcheck.cache.cache_dir`), memory-mapped like GloVe. A word's vector is
 the mean of its pieces' rows (the package's own tokenizer splits it), so
 the vocabulary is open: every word has a vector, and a whole word of the
 encoder's vocabulary gets exactly the encoder's vector for it.
@@ -33,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from ._sources import VectorsError, WordVectors, _write_atomically, cache_dir
+from ..cache import cache_dir, write_atomically
+from ._sources import VectorsError, WordVectors
 
 #: the name of the source
 MINILM = "minilm"
@@ -129,7 +130,7 @@ def load_minilm() -> PieceVectors:
     except (OSError, ValueError):
         pieces = sorted(vocabulary, key=vocabulary.__getitem__)
         table = encode_pieces(folder, pieces)
-        saved = _write_atomically(path, lambda stream: np.save(stream, table))
+        saved = write_atomically(path, lambda stream: np.save(stream, table))
         matrix = np.load(path, mmap_mode="r") if saved else table
     if matrix.shape[0] != len(vocabulary):
         raise VectorsError(

@@ -18,8 +18,8 @@ its own.
   (files under ``CACHE_MIN_BYTES`` parse faster than a cache saves: never
   cached).
 
-The cache lives in ``$AMRCHECK_CACHE_DIR``, else ``$XDG_CACHE_HOME/amrcheck``,
-else ``~/.cache/amrcheck``. It is only an accelerator: if it cannot be
+The cache lives in the user cache folder (:func:`amrcheck.cache.cache_dir`).
+It is only an accelerator: if it cannot be
 written, vectors are parsed again on every load. Nothing is downloaded.
 """
 
@@ -28,14 +28,14 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.metadata
-import os
-import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
+from ..cache import cache_dir, write_atomically
 from ..errors import AmrError, InputError
 from ..reading.files import read_input_text
 
@@ -147,32 +147,6 @@ class WordVectors:
         return f"{self.name} ({len(self)} words, {self.dim}d)"
 
 
-def cache_dir() -> Path:
-    """The user cache folder for converted vectors (see module docstring)."""
-    explicit = os.environ.get("AMRCHECK_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "amrcheck"
-
-
-def _write_atomically(path: Path, write: object) -> bool:
-    """Write through a temporary file and rename; False if not possible.
-
-    Renaming makes concurrent first runs (several processes building the
-    same cache) safe: readers see a whole file or none.
-    """
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(handle, "wb") as stream:
-            write(stream)  # type: ignore[operator]
-        os.replace(temporary, path)
-        return True
-    except OSError:
-        return False
-
-
 def _read_words(path: Path, count: int) -> list[str] | None:
     """A cached word list if it is there and has ``count`` words."""
     try:
@@ -186,7 +160,7 @@ def _read_words(path: Path, count: int) -> list[str] | None:
 
 def _save_words(path: Path, words: list[str]) -> None:
     data = "".join(f"{w}\n" for w in words).encode("utf-8")
-    _write_atomically(path, lambda stream: stream.write(data))
+    write_atomically(path, lambda stream: stream.write(data))
 
 
 def _index(words: list[str]) -> dict[str, int]:
@@ -283,7 +257,7 @@ def _save_sorted(stem: Path, index: SortedWords) -> None:
     # rows first: a reader finding the words file finds the rows too
     for suffix, array in ((".rows.npy", index.rows), (".sorted.npy", index.words)):
         path = stem.with_name(stem.name + suffix)
-        if not _write_atomically(path, lambda stream, a=array: np.save(stream, a)):
+        if not write_atomically(path, partial(np.save, arr=array)):
             return
 
 
@@ -348,7 +322,7 @@ def load_text_vectors(path: str | Path) -> WordVectors:
         words = None
     if words is None:
         words, parsed = parse_text_vectors(path)
-        saved = _write_atomically(matrix_path, lambda stream: np.save(stream, parsed))
+        saved = write_atomically(matrix_path, lambda stream: np.save(stream, parsed))
         if saved:
             _save_words(words_path, words)
         matrix = np.load(matrix_path, mmap_mode="r") if saved else parsed

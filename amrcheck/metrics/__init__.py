@@ -64,6 +64,15 @@ BUILTIN_METRICS: dict[str, str] = {
 ALIASES: dict[str, str] = {"recommended": "wlmatch-v1"}
 
 
+def stay_plain() -> None:
+    """Keep this process on the plain alignment search for good: for a
+    server that must never stop to load the compiled one (see
+    :func:`._align.stay_plain`)."""
+    from ._align import stay_plain as keep_plain
+
+    keep_plain()
+
+
 def metric_names() -> list[str]:
     """Registered names (sorted), then the aliases."""
     return sorted(REGISTRY.keys() | BUILTIN_METRICS.keys()) + sorted(ALIASES)
@@ -188,4 +197,5 @@ __all__ = [
     "register",
     "resolve",
     "score_pairs",
+    "stay_plain",
 ]

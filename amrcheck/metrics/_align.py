@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _search
+from . import _search, _search_cache
 from ._search import EPSILON
 
 __all__ = [
@@ -59,10 +59,15 @@ SWITCH_AFTER = 1000
 _COMPILING_AFTER = 1.0
 _compiled: dict[str, Any] | None = None
 _plain_alignments = 0
+#: this process keeps the plain search: it never loads the compiled one
+_plain_only = False
+#: the compiled search was not ready when asked for: not asked again
+_declined = False
 
 
-def use_compiled() -> None:
-    """Load the compiled search into this process now (idempotent).
+def use_compiled(wait: bool = False) -> bool:
+    """Load the compiled search into this process now, if it can be had at
+    once; returns whether the process now uses it.
 
     The search runs as plain Python for a process's first
     :data:`SWITCH_AFTER` alignments, then compiled by numba: the same code
@@ -70,13 +75,24 @@ def use_compiled() -> None:
     import and its first call) that small jobs — a pre-commit hook, an
     editor's first checks — should not pay. Work known to be large calls
     this first (in the parent, so that forked workers inherit it loaded).
-    On a machine's first run numba compiles the search instead (about
-    20 s, then cached on disk); a notice on stderr says so when loading
-    takes longer than a second.
+
+    On a machine's first run numba would compile the search instead (about
+    20 s). No run waits for that: unless this machine has the compiled code
+    cached (:func:`._search_cache.ready`), this starts compiling it in a
+    detached low-priority process, says so on stderr, and the process
+    keeps the plain search. ``wait=True`` loads (or compiles) here and now,
+    with a notice on stderr when that takes longer than a second.
     """
-    global _compiled
+    global _compiled, _declined
     if _compiled is not None:
-        return
+        return True
+    if _plain_only and not wait:
+        return False
+    if not wait and not _search_cache.ready():
+        if not _declined and _search_cache.prepare_in_background():
+            _say_preparing()
+        _declined = True
+        return False
 
     notice = threading.Timer(_COMPILING_AFTER, _say_compiling)
     notice.daemon = True
@@ -94,12 +110,25 @@ def use_compiled() -> None:
     finally:
         notice.cancel()
         notice.join()
+    _search_cache.record(compiled)
     _compiled = compiled
+    return True
+
+
+def stay_plain() -> None:
+    """Keep the plain search in this process for good.
+
+    For a server that must answer every keystroke at once: loading the
+    compiled search takes about 0.5 s, during which it would answer
+    nothing; its small, steady work is quick enough plain.
+    """
+    global _plain_only
+    _plain_only = True
 
 
 def _kernels() -> tuple[dict[str, Any], bool]:
     """The search to use now, and whether it takes numpy arrays (else lists)."""
-    if _compiled is None and _plain_alignments >= SWITCH_AFTER:
+    if _compiled is None and not _declined and _plain_alignments >= SWITCH_AFTER:
         use_compiled()
     if _compiled is not None:
         return _compiled, True
@@ -111,6 +140,16 @@ def _say_compiling() -> None:
     print(
         "amrcheck: compiling the alignment search for this machine "
         "(first run only, about 20 s; cached afterwards) ...",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def _say_preparing() -> None:
+    print(
+        "amrcheck: the compiled alignment search is being prepared for this "
+        "machine in the background (once, about 20 s); until it is ready, "
+        "runs use the plain search (same scores, slower on large work)",
         file=sys.stderr,
         flush=True,
     )

@@ -25,6 +25,7 @@ as integers (one sequence per graph pair).
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from types import FunctionType
 from typing import Any
 
@@ -59,6 +60,10 @@ def _sorted(values):
     return sorted(values)
 
 
+def _largest(values):
+    return max(values, default=0.0)
+
+
 def _stable_order(values):
     """Indices of ``values`` by increasing value, ties by index."""
     return sorted(range(len(values)), key=values.__getitem__)
@@ -84,6 +89,10 @@ def _array_sorted(values):
     return np.sort(values)
 
 
+def _array_largest(values):
+    return values.max() if len(values) else 0.0
+
+
 def _array_stable_order(values):
     return np.argsort(values, kind="mergesort")
 
@@ -103,15 +112,20 @@ def _put_change(changes, row, node, old, new):
     changes[3 * row], changes[3 * row + 1], changes[3 * row + 2] = node, old, new
 
 
-def _node_pair(n2, node, target):
-    return node * n2 + target if target >= 0 else -1
-
-
 # -- pairwise lookups and the climber's state ---------------------------------
 
 
 def _pair_weight(row_start, partners, weights, p, q):
     """Weight of node pairs ``p`` and ``q`` together (0 if none or p, q < 0)."""
+    if p < 0 or q < 0:
+        return 0.0
+    high = row_start[p + 1]
+    found = bisect_left(partners, q, row_start[p], high)
+    return weights[found] if found < high and partners[found] == q else 0.0
+
+
+def _array_pair_weight(row_start, partners, weights, p, q):
+    # :func:`_pair_weight` compiled: numba has no ``bisect``
     if p < 0 or q < 0:
         return 0.0
     low, high = row_start[p], row_start[p + 1]
@@ -191,6 +205,10 @@ def _moves_and_swaps(  # noqa: C901 (hot path)
     and ``k``. Gains come from ``gain`` in O(1), plus the relation between
     the two swapped pairs. Ties go to the first ``(i, j)``.
     """
+    # a swap's two relation weights are looked up only when, at their
+    # heaviest, the swap could beat the best so far (each <= heaviest, and
+    # rounding is monotonic: skipping never changes the choice)
+    heaviest = _largest(weights)
     while value < stop_at - EPSILON:
         best, best_i, best_j = EPSILON, -1, -1
         for i in range(n1):
@@ -208,11 +226,11 @@ def _moves_and_swaps(  # noqa: C901 (hot path)
                     delta = gain[base + j] - gain[k * n2 + j]
                 else:
                     kb = k * n2
+                    delta = gain[base + j] + gain[kb + a] - own - gain[kb + j]
+                    if delta + heaviest + heaviest <= best:
+                        continue
                     delta = (
-                        gain[base + j]
-                        + gain[kb + a]
-                        - own
-                        - gain[kb + j]
+                        delta
                         + _pair_weight(row_start, partners, weights, base + j, kb + a)
                         + _pair_weight(row_start, partners, weights, base + a, kb + j)
                     )
@@ -247,15 +265,24 @@ def _change_value(n2, row_start, partners, weights, gain, changes, count):
         if old >= 0:
             delta -= gain[node * n2 + old]
     for x in range(count):
-        old_x = _node_pair(n2, changes[3 * x], changes[3 * x + 1])
-        new_x = _node_pair(n2, changes[3 * x], changes[3 * x + 2])
+        # the node pairs before and after (-1: unaligned), written out
+        # inline: this loop is the plain search's hot spot
+        row, old, new = changes[3 * x] * n2, changes[3 * x + 1], changes[3 * x + 2]
+        old_x = row + old if old >= 0 else -1
+        new_x = row + new if new >= 0 else -1
         for y in range(x + 1, count):
-            old_y = _node_pair(n2, changes[3 * y], changes[3 * y + 1])
-            new_y = _node_pair(n2, changes[3 * y], changes[3 * y + 2])
-            delta += _pair_weight(row_start, partners, weights, old_x, old_y)
-            delta += _pair_weight(row_start, partners, weights, new_x, new_y)
-            delta -= _pair_weight(row_start, partners, weights, new_x, old_y)
-            delta -= _pair_weight(row_start, partners, weights, old_x, new_y)
+            row, old, new = changes[3 * y] * n2, changes[3 * y + 1], changes[3 * y + 2]
+            old_y = row + old if old >= 0 else -1
+            new_y = row + new if new >= 0 else -1
+            # (a pair with an unaligned side weighs 0: not looked up)
+            if old_x >= 0 and old_y >= 0:
+                delta += _pair_weight(row_start, partners, weights, old_x, old_y)
+            if new_x >= 0 and new_y >= 0:
+                delta += _pair_weight(row_start, partners, weights, new_x, new_y)
+            if new_x >= 0 and old_y >= 0:
+                delta -= _pair_weight(row_start, partners, weights, new_x, old_y)
+            if old_x >= 0 and new_y >= 0:
+                delta -= _pair_weight(row_start, partners, weights, old_x, new_y)
     return delta
 
 
@@ -804,7 +831,17 @@ def build_triple_problem(encoded, product):
 
 # -- the compiled namespace ---------------------------------------------------
 
-_STORAGE = ("_ints", "_floats", "_flags", "_copy", "_sorted", "_stable_order")
+#: functions with a plain (list) and a compiled (``_array_``) version
+_STORAGE = (
+    "_ints",
+    "_floats",
+    "_flags",
+    "_copy",
+    "_sorted",
+    "_stable_order",
+    "_largest",
+    "_pair_weight",
+)
 
 
 def compiled() -> dict[str, Any]:

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment
 
-from amrcheck.metrics import _search
+from amrcheck.metrics import _search, _search_cache
 from amrcheck.metrics._align import AlignmentProblem
 from amrcheck.metrics.smatch import LabelIds, Numbering, Smatch, alignment_problem
 from amrcheck.reading.corpus import read_corpus
@@ -250,11 +250,11 @@ def test_a_slow_first_load_says_it_is_compiling(
     monkeypatch.setattr(_align, "_compiled", None)
     monkeypatch.setattr(_align, "_COMPILING_AFTER", 0.05)
     monkeypatch.setattr(_search, "compiled", slow_compiled)
-    _align.use_compiled()
+    _align.use_compiled(wait=True)
     assert "compiling the alignment search" in capsys.readouterr().err
     monkeypatch.setattr(_align, "_compiled", None)
     monkeypatch.setattr(_align, "_COMPILING_AFTER", 5.0)
-    _align.use_compiled()  # loads well within the limit: no notice
+    _align.use_compiled(wait=True)  # loads well within the limit: no notice
     assert capsys.readouterr().err == "" and _align._compiled is compiled_namespace
 
 
@@ -263,7 +263,9 @@ def test_a_process_switches_to_the_compiled_search_after_many_alignments(
 ) -> None:
     from amrcheck.metrics import _align
 
+    monkeypatch.setattr(_search_cache, "ready", lambda: True)
     monkeypatch.setattr(_align, "_compiled", None)
+    monkeypatch.setattr(_align, "_declined", False)
     monkeypatch.setattr(_align, "_plain_alignments", 0)
     monkeypatch.setattr(_align, "SWITCH_AFTER", 3)
     metric = Smatch()
@@ -283,7 +285,9 @@ def test_large_work_loads_the_compiled_search_at_once(
 ) -> None:
     from amrcheck.metrics import _align, expect_pairs, get_metric
 
+    monkeypatch.setattr(_search_cache, "ready", lambda: True)
     monkeypatch.setattr(_align, "_compiled", None)
+    monkeypatch.setattr(_align, "_declined", False)
     expect_pairs(get_metric("smatch"), 10)
     assert _align._compiled is None
     expect_pairs(get_metric("rematch"), 10**6)  # no alignment: nothing to load
