@@ -733,6 +733,43 @@ def _keyed_triples(encoded):
     return keyed
 
 
+def _run_end(keys, start, divisor):
+    """End of the run of sorted ``keys`` from ``start`` with its label
+    (``key // divisor``)."""
+    label = keys[start] // divisor
+    end = start + 1
+    while end < len(keys) and keys[end] // divisor == label:
+        end += 1
+    return end
+
+
+def _matched_runs(ours, theirs, divisor):
+    """The runs of each label (``key // divisor``) found in both sorted key
+    lists, by increasing label: (x starts, x ends, y starts, y ends, count).
+
+    Pairing each x of a run with each y of its partner run visits the
+    equal-label pairs in the order of a double loop over x then y, without
+    comparing every x with every y.
+    """
+    size = min(len(ours), len(theirs))
+    x_from, x_to = _ints(size, 0), _ints(size, 0)
+    y_from, y_to = _ints(size, 0), _ints(size, 0)
+    count = 0
+    x = y = 0
+    while x < len(ours) and y < len(theirs):
+        label_x, label_y = ours[x] // divisor, theirs[y] // divisor
+        if label_x < label_y:
+            x = _run_end(ours, x, divisor)
+        elif label_x > label_y:
+            y = _run_end(theirs, y, divisor)
+        else:
+            x_from[count], y_from[count] = x, y
+            x, y = _run_end(ours, x, divisor), _run_end(theirs, y, divisor)
+            x_to[count], y_to[count] = x, y
+            count += 1
+    return x_from, x_to, y_from, y_to, count
+
+
 def _relation_rows(  # noqa: C901 (one pass)
     ours, our_counts, theirs, their_counts, n1, n2, scale, product, unary
 ):
@@ -740,30 +777,27 @@ def _relation_rows(  # noqa: C901 (one pass)
 
     Self-loops matched by self-loops earn their node pair a unary weight.
     """
-    square = scale * scale
+    x_from, x_to, y_from, y_to, runs = _matched_runs(ours, theirs, scale * scale)
     capacity = 0
-    for x in range(len(ours)):
-        for y in range(len(theirs)):
-            if ours[x] // square == theirs[y] // square:
-                capacity += 2
+    for run in range(runs):
+        capacity += 2 * (x_to[run] - x_from[run]) * (y_to[run] - y_from[run])
     cells = n1 * n2
     pair_keys = _ints(capacity, 0)
     pair_weights = _floats(capacity)
     size = 0
-    for x in range(len(ours)):
-        i, k = (ours[x] // scale) % scale, ours[x] % scale
-        for y in range(len(theirs)):
-            if ours[x] // square != theirs[y] // square:
-                continue
-            j, t = (theirs[y] // scale) % scale, theirs[y] % scale
-            w = float(_combine(our_counts[x], their_counts[y], product))
-            if i == k and j == t:  # self-loop: earned by one node pair
-                unary[i * n2 + j] += w
-            elif i != k and j != t:  # else the two ends can never both align
-                p, q = i * n2 + j, k * n2 + t
-                pair_keys[size], pair_weights[size] = p * cells + q, w
-                pair_keys[size + 1], pair_weights[size + 1] = q * cells + p, w
-                size += 2
+    for run in range(runs):
+        for x in range(x_from[run], x_to[run]):
+            i, k = (ours[x] // scale) % scale, ours[x] % scale
+            for y in range(y_from[run], y_to[run]):
+                j, t = (theirs[y] // scale) % scale, theirs[y] % scale
+                w = float(_combine(our_counts[x], their_counts[y], product))
+                if i == k and j == t:  # self-loop: earned by one node pair
+                    unary[i * n2 + j] += w
+                elif i != k and j != t:  # else the two ends can never both align
+                    p, q = i * n2 + j, k * n2 + t
+                    pair_keys[size], pair_weights[size] = p * cells + q, w
+                    pair_keys[size + 1], pair_weights[size + 1] = q * cells + p, w
+                    size += 2
     order = _stable_order(pair_keys[:size])
     row_start = _ints(cells + 1, 0)
     partners = _ints(size, 0)
@@ -815,11 +849,13 @@ def build_triple_problem(encoded, product):
         bound += _label_matches(ours, our_counts, theirs, their_counts, label_scale)
         if kind == 2:
             break
-        for x in range(len(ours)):
-            for y in range(len(theirs)):
-                if ours[x] // scale == theirs[y] // scale:
+        x_from, x_to, y_from, y_to, runs = _matched_runs(ours, theirs, scale)
+        for run in range(runs):
+            for x in range(x_from[run], x_to[run]):
+                for y in range(y_from[run], y_to[run]):
                     p = (ours[x] % scale) * n2 + theirs[y] % scale
-                    unary[p] += float(_combine(our_counts[x], their_counts[y], product))
+                    weight = float(_combine(our_counts[x], their_counts[y], product))
+                    unary[p] += weight
     ours, our_counts = keyed[2]
     theirs, their_counts = keyed[5]
     row_start, partners, weights = _relation_rows(

@@ -60,7 +60,6 @@ def cache_key() -> str:
     search_file = Path(__file__).with_name("_search.py")
     parts = [
         sys.version,
-        sys.executable,
         platform.node(),
         platform.machine(),
         _stamp(None if numba is None else numba.origin),
