@@ -149,8 +149,7 @@ def _load(n1, n2, unary, row_start, partners, weights, mapping, m, inv, gain):
     """
     for j in range(n2):
         inv[j] = -1
-    for p in range(n1 * n2):
-        gain[p] = unary[p]
+    gain[:] = unary
     value = 0.0
     for i in range(n1):
         j = mapping[i]
@@ -326,7 +325,7 @@ def _best_edge_change(
 
 
 def _edge_step(  # noqa: C901 (hot path)
-    n1, n2, row_start, partners, weights, m, inv, gain, trial, chosen
+    n2, row_start, partners, weights, related, m, inv, gain, trial, chosen
 ):
     """Realise one relation match that single moves and swaps cannot.
 
@@ -335,11 +334,10 @@ def _edge_step(  # noqa: C901 (hot path)
     node pairs ``(i -> j, k -> t)`` with a relation weight, neither in place
     yet, and a promising gain before counting what displaced nodes lose:
     align both (:func:`_best_edge_change`). The first change that gains is
-    made; returns its gain (0 if none).
+    made; returns its gain (0 if none). ``related``: the node pairs with a
+    relation weight, increasing.
     """
-    for p in range(n1 * n2):
-        if row_start[p] == row_start[p + 1]:
-            continue
+    for p in related:
         i, j = p // n2, p % n2
         a = m[i]
         if a == j:  # then moving k alone is a move or swap: done already
@@ -381,7 +379,7 @@ def _edge_step(  # noqa: C901 (hot path)
 
 
 def _climb(
-    n1, n2, row_start, partners, weights, cand_start, cand, m, inv, gain,
+    n1, n2, row_start, partners, weights, cand_start, cand, related, m, inv, gain,
     value, stop_at, trial, chosen,
 ):
     """Climb to a local optimum (or to ``stop_at``); return its value.
@@ -397,7 +395,7 @@ def _climb(
         if value >= stop_at - EPSILON:
             return value
         gained = _edge_step(
-            n1, n2, row_start, partners, weights, m, inv, gain, trial, chosen
+            n2, row_start, partners, weights, related, m, inv, gain, trial, chosen
         )
         if gained <= EPSILON:
             return value
@@ -420,6 +418,21 @@ def _candidates(n1: int, n2: int, unary: Any, row_start: Any) -> tuple[Any, Any]
                 count += 1
         cand_start[i + 1] = count
     return cand_start, cand[:count]
+
+
+def _related(cells, row_start):
+    """The node pairs with a relation weight, increasing."""
+    count = 0
+    for p in range(cells):
+        if row_start[p + 1] > row_start[p]:
+            count += 1
+    related = _ints(count, 0)
+    count = 0
+    for p in range(cells):
+        if row_start[p + 1] > row_start[p]:
+            related[count] = p
+            count += 1
+    return related
 
 
 def _smart_start(n1, n2, unary):
@@ -486,8 +499,10 @@ def star_weights(n1, n2, unary, row_start, partners, weights):
             continue
         for e in range(low, high):
             k, t = partners[e] // n2, partners[e] % n2
-            by_k[k] = max(by_k[k], weights[e])
-            by_t[t] = max(by_t[t], weights[e])
+            if weights[e] > by_k[k]:  # (a comparison, not max(): plain speed)
+                by_k[k] = weights[e]
+            if weights[e] > by_t[t]:
+                by_t[t] = weights[e]
         sum_k, sum_t = 0.0, 0.0
         for e in range(low, high):  # each neighbour once, then cleared
             k, t = partners[e] // n2, partners[e] % n2
@@ -510,8 +525,10 @@ def line_bound(n1, n2, stars, known, integral):
     for i in range(n1):
         for j in range(n2):
             w = stars[i * n2 + j]
-            rows[i] = max(rows[i], w)
-            cols[j] = max(cols[j], w)
+            if w > rows[i]:  # (a comparison, not max(): plain speed)
+                rows[i] = w
+            if w > cols[j]:
+                cols[j] = w
     row_sum, col_sum = 0.0, 0.0
     for i in range(n1):
         row_sum += rows[i]
@@ -626,13 +643,14 @@ def search(
     m, inv, gain = _ints(n1, -1), _ints(n2, -1), _floats(n1 * n2)
     trial, chosen = _ints(12, 0), _ints(12, 0)  # up to 4 (node, old, new)
     cand_start, cand = _candidates(n1, n2, unary, row_start)
+    related = _related(n1 * n2, row_start)
     value = _load(
         n1, n2, unary, row_start, partners, weights, _smart_start(n1, n2, unary),
         m, inv, gain,
     )
     value = _climb(
-        n1, n2, row_start, partners, weights, cand_start, cand, m, inv, gain,
-        value, known, trial, chosen,
+        n1, n2, row_start, partners, weights, cand_start, cand, related, m, inv,
+        gain, value, known, trial, chosen,
     )
     best, best_value, bound = _copy(m), value, known
     if best_value >= bound - EPSILON:
@@ -651,8 +669,8 @@ def search(
             start = _random_start(n1, n2, cand_start, cand, rng)
         value = _load(n1, n2, unary, row_start, partners, weights, start, m, inv, gain)
         value = _climb(
-            n1, n2, row_start, partners, weights, cand_start, cand, m, inv, gain,
-            value, bound, trial, chosen,
+            n1, n2, row_start, partners, weights, cand_start, cand, related, m, inv,
+            gain, value, bound, trial, chosen,
         )
         if value > best_value + EPSILON:
             for i in range(n1):
