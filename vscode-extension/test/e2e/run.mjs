@@ -310,7 +310,6 @@ try {
   // the editor draws only the visible lines' squiggles: W402's (line 7) and lpp_1943.2's (line 12)
   const squiggles = await page.locator(".monaco-editor .squiggly-warning").count();
   check("... with the warning squiggle in the editor", squiggles >= 2, `${squiggles} on the first screen`);
-  await lensTitles(page, /lpp_1943\.2$/); // the lenses come back after the settings changed
   await shot(page, "editor-low-scores.png", { x: 0, y: 0, width: 1400, height: 860 });
 
   // 10. the Problems panel names the reference place file:line:col
@@ -381,7 +380,7 @@ try {
 
   // 13. a metric that does not count triples: its lens speaks its own units (rematch: motifs)
   await applySettings(page, { "amrcheck.metric": "rematch" }, "review/lpp.amr");
-  await page.keyboard.press("Control+Home");
+  await goToLine(page, 1, false); // the editor has the focus, openFile gave it
   const motifs = await lensTitles(page, /^rematch 0\.89 .*lpp_1943\.2$/, 60_000);
   check("rematch lens counts motifs, not triples",
     motifs.length === 1 && /motifs: \d+ shared, \d+ missing, \d+ extra vs gold\/lpp\.amr#lpp_1943\.2$/.test(motifs[0]) && !/triple/.test(motifs[0]),
@@ -454,6 +453,7 @@ async function applySettings(page, values, then) {
   await page.keyboard.press("Shift+Control+End"); // what the editor closed for us
   await page.keyboard.press("Delete");
   await page.keyboard.press("Control+S");
+  await runCommand(page, "View: Close Editor");
   await openFile(page, then);
 }
 
@@ -496,8 +496,9 @@ async function cursorAt(page, line, column) {
   ).then((h) => h.jsonValue()).catch(() => null);
 }
 
-async function goToLine(page, line) {
-  await page.locator(".monaco-editor .view-lines").first().click({ position: { x: 200, y: 10 } });
+/** Ctrl+G to `line`; `focus`: click into the editor first (the focus may be in a webview). */
+async function goToLine(page, line, focus = true) {
+  if (focus) await page.locator(".monaco-editor .view-lines").first().click({ position: { x: 200, y: 10 } });
   await page.keyboard.press("Control+G");
   await page.waitForSelector(".quick-input-widget input", { state: "visible" });
   await page.keyboard.type(String(line));
