@@ -120,6 +120,10 @@ export class GraphScoresView implements vscode.TreeDataProvider<GraphScore>, vsc
       this.view,
       this.changed,
       vscode.window.onDidChangeActiveTextEditor(() => void this.refresh()),
+      // a document opened again starts at version 1: forget the versions of its last opening
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        if (this.scores && vscode.Uri.parse(this.scores.uri).toString() === document.uri.toString()) this.scores = undefined;
+      }),
       this.view.onDidChangeVisibility(() => {
         if (this.view.visible && this.stale) void this.refresh();
       }),
@@ -145,6 +149,9 @@ export class GraphScoresView implements vscode.TreeDataProvider<GraphScore>, vsc
           GraphScores | undefined)
       : undefined;
     if (amrEditor()?.document.uri.toString() !== uri) return; // another editor meanwhile: its refresh wins
+    // answers to two refreshes may cross: never replace a newer version's scores
+    const shown = this.scores;
+    if (scores && shown && shown.uri === scores.uri && (shown.version ?? -1) > (scores.version ?? -1)) return;
     this.scores = scores;
     const scored = scores?.graphs.filter((g) => g.score !== null) ?? [];
     const low = scored.filter((g) => g.low).length;

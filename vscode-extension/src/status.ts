@@ -24,7 +24,7 @@ export function lowScoreThreshold(uri: vscode.Uri): number {
   return typeof value === "number" && value >= 0 && value <= 1 ? value : Number(config.inspect(THRESHOLD_SETTING)?.defaultValue);
 }
 
-export function affectsThreshold(event: vscode.ConfigurationChangeEvent): boolean {
+function affectsThreshold(event: vscode.ConfigurationChangeEvent): boolean {
   return event.affectsConfiguration(`${SERVER_SECTION}.${THRESHOLD_SETTING}`);
 }
 
