@@ -40,6 +40,7 @@ from amrcheck.validation.validate import GraphFindingsCache
 from .analysis import (
     Analysis,
     analyze,
+    is_low,
     lens_report,
     lens_title,
     next_low_score,
@@ -78,6 +79,8 @@ CONFIGURATION_WAIT_S = 5.0
 DOCUMENT_SCORE_COMMAND = "amrcheck.documentScore"
 #: command returning the next graph below ``lowScoreThreshold`` after a position
 NEXT_LOW_SCORE_COMMAND = "amrcheck.nextLowScore"
+#: command returning every graph's place and score (a list sorted by score)
+GRAPH_SCORES_COMMAND = "amrcheck.graphScores"
 #: command returning the precedents of the graph at a position (JSON list)
 SIMILAR_COMMAND = "amrcheck.similarAnnotations"
 
@@ -575,20 +578,59 @@ async def next_low_score_command(
         return None
     graph = report.entry.graph
     start = parsed.lines.position(graph.start)
-    whole = parsed.range(report.entry.span)
     return {
         "uri": uri,
         "id": report.entry.label,
         "line": start.line,
         "character": start.character,
-        "range": {
-            "start": {"line": whole.start.line, "character": whole.start.character},
-            "end": {"line": whole.end.line, "character": whole.end.character},
-        },
+        "range": range_json(parsed.range(report.entry.span)),
         "metric": analysis.settings.metric,
         "score": report.comparison.score.f1,
         "threshold": analysis.settings.low_score_threshold,
         "wrapped": graph.start <= offset,
+    }
+
+
+@SERVER.command(GRAPH_SCORES_COMMAND)
+async def graph_scores_command(ls: AmrLanguageServer, uri: Any) -> dict[str, Any]:
+    """Every graph of the document in document order: its place, its score
+    (None when it has none, ``note`` says why) and whether it is below
+    ``lowScoreThreshold``, for a client's list of graphs by score
+    (issue 22; the scores in document symbols are rounded text)."""
+    analysis = await ls.analysis(require_open(ls, uri))
+    parsed = analysis.parsed
+    graphs = []
+    for report in analysis.graphs:
+        entry = report.entry
+        start = parsed.lines.position(
+            entry.graph.start if entry.graph is not None else entry.start
+        )
+        comparison = report.comparison
+        graphs.append(
+            {
+                "id": entry.label,
+                "line": start.line,
+                "character": start.character,
+                "range": range_json(parsed.range(entry.span)),
+                "score": comparison.score.f1 if comparison else None,
+                "low": is_low(report, analysis.settings),
+                "note": report.note,
+                "sentence": entry.metadata.get("snt"),
+            }
+        )
+    return {
+        "uri": uri,
+        "version": analysis.version,
+        "metric": analysis.settings.metric,
+        "threshold": analysis.settings.low_score_threshold,
+        "graphs": graphs,
+    }
+
+
+def range_json(whole: types.Range) -> dict[str, Any]:
+    return {
+        "start": {"line": whole.start.line, "character": whole.start.character},
+        "end": {"line": whole.end.line, "character": whole.end.character},
     }
 
 

@@ -121,3 +121,24 @@ def test_choices_are_the_server_s_issue_22() -> None:
     for name in ("diff_diagnostics", "format_style"):
         key = f"{SECTION}.{camel(name)}"
         assert contributed()[key]["enum"] == list(get_args(hints[name])), key
+
+
+def test_scores_at_a_glance_contributions() -> None:
+    # issue 22: a key to the next graph below the threshold, a view of the
+    # graphs by score
+    contributes = manifest()["contributes"]
+    commands = {c["command"]: c for c in contributes["commands"]}
+    assert commands["amr.goToNextLowScore"]["category"] == "AMR"
+    (binding,) = [
+        k for k in contributes["keybindings"] if k["command"] == "amr.goToNextLowScore"
+    ]
+    # Alt+F8 and Shift+Alt+F8 are VS Code's next/previous problem in the file
+    assert binding["key"] == "ctrl+f8"
+    assert binding["when"] == "editorLangId == amr"
+    (view,) = contributes["views"]["explorer"]
+    source = (EXTENSION / "src" / "graphScores.ts").read_text(encoding="utf-8")
+    assert f'GRAPH_SCORES_VIEW = "{view["id"]}"' in source
+    assert 'REVEAL_GRAPH_COMMAND = "amr.revealGraph"' in source
+    palette = {m["command"]: m["when"] for m in contributes["menus"]["commandPalette"]}
+    # it needs a graph's place: only the view's items run it
+    assert palette["amr.revealGraph"] == "false"

@@ -3,6 +3,7 @@ import * as vscode from "vscode";
 import { ExecuteCommandRequest, type LanguageClient, type Middleware } from "vscode-languageclient/node";
 import { amrDocument, compareWithReference, REPORT_SCHEME, ReportProvider, showDiff, showTextDiff } from "./commands";
 import { GraphPanel } from "./graphView";
+import { goToNextLowScore, GraphScoresView, revealGraph, REVEAL_GRAPH_COMMAND } from "./graphScores";
 import { createClient, probeServer, pythonCommand, reportMissingServer } from "./server";
 import { type DocumentScore, ScoreStatus } from "./status";
 
@@ -15,6 +16,7 @@ let output: vscode.LogOutputChannel;
 let status: ScoreStatus;
 let starting: Promise<void> = Promise.resolve();
 let graphs: GraphPanel | undefined;
+let scoresView: GraphScoresView | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   output = vscode.window.createOutputChannel("AMR Language Server", { log: true });
@@ -25,8 +27,15 @@ export function activate(context: vscode.ExtensionContext): void {
   const panel = new GraphPanel(context.extensionUri, (method, params) =>
     client?.isRunning() ? client.sendRequest(method, params) : undefined);
   graphs = panel;
+  scoresView = new GraphScoresView(runServerCommand);
+  // the view is contributed with this context key: shown once an AMR file has been opened
+  void vscode.commands.executeCommand("setContext", "amr.active", true);
   context.subscriptions.push(
     panel,
+    scoresView,
+    vscode.commands.registerCommand(REVEAL_GRAPH_COMMAND, revealGraph),
+    vscode.commands.registerCommand("amr.goToNextLowScore", () =>
+      goToNextLowScore(runServerCommand, (uri) => status.get(uri))),
     vscode.commands.registerCommand("amr.showGraph", () => panel.show(vscode.window.activeTextEditor)),
     output,
     status,
@@ -75,7 +84,10 @@ async function start(): Promise<void> {
   }
   output.info(`starting ${python} -m amr_lsp (amrcheck ${probe.version})`);
   const created = createClient(python, output, middleware);
-  created.onNotification(SCORE_NOTIFICATION, (score: DocumentScore) => status.update(score));
+  created.onNotification(SCORE_NOTIFICATION, (score: DocumentScore) => {
+    status.update(score);
+    scoresView?.documentChecked(score.uri);
+  });
   try {
     await created.start();
   } catch (error) {
@@ -86,13 +98,18 @@ async function start(): Promise<void> {
   }
   client = created;
   void status.refresh();
+  void scoresView?.refresh();
   graphs?.refresh();
 }
 
-async function fetchScore(uri: string): Promise<DocumentScore | undefined> {
+/** A server command's answer; undefined when the server does not run. */
+async function runServerCommand(command: string, args: unknown[]): Promise<unknown> {
   if (!client?.isRunning()) return undefined;
-  const result = await client.sendRequest(ExecuteCommandRequest.type, { command: SCORE_COMMAND, arguments: [uri] });
-  return (result ?? undefined) as DocumentScore | undefined;
+  return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+}
+
+async function fetchScore(uri: string): Promise<DocumentScore | undefined> {
+  return ((await runServerCommand(SCORE_COMMAND, [uri])) ?? undefined) as DocumentScore | undefined;
 }
 
 /** Clicking a score lens shows the diff (or asks for a reference) instead of a silent request. */

@@ -2,6 +2,31 @@
 // from the server's `amr/documentScore` notification (or its command).
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { SERVER_SECTION } from "./server";
+
+/** A score this far or further below `amrcheck.lowScoreThreshold` is "far below": error colour, not warning. */
+export const FAR_BELOW = 0.2;
+const THRESHOLD_SETTING = "lowScoreThreshold";
+
+/** How a score stands against the threshold: the status bar's and the graph list's colours. */
+export type ScoreLevel = "ok" | "low" | "far below";
+
+export function scoreLevel(score: number, threshold: number): ScoreLevel {
+  if (score >= threshold) return "ok";
+  return score < threshold - FAR_BELOW ? "far below" : "low";
+}
+
+/** `amrcheck.lowScoreThreshold` of `uri`, the setting the server's low-score warnings use. */
+export function lowScoreThreshold(uri: vscode.Uri): number {
+  const config = vscode.workspace.getConfiguration(SERVER_SECTION, uri);
+  const value = config.get<unknown>(THRESHOLD_SETTING);
+  // the server keeps the default for a value it rejects: so does the colour
+  return typeof value === "number" && value >= 0 && value <= 1 ? value : Number(config.inspect(THRESHOLD_SETTING)?.defaultValue);
+}
+
+function affectsThreshold(event: vscode.ConfigurationChangeEvent): boolean {
+  return event.affectsConfiguration(`${SERVER_SECTION}.${THRESHOLD_SETTING}`);
+}
 
 /** The payload of `amr/documentScore` and of the `amrcheck.documentScore` command. */
 export interface DocumentScore {
@@ -31,6 +56,9 @@ export class ScoreStatus implements vscode.Disposable {
     this.listeners.push(
       vscode.window.onDidChangeActiveTextEditor(() => void this.refresh()),
       vscode.workspace.onDidCloseTextDocument((doc) => this.scores.delete(doc.uri.toString())),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (affectsThreshold(event)) void this.refresh();
+      }),
     );
   }
 
@@ -67,12 +95,16 @@ export class ScoreStatus implements vscode.Disposable {
   private render(score: DocumentScore): void {
     const item = this.item;
     const reference = score.reference ? vscode.workspace.asRelativePath(score.reference) : undefined;
+    const threshold = lowScoreThreshold(vscode.Uri.parse(score.uri));
+    const level = score.f1 !== null && reference ? scoreLevel(score.f1, threshold) : "ok";
+    // the only two background colours a status bar item may have: a low score is seen at a glance
+    item.backgroundColor = level === "ok" ? undefined
+      : new vscode.ThemeColor(level === "low" ? "statusBarItem.warningBackground" : "statusBarItem.errorBackground");
     if (score.f1 !== null && reference) {
       const empty = score.counted_empty?.length ?? 0;
       // a broken graph counts as 0: say so, so the lower score is not a mystery
       item.text = `$(graph) ${score.metric} ${score.f1.toFixed(3)}${empty ? ` $(warning) ${empty}` : ""}`;
       item.command = "amr.showDiff";
-      item.backgroundColor = undefined;
     } else if (!score.reference) {
       item.text = "$(graph) no reference";
       item.command = "amr.compareWithReference";
@@ -88,6 +120,10 @@ export class ScoreStatus implements vscode.Disposable {
           `F1 ${fmt(score.f1)} · P ${fmt(score.precision)} · R ${fmt(score.recall)}\n\n` +
             `${score.compared} of ${score.graphs} graphs compared · ${score.missing} missing, ${score.extra} extra triples\n\n`,
         );
+        if (level !== "ok") {
+          const far = level === "far below" ? `, more than ${FAR_BELOW.toFixed(2)} below` : "";
+          tooltip.appendMarkdown(`$(warning) below the threshold ${threshold.toFixed(2)}${far} (\`amrcheck.lowScoreThreshold\`)\n\n`);
+        }
         for (const empty of score.counted_empty ?? []) {
           tooltip.appendMarkdown(`$(warning) ${escape(empty.graph)} counts as 0 (${escape(empty.why)})\n\n`);
         }

@@ -113,3 +113,36 @@ async def test_symbols_of_a_document_without_reference(
         types.DocumentSymbolParams(text_document=doc(uri))
     )
     assert symbols[0].detail == "Chapter 1 ."
+
+
+async def test_graph_scores_for_a_list_by_score(start_client) -> None:
+    client = await start_client(configuration={"lowScoreThreshold": 0.98})
+    uri = await open_document(client, ANNOTATION)
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="amrcheck.graphScores", arguments=[uri])
+    )
+    assert (answer["metric"], answer["threshold"]) == ("smatch", 0.98)
+    graphs = answer["graphs"]
+    assert [g["id"] for g in graphs] == [f"lpp_1943.{i}" for i in range(1, 9)]
+    # the exact scores (a list sorts by them), not the lens's two digits
+    by_id = {g["id"]: g for g in graphs}
+    assert round(by_id["lpp_1943.4"]["score"], 4) == 0.9091
+    assert round(by_id["lpp_1943.5"]["score"], 4) == 0.9756
+    assert {g["id"] for g in graphs if g["low"]} == set(LOW) | {"lpp_1943.5"}
+    assert all(g["low"] == (g["score"] < 0.98) for g in graphs)
+    # the place nextLowScore goes to, and the whole entry with its metadata
+    fourth = by_id["lpp_1943.4"]
+    assert (fourth["line"], fourth["character"]) == (LOW["lpp_1943.4"].line, 0)
+    assert fourth["range"]["start"]["line"] == LOW["lpp_1943.4"].line - 3
+    assert fourth["sentence"] == "Here is a copy of the drawing ."
+    assert fourth["note"] is None
+
+
+async def test_graph_scores_without_reference(client: LanguageClient) -> None:
+    uri = await open_document(client, LSP_DATA / "gold" / "lpp.amr")
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="amrcheck.graphScores", arguments=[uri])
+    )
+    first = answer["graphs"][0]
+    assert first["score"] is None and not first["low"]
+    assert first["note"] == "no reference file configured"

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,8 @@ pytestmark = pytest.mark.skipif(
     reason="nvim not installed (run scripts/install-test-editors.sh)",
 )
 
-SCRIPT = r"""
+#: start the server on the buffer; ``emit`` prints one event as a JSON line
+PRELUDE = r"""
 local function emit(kind, value)
   io.stdout:write(vim.fn.json_encode({kind = kind, value = value}) .. "\n")
 end
@@ -37,7 +39,9 @@ local client_id = vim.lsp.start_client({
   init_options = OPTIONS,
 })
 vim.lsp.buf_attach_client(bufnr, client_id)
+"""
 
+SCRIPT = PRELUDE + r"""
 local function diagnostics()
   local found = {}
   for _, d in ipairs(vim.diagnostic.get(bufnr)) do
@@ -94,17 +98,13 @@ vim.cmd("qa!")
 """
 
 
-def test_neovim_opens_hovers_and_edits(tmp_path: Path) -> None:
-    text = ANNOTATION.read_text(encoding="utf-8")
-    at = find(text, "beautiful")
-    graph = find(text, "(s / see-01")  # lpp_1943.2, whose concept differs
+def run_neovim(tmp_path: Path, script: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Run the Lua ``script`` in headless Neovim on the annotation (PYTHON,
+    ROOT and OPTIONS filled in); its events by kind."""
     script = (
-        SCRIPT.replace("PYTHON", json.dumps(sys.executable))
+        script.replace("PYTHON", json.dumps(sys.executable))
         .replace("ROOT", json.dumps(str(LSP_DATA)))
-        .replace("OPTIONS", _lua_table(DEFAULT_OPTIONS))
-        .replace("GRAPH_LINE", str(graph.line))
-        .replace("LINE", str(at.line))
-        .replace("CHARACTER", str(at.character))
+        .replace("OPTIONS", _lua_table(options))
     )
     (tmp_path / "check.lua").write_text(script, encoding="utf-8")
     env = {
@@ -113,6 +113,7 @@ def test_neovim_opens_hovers_and_edits(tmp_path: Path) -> None:
         **{f"XDG_{k}_HOME": str(tmp_path / k.lower())
            for k in ("CONFIG", "DATA", "STATE", "CACHE")},
     }
+    assert NVIM is not None
     done = subprocess.run(
         [NVIM, "--headless", "--clean", "-i", "NONE", "-c",
          f"luafile {tmp_path / 'check.lua'}", str(ANNOTATION)],
@@ -123,9 +124,22 @@ def test_neovim_opens_hovers_and_edits(tmp_path: Path) -> None:
         if line.startswith("{"):
             event = json.loads(line)
             events[event["kind"]] = event["value"]
-    assert set(events) == {"opened", "hover", "edited", "lenses"}, (
-        done.stdout, done.stderr
+    events["stderr"] = done.stderr
+    return events
+
+
+def test_neovim_opens_hovers_and_edits(tmp_path: Path) -> None:
+    text = ANNOTATION.read_text(encoding="utf-8")
+    at = find(text, "beautiful")
+    graph = find(text, "(s / see-01")  # lpp_1943.2, whose concept differs
+    script = (
+        SCRIPT.replace("GRAPH_LINE", str(graph.line))
+        .replace("LINE", str(at.line))
+        .replace("CHARACTER", str(at.character))
     )
+    events = run_neovim(tmp_path, script, DEFAULT_OPTIONS)
+    stderr = events.pop("stderr")
+    assert set(events) == {"opened", "hover", "edited", "lenses"}, (events, stderr)
     opened = {(d["source"], d["code"], d["lnum"], d["col"]) for d in events["opened"]}
     assert ("amrcheck-diff", "diff", graph.line, graph.character) in opened
     assert ("amrcheck", "W402", 6, 7) in opened  # ":mod 1" of lpp_1943.1
@@ -135,6 +149,70 @@ def test_neovim_opens_hovers_and_edits(tmp_path: Path) -> None:
     assert len(events["lenses"]) == 8
     assert events["lenses"][1].startswith("smatch 1.00 · P 1.00 R 1.00")
     assert "unresolved" not in events["lenses"]
+
+
+LOW_SCORES_SCRIPT = PRELUDE + r"""
+local function low_scores()
+  local found = {}
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    if d.code == "low-score" then
+      table.insert(found, {lnum = d.lnum, message = d.message,
+                           severity = d.severity, source = d.source})
+    end
+  end
+  return found
+end
+vim.wait(20000, function() return #low_scores() > 0 end, 20)
+emit("low", low_scores())
+
+-- the outline Neovim would show (e.g. in a symbols picker): names and scores
+local document = {textDocument = vim.lsp.util.make_text_document_params(bufnr)}
+local symbols = vim.lsp.buf_request_sync(
+  bufnr, "textDocument/documentSymbol", document, 10000)
+for _, response in pairs(symbols or {}) do
+  local found = {}
+  for _, symbol in ipairs(response.result or {}) do
+    table.insert(found, {name = symbol.name, detail = symbol.detail})
+  end
+  emit("symbols", found)
+end
+
+-- what a mapping to the next low score would run, from the top
+local command = {command = "amrcheck.nextLowScore",
+                 arguments = {vim.uri_from_bufnr(bufnr), 0, 0}}
+local next_low = vim.lsp.buf_request_sync(
+  bufnr, "workspace/executeCommand", command, 10000)
+for _, response in pairs(next_low or {}) do
+  emit("next", response.result or response.err)
+end
+vim.lsp.stop_client(client_id)
+vim.cmd("qa!")
+"""
+
+
+def test_neovim_shows_low_scores_and_scores_in_symbols(tmp_path: Path) -> None:
+    """Issue 22 in Neovim 0.7: low-score warnings, scored document symbols,
+    and the next graph below the threshold."""
+    options = {**DEFAULT_OPTIONS, "lowScoreThreshold": 0.98}
+    events = run_neovim(tmp_path, LOW_SCORES_SCRIPT, options)
+    stderr = events.pop("stderr")
+    assert set(events) == {"low", "symbols", "next"}, (events, stderr)
+    text = ANNOTATION.read_text(encoding="utf-8")
+    # lpp_1943.2, .4 and .5 (smatch 0.9677, 0.9091, 0.9756), each on its first line
+    assert [(d["lnum"], d["message"]) for d in events["low"]] == [
+        (find(text, "(s / see-01").line, "smatch 0.97 < 0.98"),
+        (find(text, "(b / be-located-at-91").line, "smatch 0.91 < 0.98"),
+        (find(text, "(s2 / say-01").line, "smatch 0.9756 < 0.98"),
+    ]
+    assert {(d["source"], d["severity"]) for d in events["low"]} == {
+        ("amrcheck-score", 2)  # vim.diagnostic.severity.WARN
+    }
+    details = {s["name"]: s["detail"] for s in events["symbols"]}
+    assert len(details) == 8
+    assert details["lpp_1943.1"] == "smatch 1.00 · Chapter 1 ."
+    assert details["lpp_1943.4"] == "smatch 0.91 · Here is a copy of the drawing ."
+    assert events["next"]["id"] == "lpp_1943.2"
+    assert events["next"]["line"] == find(text, "(s / see-01").line
 
 
 def _lua_table(value: object) -> str:

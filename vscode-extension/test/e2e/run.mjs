@@ -5,8 +5,11 @@
 // error squiggle of a broken graph, the score lens of a good one, the hover
 // naming the aligned reference node, the status bar score, the diff report,
 // the graph view (drawn with its reference, hover link, a click moves the
-// cursor, typing redraws, it follows the cursor), and the notification when
-// the server's Python is missing. Screenshots go to
+// cursor, typing redraws, it follows the cursor), the scores at a glance of
+// issue 22 (low-score warnings and the status bar's colour, reference places
+// in the Problems panel, a metric's own units in its lens, the key to the next
+// graph below the threshold, the view of the graphs by score), and the
+// notification when the server's Python is missing. Screenshots go to
 // test-artifacts/. Prerequisites: scripts/install-vscode-test.sh, and
 // `npm run package` (the .vsix). Exit codes: 0 passed, 1 failed, 3 skipped.
 //
@@ -28,7 +31,7 @@ const { values: opts } = parseArgs({
     python: { type: "string", default: process.env.AMR_PYTHON ?? "" },
     artifacts: { type: "string", default: join(EXT, "test-artifacts") },
     keep: { type: "boolean", default: false },
-    "update-docs": { type: "boolean", default: false }, // copy editor.png and graph.png to docs/
+    "update-docs": { type: "boolean", default: false }, // copy the screenshots the docs show to docs/
   },
 });
 const CS_HOME = process.env.AMRCHECK_VSCODE_TEST_HOME ?? join(homedir(), ".cache/amrcheck-vscode-test");
@@ -69,6 +72,10 @@ writeFileSync(join(ws, "annotations/lpp.amr"), broken);
 // a draft no reference setting covers (for "AMR: Compare with reference…")
 mkdirSync(join(ws, "drafts"));
 writeFileSync(join(ws, "drafts/lpp.amr"), annotation);
+// the intact revision, for the scores at a glance (issue 22): smatch 0.968,
+// 0.909 and 0.976 for lpp_1943.2, .4 and .5, 1.0 for the others, 0.983 in all
+mkdirSync(join(ws, "review"));
+writeFileSync(join(ws, "review/lpp.amr"), annotation);
 
 const userData = join(tmp, "user-data");
 const extensions = join(tmp, "extensions");
@@ -77,7 +84,7 @@ for (const dir of [join(userData, "User"), extensions, home]) mkdirSync(dir, { r
 const settingsFile = join(userData, "User/settings.json");
 const settings = {
   "amr.server.python": python,
-  "amrcheck.references": { "annotations/*.amr": "gold/{name}.amr" },
+  "amrcheck.references": { "annotations/*.amr": "gold/{name}.amr", "review/*.amr": "gold/{name}.amr" },
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,
   "workbench.colorTheme": "Default Light Modern",
@@ -273,7 +280,114 @@ try {
     check("the view follows the cursor to the next graph", followed);
   }
 
-  // 9. a Python without amrcheck: a clear notification, not a silent failure
+  // -- issue 22: scores at a glance, in review/lpp.amr with the threshold 0.99 --
+  const review = annotation.split("\n");
+  const reviewLine = (needle) => review.findIndex((line) => line.includes(needle)) + 1;
+  const firstLines = {
+    "lpp_1943.2": reviewLine("(s / see-01"),
+    "lpp_1943.4": reviewLine("(b / be-located-at-91"),
+    "lpp_1943.5": reviewLine("(s2 / say-01"),
+  };
+  await page.keyboard.press("Escape");
+  await runCommand(page, "View: Close All Editor Groups");
+  await applySettings(page, { "amrcheck.lowScoreThreshold": 0.99 }, "review/lpp.amr");
+
+  // 9. a low-score warning on each graph below the threshold, the status bar in the warning colour
+  const statusItem = await page.waitForFunction(
+    () => {
+      const item = [...document.querySelectorAll(".statusbar-item")].find((e) => /smatch 0\.983/.test(e.textContent ?? ""));
+      return item && item.classList.contains("warning-kind")
+        ? { text: item.textContent, background: getComputedStyle(item).backgroundColor } : null;
+    },
+    undefined, { timeout: 60_000 },
+  ).then((h) => h.jsonValue()).catch(() => null);
+  check("status bar: a document score below the threshold in the warning colour", statusItem !== null, JSON.stringify(statusItem));
+  await page.keyboard.press("Control+Shift+M");
+  const lowScores = (await markers(page, "< 0.99", 3)).map((t) => /smatch 0\.\d+ < 0\.99.*/.exec(t)?.[0]);
+  check("low-score warnings on the three graphs below 0.99",
+    lowScores.map((t) => t?.slice(0, 18)).join("|") === "smatch 0.97 < 0.99|smatch 0.91 < 0.99|smatch 0.98 < 0.99"
+      && lowScores.every((t) => /low-score/.test(t ?? "")), JSON.stringify(lowScores));
+  // the editor draws only the visible lines' squiggles: W402's (line 7) and lpp_1943.2's (line 12)
+  const squiggles = await page.locator(".monaco-editor .squiggly-warning").count();
+  check("... with the warning squiggle in the editor", squiggles >= 2, `${squiggles} on the first screen`);
+  await shot(page, "editor-low-scores.png", { x: 0, y: 0, width: 1400, height: 860 });
+
+  // 10. the Problems panel names the reference place file:line:col
+  const places = await markers(page, "gold/lpp.amr:15:19", 1);
+  check("Problems panel names the reference place gold/lpp.amr:line:col",
+    places.some((t) => t.includes("aligned to reference node (m / magnificent) at gold/lpp.amr:15:19")), JSON.stringify(places));
+  await shot(page, "editor-reference-places.png", await panelBox(page));
+  await markers(page, "", 0);
+  await runCommand(page, "View: Hide Panel");
+
+  // 11. the key to the next graph below the threshold moves the cursor, graph after graph
+  await page.locator(".monaco-editor .view-lines").filter({ visible: true }).first().click({ position: { x: 200, y: 10 } });
+  await page.keyboard.press("Control+Home");
+  const visited = [];
+  for (const id of ["lpp_1943.2", "lpp_1943.4", "lpp_1943.5", "lpp_1943.2"]) {
+    await page.keyboard.press("Control+F8");
+    visited.push(await cursorAt(page, firstLines[id], 1));
+  }
+  check("Ctrl+F8 goes to the next graph below the threshold, and wraps around",
+    visited.every((at) => at !== null), `${JSON.stringify(visited)} (want lines ${JSON.stringify(firstLines)})`);
+  await page.keyboard.press("Control+F8"); // to lpp_1943.4, for the picture
+  await cursorAt(page, firstLines["lpp_1943.4"], 1);
+  await shot(page, "editor-next-low-score.png", { x: 0, y: 0, width: 1400, height: 860 });
+
+  // 12. the view of the graphs by score: lowest first, the low ones marked, a click goes there
+  await page.keyboard.press("Control+Shift+E");
+  // the list shows only the rows that fit: fold the folders' pane, open this one
+  const folders = page.locator(".pane-header", { hasText: /^workspace$/i });
+  if (await folders.getAttribute("aria-expanded") === "true") await folders.click();
+  const header = page.locator(".pane-header", { hasText: /AMR Graphs by Score/i });
+  if (await header.getAttribute("aria-expanded") === "false") await header.click();
+  const rows = await page.waitForFunction(
+    () => {
+      const pane = [...document.querySelectorAll(".pane")].find((p) => /AMR Graphs by Score/i.test(p.querySelector(".pane-header")?.textContent ?? ""));
+      const found = [...(pane?.querySelectorAll(".monaco-list-row") ?? [])].map((row) => ({
+        id: row.querySelector(".label-name")?.textContent ?? "",
+        description: row.querySelector(".label-description")?.textContent ?? "",
+        warning: row.querySelector(".codicon-warning") !== null,
+      }));
+      return found.length === 8 ? found : null;
+    },
+    undefined, { timeout: 30_000 },
+  ).then((h) => h.jsonValue()).catch(() => []);
+  check("graphs by score: all eight, lowest first",
+    rows.map((r) => r.id).join(" ") === "lpp_1943.4 lpp_1943.2 lpp_1943.5 lpp_1943.1 lpp_1943.3 lpp_1943.6 lpp_1943.7 lpp_1943.8",
+    JSON.stringify(rows.map((r) => `${r.id} ${r.description}`)));
+  check("... the three below the threshold marked, with their scores",
+    rows.filter((r) => r.warning).map((r) => r.description).join("|") === "smatch 0.909 < 0.99|smatch 0.968 < 0.99|smatch 0.976 < 0.99",
+    JSON.stringify(rows.filter((r) => r.warning)));
+  await page.locator(".pane .monaco-list-row", { hasText: "lpp_1943.5" }).click();
+  check("a click on a graph of the view moves the cursor there", await cursorAt(page, firstLines["lpp_1943.5"], 1) !== null);
+  await page.mouse.move(700, 300); // no tooltip over the list
+  await shot(page, "editor-graphs-by-score.png", { x: 0, y: 0, width: 1100, height: 860 });
+
+  // ... a higher threshold recolours the status bar; the key then says there is none
+  await applySettings(page, { "amrcheck.lowScoreThreshold": 0.5 }, "review/lpp.amr");
+  const plain = await page.waitForFunction(
+    () => [...document.querySelectorAll(".statusbar-item")].find((e) => /smatch 0\.983/.test(e.textContent ?? "") && !e.className.includes("-kind")) !== undefined,
+    undefined, { timeout: 30_000 },
+  ).then(() => true).catch(() => false);
+  check("status bar: no colour above the threshold (setting changed)", plain);
+  await page.keyboard.press("Control+F8");
+  const none = await page.waitForFunction(
+    () => [...document.querySelectorAll(".notifications-toasts .notification-list-item-message")].map((e) => e.textContent ?? "").find((t) => /no graph of lpp\.amr scores below 0\.50/.test(t)),
+    undefined, { timeout: 30_000 },
+  ).then((h) => h.jsonValue()).catch(() => null);
+  check("Ctrl+F8 without a graph below the threshold says so", none !== null, JSON.stringify(none));
+
+  // 13. a metric that does not count triples: its lens speaks its own units (rematch: motifs)
+  await applySettings(page, { "amrcheck.metric": "rematch" }, "review/lpp.amr");
+  await goToLine(page, 1, false); // the editor has the focus, openFile gave it
+  const motifs = await lensTitles(page, /^rematch 0\.89 .*lpp_1943\.2$/, 60_000);
+  check("rematch lens counts motifs, not triples",
+    motifs.length === 1 && /motifs: \d+ shared, \d+ missing, \d+ extra vs gold\/lpp\.amr#lpp_1943\.2$/.test(motifs[0]) && !/triple/.test(motifs[0]),
+    JSON.stringify(motifs[0]));
+  await shot(page, "editor-metric-units.png", { x: 0, y: 0, width: 1400, height: 560 });
+
+  // 14. a Python without amrcheck: a clear notification, not a silent failure
   const bare = join(tmp, "python-without-amrcheck");
   writeFileSync(bare, `#!/bin/sh\nexec "${python}" -I -S "$@"\n`, { mode: 0o755 });
   writeFileSync(settingsFile, JSON.stringify({ ...settings, "amr.server.python": bare }, null, 2));
@@ -291,6 +405,7 @@ try {
 } catch (error) {
   failed = true;
   console.error(error);
+  await browser?.contexts()[0]?.pages()[0]?.screenshot({ path: join(opts.artifacts, "failure.png") }).catch(() => undefined);
 } finally {
   await browser?.close().catch(() => undefined);
   if (server?.pid) {
@@ -325,8 +440,65 @@ async function openFile(page, relative) {
   ).catch(() => undefined);
 }
 
-async function goToLine(page, line) {
-  await page.locator(".monaco-editor .view-lines").first().click({ position: { x: 200, y: 10 } });
+/** The user settings plus `values`, saved in VS Code's own editor of the settings file
+ * (VS Code applies them at once; a write from outside waits for a file watcher); then
+ * back to the file `then`, the cursor in it. */
+async function applySettings(page, values, then) {
+  await runCommand(page, "Preferences: Open User Settings (JSON)");
+  await page.waitForFunction(() => document.querySelector(".monaco-workbench .part.editor .breadcrumbs-control")?.textContent?.includes("settings.json"),
+    undefined, { timeout: 30_000 });
+  await page.locator(".monaco-editor .view-lines").first().click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.insertText(JSON.stringify({ ...settings, ...values }));
+  await page.keyboard.press("Shift+Control+End"); // what the editor closed for us
+  await page.keyboard.press("Delete");
+  await page.keyboard.press("Control+S");
+  await runCommand(page, "View: Close Editor");
+  await openFile(page, then);
+}
+
+/** Save a screenshot (of `clip`) in the artifacts; with --update-docs in docs/ too. */
+async function shot(page, name, clip) {
+  await page.waitForTimeout(500); // let hovers and toasts finish fading in
+  await page.screenshot({ path: join(opts.artifacts, name), clip, animations: "disabled" });
+  if (opts["update-docs"]) copyFileSync(join(opts.artifacts, name), join(REPO, "docs", name));
+  log(`screenshot ${name}`);
+}
+
+/** The Problems panel's rows with `filter` in them, once there are `count` of them ([] if never). */
+async function markers(page, filter, count) {
+  const input = page.locator(".part.panel .viewpane-filter input");
+  await input.fill(filter); // the panel shows only the rows that fit: filter, do not scroll
+  return page.waitForFunction(
+    ([text, wanted]) => {
+      const found = [...document.querySelectorAll(".markers-panel .monaco-tl-contents")].map((e) => e.textContent ?? "")
+        .filter((t) => t.includes(text));
+      return found.length >= wanted ? found : null;
+    },
+    [filter, count], { timeout: 30_000 },
+  ).then((h) => h.jsonValue()).catch(() => []);
+}
+
+/** The panel's place on the page (for a screenshot of the Problems panel). */
+async function panelBox(page) {
+  const box = await page.locator(".part.panel").boundingBox();
+  return box ?? undefined;
+}
+
+/** The status bar's "Ln L, Col C" once the cursor is there (null if it never gets there). */
+async function cursorAt(page, line, column) {
+  return page.waitForFunction(
+    (want) => {
+      const text = document.querySelector('[id="status.editor.selection"]')?.textContent ?? "";
+      return text.includes(want) ? text : null;
+    },
+    `Ln ${line}, Col ${column}`, { timeout: 30_000 },
+  ).then((h) => h.jsonValue()).catch(() => null);
+}
+
+/** Ctrl+G to `line`; `focus`: click into the editor first (the focus may be in a webview). */
+async function goToLine(page, line, focus = true) {
+  if (focus) await page.locator(".monaco-editor .view-lines").first().click({ position: { x: 200, y: 10 } });
   await page.keyboard.press("Control+G");
   await page.waitForSelector(".quick-input-widget input", { state: "visible" });
   await page.keyboard.type(String(line));
