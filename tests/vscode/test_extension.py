@@ -180,3 +180,11 @@ def test_view_lists_the_graphs_by_score(real_vscode: str) -> None:
            "... the three below the threshold marked, with their scores",
            "a click on a graph of the view moves the cursor there")
     screenshot("editor-graphs-by-score.png")
+
+
+@pytest.mark.slow
+@needs_code_server
+def test_formatting_keeps_the_author_s_layout(real_vscode: str) -> None:
+    passed(real_vscode,
+           "Format Document keeps the author's lines and only re-indents them")
+    screenshot("editor-formatting.png")
