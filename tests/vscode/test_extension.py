@@ -188,3 +188,10 @@ def test_formatting_keeps_the_author_s_layout(real_vscode: str) -> None:
     passed(real_vscode,
            "Format Document keeps the author's lines and only re-indents them")
     screenshot("editor-formatting.png")
+
+
+@pytest.mark.slow
+@needs_code_server
+def test_differences_are_grouped_per_graph(real_vscode: str) -> None:
+    passed(real_vscode, "Problems panel: one diff diagnostic per differing graph")
+    screenshot("editor-grouped-differences.png")
