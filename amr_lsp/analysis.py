@@ -164,8 +164,10 @@ def analyze(
 
     ``findings_cache`` keeps the validator's findings of unchanged graphs
     from one version to the next (only edited graphs are checked again);
-    ``previous`` (the analysis of an earlier version) gives a graph that
-    no longer parses the score it had (:attr:`GraphReport.stale`).
+    ``previous`` (the analysis of an earlier version) gives each unchanged
+    graph its comparison (the comparer's cache holds only what fits its
+    budget) and a graph that no longer parses the score it had
+    (:attr:`GraphReport.stale`).
     """
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -189,7 +191,10 @@ def analyze(
     graphs = [GraphReport(entry) for entry in corpus.entries]
     absent: list[Entry] = []
     if reference is not None and reference.corpus is not None:
-        absent = _compare_all(graphs, corpus, reference, comparer)
+        absent = _compare_all(
+            graphs, corpus, reference, comparer,
+            _earlier_comparisons(previous, settings, reference),
+        )
         _keep_stale(graphs, previous, reference)
     elif choice is None:
         for report in graphs:
@@ -261,14 +266,36 @@ def _differences(
     return found
 
 
+def _earlier_comparisons(
+    previous: Analysis | None, settings: Settings, reference: LoadedReference
+) -> dict[tuple[str, int], GraphComparison]:
+    """``previous``'s comparisons by (graph text, reference entry's id()),
+    where they were made with the same metric against the same read of the
+    same reference."""
+    if (
+        previous is None
+        or previous.reference is not reference
+        or (previous.settings.metric, previous.settings.metric_options)
+        != (settings.metric, settings.metric_options)
+    ):
+        return {}
+    return {
+        (report.entry.graph.text, id(report.comparison.reference)): report.comparison
+        for report in previous.graphs
+        if report.comparison is not None and report.entry.graph is not None
+    }
+
+
 def _compare_all(
     graphs: list[GraphReport],
     corpus: Corpus,
     reference: LoadedReference,
     comparer: Comparer,
+    earlier: dict[tuple[str, int], GraphComparison],
 ) -> list[Entry]:
-    """Compare each graph with its partner; the reference graphs (with an
-    ``::id``) that no graph pairs with, which count as empty graphs."""
+    """Compare each graph with its partner (reusing ``earlier`` comparisons
+    of unchanged graphs); the reference graphs (with an ``::id``) that no
+    graph pairs with, which count as empty graphs."""
     assert reference.corpus is not None
     partners = pair_entries(corpus, reference.corpus)
     for report, partner in zip(graphs, partners, strict=True):
@@ -281,9 +308,9 @@ def _compare_all(
             report.note = "graph has errors"
             report.empty = comparer.missing(partner, reference.generation)
         else:
-            report.comparison = comparer.compare(
-                entry.graph, partner, reference.generation
-            )
+            report.comparison = earlier.get(
+                (entry.graph.text, id(partner))
+            ) or comparer.compare(entry.graph, partner, reference.generation)
     claimed = {id(partner) for partner in partners if partner is not None}
     return [
         entry

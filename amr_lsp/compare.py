@@ -17,12 +17,13 @@ triple counts.
 
 from __future__ import annotations
 
+import sys
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from amrcheck import Entry, Graph, Metric, Score, TripleRef, get_metric
+from amrcheck.cache import ByteBoundedLru, approximate_size
 from amrcheck.render.summary import summarize
 
 #: the metric whose alignment explains diffs and hovers
@@ -84,18 +85,27 @@ def _strip(score: Score) -> Score:
 
 
 class Comparer:
-    """Scores graph pairs with one metric setting, behind an LRU cache."""
+    """Scores graph pairs with one metric setting, behind an LRU cache.
+
+    The cache holds at most ``max_bytes`` of comparisons (estimated; the
+    reference entries they point to belong to the reference file and are
+    not counted), so a long editing session's memory stays flat however
+    many graph versions it scores.
+    """
 
     def __init__(
-        self, metric: str, options: dict[str, Any], max_entries: int = 20_000
+        self, metric: str, options: dict[str, Any], max_bytes: int = 32 << 20
     ) -> None:
         self.metric_name = metric
         self.metric: Metric = get_metric(metric, **options)
         self.aligner: Metric = (
             self.metric if metric == DIFF_METRIC else get_metric(DIFF_METRIC)
         )
-        self._cache: OrderedDict[tuple[Any, ...], GraphComparison] = OrderedDict()
-        self._max = max_entries
+        self._cache: ByteBoundedLru[tuple[Any, ...], GraphComparison] = (
+            ByteBoundedLru(max_bytes)
+        )
+        # one empty-graph score per reference graph
+        self._max = 20_000
         self._lock = threading.Lock()
         #: the empty-graph score of each reference graph, by the same keys
         self._missing: dict[tuple[Any, ...], Score] = {}
@@ -114,16 +124,21 @@ class Comparer:
         key = (candidate.text, reference.source.path, generation, reference.index)
         with self._lock:
             known = self._cache.get(key)
-            if known is not None:
-                self._cache.move_to_end(key)
-                return known
+        if known is not None:
+            return known
         found = self._compute(candidate, reference)
+        size = sys.getsizeof(candidate.text) + approximate_size(
+            found, keep_out=(Entry,)
+        )
         with self._lock:
-            self._cache[key] = found
+            self._cache.put(key, found, size)
             self.computed += 1
-            while len(self._cache) > self._max:
-                self._cache.popitem(last=False)
         return found
+
+    def stats(self) -> dict[str, int]:
+        """The comparison cache's entries, estimated bytes and budget."""
+        with self._lock:
+            return self._cache.stats()
 
     def _compute(self, candidate: Graph, reference: Entry) -> GraphComparison:
         assert reference.graph is not None

@@ -15,15 +15,16 @@ the colours and links come from smatch, as the diff diagnostics do.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from amrcheck import Entry
+from amrcheck.cache import ByteBoundedLru, approximate_size
 from amrcheck.reading.locate import entry_at
 from amrcheck.render import (
     LayoutError,
@@ -44,33 +45,6 @@ from .convert import LineIndex, lsp_range
 
 #: the custom request (params: ``textDocument``, ``position``, ``svg``)
 GRAPH_REQUEST = "amr/graph"
-
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
-
-
-class _Lru(Generic[K, V]):
-    """A small least-recently-used table (the engine thread is its only user)."""
-
-    def __init__(self, size: int) -> None:
-        self._items: OrderedDict[K, V] = OrderedDict()
-        self._size = size
-
-    def get(self, key: K) -> V | None:
-        if key in self._items:
-            self._items.move_to_end(key)
-        return self._items.get(key)
-
-    def put(self, key: K, value: V) -> V:
-        self._items[key] = value
-        if len(self._items) > self._size:
-            self._items.popitem(last=False)
-        return value
-
-    def make(self, key: K, make: Callable[[], V]) -> V:
-        known = self.get(key)
-        return known if known is not None else self.put(key, make())
-
 
 @dataclass(frozen=True, slots=True)
 class GraphParams:
@@ -100,12 +74,31 @@ class GraphViews:
 
     Explanations are kept per document version and graph (spans move with
     edits elsewhere), drawings per DOT text (the same picture is laid out
-    once, wherever the graph moved).
+    once, wherever the graph moved); both tables are bounded in bytes.
+    Views of a document's earlier versions are dropped when a newer one is
+    made (their graphs point into texts the document no longer has).
     """
 
-    def __init__(self) -> None:
-        self._views: _Lru[tuple[Any, ...], PairView | Side] = _Lru(64)
-        self._svgs: _Lru[str, str] = _Lru(256)
+    def __init__(self, max_bytes: int = 8 << 20) -> None:
+        self._views: ByteBoundedLru[tuple[Any, ...], PairView | Side] = (
+            ByteBoundedLru(max_bytes // 2)
+        )
+        self._svgs: ByteBoundedLru[str, str] = ByteBoundedLru(max_bytes // 2)
+
+    def _view(
+        self, key: tuple[Any, ...], make: Callable[[], PairView | Side]
+    ) -> PairView | Side:
+        known = self._views.get(key)
+        if known is None:
+            uri, version = key[:2]
+            self._views.drop(lambda k: k[0] == uri and k[1] != version)
+            known = make()
+            size = approximate_size(known, keep_out=(SourceText,))
+            self._views.put(key, known, size)
+        return known
+
+    def stats(self) -> dict[str, dict[str, int]]:
+        return {"views": self._views.stats(), "drawings": self._svgs.stats()}
 
     def answer(
         self, analysis: Analysis, comparer: Comparer, params: GraphParams
@@ -132,7 +125,7 @@ class GraphViews:
             return answer
         if comparison is None or reference is None or reference.lines is None:
             graph = entry.graph
-            side = self._views.make(key, lambda: single_view(graph))
+            side = self._view(key, lambda: single_view(graph))
             assert isinstance(side, Side)
             answer["graph"] = _side(side, entry, parsed.lines)
             if params.svg:
@@ -141,7 +134,7 @@ class GraphViews:
         partner = comparison.reference
         assert partner.graph is not None
         ref_graph, graph = partner.graph, entry.graph
-        view = self._views.make(
+        view = self._view(
             (*key, reference.uri, reference.generation, partner.index),
             lambda: pair_view(graph, ref_graph, comparer.metric, comparer.aligner),
         )
@@ -169,19 +162,22 @@ class GraphViews:
     ) -> None:
         """Add ``svg`` to each side's JSON (one Graphviz run for what is new)."""
         sources = [scene_dot(side, prefix) for _, side, prefix in sides]
-        new = [s for s in dict.fromkeys(sources) if self._svgs.get(s) is None]
+        drawn = {s: self._svgs.get(s) for s in sources}
+        new = [s for s, svg in drawn.items() if svg is None]
         if new:
             tips: dict[str, str] = {}
             for _, side, prefix in sides:
                 tips.update(tooltips(side, prefix, places=False))
             try:
                 for source, svg in zip(new, lay_out(new, titles=tips.get), strict=True):
-                    self._svgs.put(source, svg)
+                    size = sys.getsizeof(source) + sys.getsizeof(svg)
+                    self._svgs.put(source, svg, size)
+                    drawn[source] = svg
             except LayoutError as exc:
                 answer["layoutProblem"] = str(exc)
                 return
         for (json, _, _), source in zip(sides, sources, strict=True):
-            json["svg"] = self._svgs.get(source)
+            json["svg"] = drawn[source]
 
 
 def _entry_near(analysis: Analysis, offset: int) -> Entry | None:

@@ -15,10 +15,11 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
 import re
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,6 +28,7 @@ from urllib.parse import unquote
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.workspace import TextDocument
 
 from amrcheck import Entry, __version__
@@ -84,9 +86,50 @@ GRAPH_SCORES_COMMAND = "amrcheck.graphScores"
 #: command returning the precedents of the graph at a position (JSON list)
 SIMILAR_COMMAND = "amrcheck.similarAnnotations"
 
+#: command returning the sizes of the server's caches (entries, estimated bytes)
+CACHE_STATS_COMMAND = "amrcheck.cacheStats"
+#: the memory the server's caches may hold together, in MB (environment)
+CACHE_BUDGET_ENV = "AMR_LSP_CACHE_MEGABYTES"
+DEFAULT_CACHE_MEGABYTES = 16
+
+
+def cache_budget() -> dict[str, int]:
+    """Bytes for each cache: two thirds for comparisons, a sixth each for
+    validator findings and for drawings (``$AMR_LSP_CACHE_MEGABYTES``)."""
+    written = os.environ.get(CACHE_BUDGET_ENV, "")
+    try:
+        megabytes = float(written) if written else DEFAULT_CACHE_MEGABYTES
+        if not megabytes > 0:
+            raise ValueError
+    except ValueError:
+        log.warning("%s=%r is not a positive number of MB; %d used",
+                    CACHE_BUDGET_ENV, written, DEFAULT_CACHE_MEGABYTES)
+        megabytes = DEFAULT_CACHE_MEGABYTES
+    total = int(megabytes * (1 << 20))
+    sixth = total // 6
+    return {"comparisons": total - 2 * sixth, "findings": sixth, "drawings": sixth}
+
+
 #: what a variable may be renamed to: a PENMAN symbol that is not a role,
 #: a number or a constant
 _VARIABLE_RE = re.compile(r"[A-Za-z_][^\s()/:~\"^]*")
+
+
+class AmrProtocol(LanguageServerProtocol):
+    """pygls' protocol, without its memory leak on notifications.
+
+    pygls 2.1 runs its built-in notification handlers (didOpen, didChange,
+    didClose ...) as generators and files each one's future under a fresh
+    id that nothing removes (requests remove theirs when they answer):
+    one future per keystroke, ~2 MB per 1,000 edits. A notification's
+    future is dropped here once it is done.
+    """
+
+    def _check_handler_result(self, future: Future[Any]) -> None:
+        super()._check_handler_result(future)
+        pending = self._request_futures
+        for key in [k for k, f in pending.items() if f is future]:
+            del pending[key]
 
 
 class AmrLanguageServer(LanguageServer):
@@ -96,17 +139,21 @@ class AmrLanguageServer(LanguageServer):
         super().__init__(
             "amr-lsp", __version__,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=AmrProtocol,
         )
         self.settings = Settings()
         self.init_options: dict[str, Any] = {}
         self.documents = DocumentStore()
         self.references = ReferenceStore()
-        self.comparer = Comparer(self.settings.metric, self.settings.metric_options)
+        self.budget = cache_budget()
+        self.comparer = self.new_comparer(self.settings)
         self.precedents = Precedents()
         self.store = DiagnosticStore(self.text_document_publish_diagnostics)
         self.analyses: dict[str, Analysis] = {}
         #: validator findings of unchanged graphs, reused from version to version
-        self.findings_cache = GraphFindingsCache()
+        self.findings_cache = GraphFindingsCache(self.budget["findings"])
+        #: explanations and layouts of the last graphs drawn (amr/graph)
+        self.graph_views = GraphViews(self.budget["drawings"])
         #: the code lenses last sent for each document (reused when unchanged)
         self.lenses: dict[str, list[types.CodeLens]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
@@ -328,9 +375,14 @@ class AmrLanguageServer(LanguageServer):
         if (settings.metric, settings.metric_options) != (
             self.settings.metric, self.settings.metric_options
         ):
-            self.comparer = Comparer(settings.metric, settings.metric_options)
+            self.comparer = self.new_comparer(settings)
         self.settings = settings
         self.update_policy()
+
+    def new_comparer(self, settings: Settings) -> Comparer:
+        return Comparer(
+            settings.metric, settings.metric_options, self.budget["comparisons"]
+        )
 
     def update_policy(self) -> None:
         """What may be read from disk: the workspace folders and the settings."""
@@ -679,6 +731,24 @@ async def similar_section(ls: AmrLanguageServer, uri: str, graph: Graph) -> str 
     return None if found is None else similar_markdown(*found)
 
 
+@SERVER.command(CACHE_STATS_COMMAND)
+async def cache_stats_command(ls: AmrLanguageServer) -> dict[str, Any]:
+    """Each cache's entries, estimated bytes and budget (``maxBytes``): what
+    the server keeps between edits (its size is bounded; see
+    ``$AMR_LSP_CACHE_MEGABYTES``)."""
+
+    def collect() -> dict[str, Any]:  # in the engine thread, the caches' user
+        return {
+            # requests and notifications pygls still holds (stays small)
+            "pendingMessages": len(ls.protocol._request_futures),
+            "comparisons": ls.comparer.stats(),
+            "findings": ls.findings_cache.stats(),
+            **ls.graph_views.stats(),
+        }
+
+    return await ls.run_engine(collect)
+
+
 @SERVER.command(SIMILAR_COMMAND)
 async def similar_annotations(
     ls: AmrLanguageServer, uri: str, line: int, character: int
@@ -905,10 +975,6 @@ async def code_action(
 
 # -- drawings -----------------------------------------------------------------
 
-#: explanations and layouts of the last graphs drawn (amr/graph)
-GRAPH_VIEWS = GraphViews()
-
-
 @SERVER.feature(GRAPH_REQUEST)
 async def graph(ls: AmrLanguageServer, params: Any) -> dict[str, Any] | None:
     """The graph under the cursor, its reference graph and the explanation."""
@@ -916,7 +982,7 @@ async def graph(ls: AmrLanguageServer, params: Any) -> dict[str, Any] | None:
     clock = time.perf_counter()
     analysis = await ls.analysis(request.uri)
     waited = time.perf_counter() - clock
-    answer = await ls.run_engine(GRAPH_VIEWS.answer, analysis, ls.comparer, request)
+    answer = await ls.run_engine(ls.graph_views.answer, analysis, ls.comparer, request)
     log.debug(
         "amr/graph %s v%s: analysis %d ms, drawing %d ms", request.uri,
         analysis.version, waited * 1000, (time.perf_counter() - clock - waited) * 1000,

@@ -134,7 +134,7 @@ def _role(role: str, compat: str | None) -> tuple[str, bool]:
     return name, inverted
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def _label(text: str, compat: str | None) -> str:
     if compat == "raw":
         return text

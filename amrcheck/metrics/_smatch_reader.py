@@ -33,7 +33,7 @@ from functools import lru_cache
 from ..graph import Graph, TripleKind
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def value_token(text: str) -> str:
     """The token a smatch-family reader keeps for the written constant ``text``.
 
@@ -50,7 +50,7 @@ def value_token(text: str) -> str:
     return parts[0] if len(parts) > 1 else parts[0] + "_"
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def concept_token(text: str) -> str:
     """The token a smatch-family reader keeps for the written concept ``text``."""
     if text.startswith('"'):
@@ -59,7 +59,7 @@ def concept_token(text: str) -> str:
     return text
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def smatch_normalize(token: str) -> str:
     """smatch 1.0.4's ``normalize``: lower-case, strip trailing ``_``."""
     return token.lower().rstrip("_")

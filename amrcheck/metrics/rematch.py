@@ -95,6 +95,10 @@ def motif_kind(motif: Motif) -> str:
     return "attribute"
 
 
+#: concepts whose node label one metric instance remembers before starting over
+_MAX_LABELS = 1 << 16
+
+
 @register("rematch")
 class Rematch:
     """rematch: Jaccard similarity of attribute, instance and relation motifs."""
@@ -162,6 +166,8 @@ class Rematch:
         """
         opts = self.options
         label_of = self._label_cache
+        if len(label_of) > _MAX_LABELS:  # a long-lived process meets new concepts
+            label_of.clear()
         labels: dict[str, str] = {}
         defined: dict[str, int] = {}  # node -> its defining triple
         attributes: dict[str, list[tuple[AttributeMotif, int]]] = {}

@@ -63,8 +63,14 @@ class LabelIds(dict[object, int]):
     """Small ints for labels: equal ids exactly for equal labels.
 
     One table per metric instance, shared by every pair it scores; ids are
-    only ever compared within a pair, so scores never depend on them.
+    only ever compared within a pair, so scores never depend on them, and
+    the table starts over between pairs once it holds :data:`MAX_LABELS`
+    labels (a long-lived process, such as the language server, meets new
+    labels with every edit).
     """
+
+    #: labels kept before the table starts over (about 10 MB)
+    MAX_LABELS = 1 << 16
 
     def __missing__(self, label: object) -> int:
         self[label] = len(self)
@@ -75,6 +81,8 @@ class LabelIds(dict[object, int]):
     ) -> list[int]:
         """The pair as :func:`._align.triple_problem` reads it, nodes in
         ``numbering``'s canonical numbers."""
+        if len(self) > self.MAX_LABELS:
+            self.clear()
         data = [len(candidate.variables), len(reference.variables)]
         for graph in (candidate, reference):
             data += (len(graph.instances), len(graph.attributes), len(graph.relations))

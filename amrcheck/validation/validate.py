@@ -24,19 +24,20 @@ rules (E104, E105, W101) look at several entries and are always re-run.
 from __future__ import annotations
 
 import re
+import sys
 from bisect import bisect_left
-from collections import OrderedDict
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import pairwise
 
 from penman.models.amr import model as _amr_model
 
+from ..cache import ByteBoundedLru, approximate_size
 from ..findings import Finding
 from ..graph import Graph, TripleKind
 from ..reading._parse import Entry
 from ..reading.corpus import Corpus
-from ..span import Span
+from ..span import SourceText, Span
 from ..types import Role
 from .propbank import FrameInventory, is_frame_concept, load_frames
 from .rules import RULES
@@ -127,8 +128,10 @@ class GraphFindingsCache:
     with an E101 that moved is checked again rather than moved.
 
     Not thread-safe: use one cache per thread (the language server runs
-    all engine work in one thread). Holds at most ``max_graphs`` graphs,
-    the least recently used are dropped first.
+    all engine work in one thread). Holds at most ``max_bytes`` (estimated)
+    of findings, the least recently used graphs are dropped first. Cached
+    findings are kept on the graph's own text, not on the document's: a
+    graph version that is gone from the document pins no old document.
 
     Example:
         >>> from amrcheck import read_string
@@ -144,10 +147,12 @@ class GraphFindingsCache:
         2
     """
 
-    def __init__(self, max_graphs: int = 50_000) -> None:
-        self._max = max_graphs
-        # graph text -> (graph start when checked, its findings)
-        self._known: OrderedDict[str, tuple[int, list[Finding]]] = OrderedDict()
+    def __init__(self, max_bytes: int = 8 << 20) -> None:
+        # graph text -> (line of the graph's start when checked, findings
+        # with offsets from the graph's start, on the graph's own text)
+        self._known: ByteBoundedLru[str, tuple[int, list[Finding]]] = (
+            ByteBoundedLru(max_bytes)
+        )
         self._frames: FrameInventory | None = None
         #: how many graphs were validated (not served from the cache)
         self.checked = 0
@@ -157,28 +162,29 @@ class GraphFindingsCache:
         if frames is not self._frames:
             self._known.clear()
             self._frames = frames
-        key = graph.text
-        known = self._known.get(key)
+        source, start = graph.source, graph.start
+        known = self._known.get(graph.text)
         if known is not None:
-            self._known.move_to_end(key)
-            start, found = known
-            delta = graph.start - start
-            if not found:
-                return found
-            if delta == 0 and found[0].span.source is graph.source:
-                return found
-            # before the edit (delta 0) every line and column is unchanged
-            if delta == 0 or all(f.code not in _POSITIONAL_MESSAGES for f in found):
-                source = graph.source
-                moved = [f.shifted(source, delta) for f in found]
-                self._known[key] = (graph.start, moved)
-                return moved
+            line, kept = known
+            if not kept:
+                return []
+            if all(f.code not in _POSITIONAL_MESSAGES for f in kept) or (
+                line == source.line_column(start)[0]
+            ):
+                return [f.shifted(source, start) for f in kept]
         found = validate_graph(graph, frames)
         self.checked += 1
-        self._known[key] = (graph.start, found)
-        while len(self._known) > self._max:
-            self._known.popitem(last=False)
+        own = SourceText(graph.text, source.path)
+        kept = [f.shifted(own, -start) for f in found]
+        size = sys.getsizeof(graph.text) + approximate_size(
+            kept, keep_out=(SourceText,)
+        )
+        self._known.put(graph.text, (source.line_column(start)[0], kept), size)
         return found
+
+    def stats(self) -> dict[str, int]:
+        """Graphs held, their estimated bytes and the budget."""
+        return self._known.stats()
 
 
 #: codes whose message names a line or column (moved findings must be re-checked)

@@ -17,6 +17,7 @@ from amrcheck.metrics._align import AlignmentProblem, hill_climb, solve_exact
 from amrcheck.metrics.smatch import Smatch
 from amrcheck.pairing.graphs import pair_corpora, score_pairs
 from amrcheck.reading.corpus import decode, read_corpus
+from tests.conftest import data_path
 
 from ..bamboo import subtask
 from ..conftest import SHARED_AMR_FILES, SHARED_DATA
@@ -230,3 +231,18 @@ def test_search_and_ilp_agree_with_brute_force_on_small_problems(seed: int) -> N
 def test_module_doctest_example_matches_style_guide() -> None:
     assert Smatch().score(decode("(a / b)"), decode("(a / b)")).f1 == 1.0
     assert Path(Smatch.__module__.replace(".", "/") + ".py").name == "smatch.py"
+
+
+def test_label_table_starts_over_without_changing_scores(monkeypatch) -> None:
+    """A long-lived metric meets new labels with every pair; its label ids
+    start over past a bound, and no score depends on them."""
+    from amrcheck import read_corpus
+    from amrcheck.metrics.smatch import LabelIds
+
+    graphs = [e.graph for e in read_corpus(data_path("lsp/gold/lpp.amr")) if e.graph]
+    pairs = [(a, b) for a in graphs for b in graphs]
+    expected = [get_metric("smatch").score(a, b).f1 for a, b in pairs]
+    monkeypatch.setattr(LabelIds, "MAX_LABELS", 8)
+    metric = get_metric("smatch")
+    assert [metric.score(a, b).f1 for a, b in pairs] == expected
+    assert len(metric._ids) <= 8 + 2 * max(len(g.triples) for g in graphs)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import re
 import subprocess
 import sys
 from pathlib import Path
+from types import FrameType
 
 import pytest
 
@@ -331,3 +333,23 @@ def test_cache_is_dropped_for_another_frame_inventory() -> None:
         "W301"
     ]
     assert cache.checked == 2
+
+
+def test_cache_stays_within_its_budget_and_pins_no_old_document() -> None:
+    from tests.reading.test_incremental import base_text, random_edit
+
+    rng = random.Random(22)
+    text = base_text() + "\n\n" + RULE_TEXTS
+    corpus = read_string(text, "doc.amr")
+    cache = GraphFindingsCache(max_bytes=20_000)
+    first = corpus.source
+    validate(corpus, cache=cache)
+    for case in range(60):
+        text = random_edit(text, rng)
+        corpus = reparse(corpus, text)
+        assert _shown(validate(corpus, cache=cache)) == _shown(validate(corpus)), case
+        stats = cache.stats()
+        assert 0 < stats["bytes"] <= stats["maxBytes"] == 20_000
+    # the first version is gone from the document: nothing cached refers to it
+    gc.collect()
+    assert not [r for r in gc.get_referrers(first) if not isinstance(r, FrameType)]

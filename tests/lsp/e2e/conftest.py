@@ -9,6 +9,7 @@ use :func:`start_client` themselves.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -127,7 +128,8 @@ async def start_client():
 
     ``configuration`` is what the client answers to ``workspace/configuration``
     for the ``amrcheck`` section, ``answer_after`` seconds after the request;
-    ``options`` the initialization options.
+    ``options`` the initialization options; ``env`` adds to the server's
+    environment.
     """
     started: list[LanguageClient] = []
 
@@ -137,8 +139,13 @@ async def start_client():
         capabilities: str = "visual-studio-code",
         root: Path | None = LSP_DATA,
         answer_after: float = 0.0,
+        env: dict[str, str] | None = None,
     ) -> LanguageClient:
-        client = await CONFIG.start()
+        config = CONFIG if env is None else ClientServerConfig(
+            server_command=SERVER_COMMAND, client_factory=make_client,
+            server_env={**os.environ, **env},
+        )
+        client = await config.start()
         started.append(client)
         if configuration is not None:
             client.set_configuration(configuration, section="amrcheck")

@@ -1,4 +1,6 @@
-"""Issue 20: 2,000 random edits with alternating references leave memory where it was.
+"""Memory over long sessions (issues 20 and 22).
+
+Issue 20: 2,000 random edits with alternating references leave memory where it was.
 
 The document's ``# ::reference`` header is switched, every 25 edits, in
 turn to two readable references, a FIFO, a file outside the workspace, a
@@ -11,6 +13,7 @@ within 20 % of what it was once every reference had been seen once.
 from __future__ import annotations
 
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -19,7 +22,14 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from ...special_files import fifo, sparse_file
-from .conftest import ANNOTATION, LSP_DATA, change, open_document, wait_published
+from .conftest import (
+    ANNOTATION,
+    DEFAULT_OPTIONS,
+    LSP_DATA,
+    change,
+    open_document,
+    wait_published,
+)
 from .test_random_edits import ALPHABET, utf16_position
 
 STATUS = Path("/proc/self/status")
@@ -99,3 +109,43 @@ async def test_memory_after_2000_edits_with_alternating_references(
     print(f"server RSS {start / 1024:.1f} MiB at the start, "
           f"{end_kib / 1024:.1f} MiB after {EDITS} edits")
     assert end_kib <= start * 1.2
+
+
+@pytest.mark.skipif(not STATUS.exists(), reason="needs /proc/<pid>/status (Linux)")
+async def test_caches_stay_within_their_budget_over_distinct_edits(
+    start_client,
+) -> None:
+    """Issue 22: every edit makes a graph text the server has not seen; its
+    caches stay within their byte budgets (a small one here, 1 MB) and
+    pygls keeps no finished notification (it kept one per keystroke)."""
+    client = await start_client(
+        options={**DEFAULT_OPTIONS, "debounceMs": 0},
+        env={"AMR_LSP_CACHE_MEGABYTES": "1"},
+    )
+    text = ANNOTATION.read_text(encoding="utf-8")
+    uri = await open_document(client, ANNOTATION, text=text)
+    concepts = [m.end() for m in re.finditer(r"/ [a-z]", text)]
+    rng = random.Random(22)
+    for version in range(2, 302):  # letters typed into concepts, none undone
+        at = rng.choice(concepts)
+        letter = rng.choice("abcdefghijklmnopqrstuvwxyz")
+        where = utf16_position(text, at)
+        await change(client, uri, version, letter, (where.line, where.character),
+                     (where.line, where.character), wait=version % 50 == 0)
+        text = text[:at] + letter + text[at:]
+        concepts = [c + (c >= at) for c in concepts]
+    await wait_published(client, uri, 301)
+    stats = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="amrcheck.cacheStats")
+    )
+    assert client.error is None
+    tables = {name: stats[name] for name in ("comparisons", "findings", "views",
+                                               "drawings")}
+    for name, table in tables.items():
+        assert 0 <= table["bytes"] <= table["maxBytes"], (name, table)
+    assert sum(t["maxBytes"] for t in tables.values()) <= 1 << 20
+    # 300 graph versions were compared and checked; the budget kept fewer
+    assert 0 < tables["comparisons"]["entries"] < 300, tables
+    assert 0 < tables["findings"]["entries"] < 300, tables
+    # a few messages of the start and this request; not one per edit
+    assert stats["pendingMessages"] < 10, stats
