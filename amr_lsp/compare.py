@@ -114,8 +114,8 @@ class Comparer:
         self._cache: ByteBoundedLru[tuple[Any, ...], GraphComparison] = (
             ByteBoundedLru(max_bytes)
         )
-        # one empty-graph score per reference graph
-        self._max = 20_000
+        # empty-graph scores kept (one per reference graph read)
+        self._max_missing = 20_000
         self._lock = threading.Lock()
         #: the empty-graph score of each reference graph, by the same keys
         self._missing: dict[tuple[Any, ...], Score] = {}
@@ -182,7 +182,7 @@ class Comparer:
             known = self.metric.score_missing(reference.graph)
             with self._lock:
                 self._missing[key] = known
-                while len(self._missing) > self._max:
+                while len(self._missing) > self._max_missing:
                     self._missing.pop(next(iter(self._missing)))
         return known
 

@@ -47,7 +47,7 @@ from bisect import bisect_right
 from pathlib import Path
 
 from lsprotocol import types
-from pytest_lsp import client_capabilities, make_test_lsp_client
+from pytest_lsp import LanguageClient, client_capabilities, make_test_lsp_client
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_FILE = (
@@ -99,6 +99,43 @@ async def lenses(
     return found
 
 
+async def start_server(
+    text: str, reference: str, options: dict[str, object], prefix: str
+) -> tuple[LanguageClient, Path, str]:
+    """A workspace (a temporary folder) holding ``text`` as ``lpp.amr`` and
+    ``reference`` as its reference ``lpp.gold.amr``, and a server started
+    and initialised on it: the client, the folder and the document's URI."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    document = folder / "lpp.amr"
+    document.write_text(text, encoding="utf-8")
+    (folder / "lpp.gold.amr").write_text(reference, encoding="utf-8")
+    client = make_test_lsp_client()
+    # the server runs as users run it: its own process, stdio
+    await client.start_io(sys.executable, "-m", "amr_lsp")
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("neovim"),
+            root_uri=folder.as_uri(),
+            initialization_options={
+                "references": {"*.amr": "{name}.gold.amr"}, **options
+            },
+        )
+    )
+    return client, folder, document.as_uri()
+
+
+async def open_document(client: LanguageClient, uri: str, text: str) -> None:
+    """Open ``uri`` with ``text`` (version 1) and wait for its diagnostics."""
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="amr", version=1, text=text
+            )
+        )
+    )
+    await wait_version(client, uri, 1)
+
+
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
@@ -109,38 +146,17 @@ async def run(
     client_gc: bool = False, metric: str | None = None,
 ) -> None:
     text = path.read_text(encoding="utf-8")
-    folder = Path(tempfile.mkdtemp(prefix="bench_lsp_"))
-    document = folder / "lpp.amr"
-    document.write_text(text, encoding="utf-8")
-    (folder / "lpp.gold.amr").write_text(reference_copy(text), encoding="utf-8")
-    uri = document.as_uri()
-
-    client = make_test_lsp_client()
-    # the server runs as users run it: its own process, stdio
-    await client.start_io(sys.executable, "-m", "amr_lsp")
-    capabilities = client_capabilities("neovim")
-    options: dict[str, object] = {"references": {"*.amr": "{name}.gold.amr"}}
+    options: dict[str, object] = {}
     if debounce_ms is not None:
         options["debounceMs"] = debounce_ms
     if metric is not None:
         options["metric"] = metric
-    await client.initialize_session(
-        types.InitializeParams(
-            capabilities=capabilities,
-            root_uri=folder.as_uri(),
-            initialization_options=options,
-        )
+    client, folder, uri = await start_server(
+        text, reference_copy(text), options, "bench_lsp_"
     )
     try:
         start = time.perf_counter()
-        client.text_document_did_open(
-            types.DidOpenTextDocumentParams(
-                text_document=types.TextDocumentItem(
-                    uri=uri, language_id="amr", version=1, text=text
-                )
-            )
-        )
-        await wait_version(client, uri, 1)
+        await open_document(client, uri, text)
         diagnosed = time.perf_counter() - start
         found = await lenses(client, uri, 0, view - 1)
         opened = time.perf_counter() - start

@@ -21,21 +21,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import re
 import shutil
 import sys
-import tempfile
 import time
 from bisect import bisect_right
 from pathlib import Path
 
 from lsprotocol import types
-from pytest_lsp import client_capabilities, make_test_lsp_client
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_lsp import DEFAULT_FILE, lenses, wait_version  # noqa: E402
+from bench_lsp import (  # noqa: E402
+    DEFAULT_FILE,
+    lenses,
+    open_document,
+    start_server,
+    wait_version,
+)
 
 VIEW_LINES = 50
 
@@ -59,20 +62,6 @@ def reference_of(text: str) -> str:
     return re.sub(r":ARG1\b", change, text)
 
 
-def server_pid() -> int:
-    """The language server: the one child process of this bench."""
-    mine = str(os.getpid())
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if stat.rsplit(")", 1)[1].split()[1] == mine:
-                return int(entry)
-    raise RuntimeError("no language server process found")
-
-
 def rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -82,24 +71,10 @@ def rss_mib(pid: int) -> float:
 
 async def run(edits: int, graphs: int, every: int, seed: int) -> None:
     text = first_graphs(DEFAULT_FILE, graphs)
-    folder = Path(tempfile.mkdtemp(prefix="bench_lsp_memory_"))
-    document = folder / "lpp.amr"
-    document.write_text(text, encoding="utf-8")
-    (folder / "lpp.gold.amr").write_text(reference_of(text), encoding="utf-8")
-    uri = document.as_uri()
-
-    client = make_test_lsp_client()
-    await client.start_io(sys.executable, "-m", "amr_lsp")
-    pid = server_pid()
-    await client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("neovim"),
-            root_uri=folder.as_uri(),
-            initialization_options={
-                "references": {"*.amr": "{name}.gold.amr"}, "debounceMs": 0,
-            },
-        )
+    client, folder, uri = await start_server(
+        text, reference_of(text), {"debounceMs": 0}, "bench_lsp_memory_"
     )
+    pid = client._server.pid  # type: ignore[union-attr]
     samples: list[tuple[int, float]] = []
 
     async def sample(done: int) -> None:
@@ -111,14 +86,7 @@ async def run(edits: int, graphs: int, every: int, seed: int) -> None:
               flush=True)
 
     try:
-        client.text_document_did_open(
-            types.DidOpenTextDocumentParams(
-                text_document=types.TextDocumentItem(
-                    uri=uri, language_id="amr", version=1, text=text
-                )
-            )
-        )
-        await wait_version(client, uri, 1)
+        await open_document(client, uri, text)
         await sample(0)
         concepts = [m.end() for m in re.finditer(r"/ [a-z]", text)]
         starts = [0]
