@@ -4,7 +4,8 @@ import { ExecuteCommandRequest, type LanguageClient, type Middleware } from "vsc
 import { amrDocument, compareWithReference, REPORT_SCHEME, ReportProvider, showDiff, showTextDiff } from "./commands";
 import { GraphPanel } from "./graphView";
 import { goToNextLowScore, GraphScoresView, revealGraph, REVEAL_GRAPH_COMMAND } from "./graphScores";
-import { createClient, probeServer, pythonCommand, reportMissingServer } from "./server";
+import { createClient } from "./server";
+import { type Places, places, serverPython } from "./setup";
 import { type DocumentScore, ScoreStatus } from "./status";
 
 const SCORE_NOTIFICATION = "amr/documentScore";
@@ -16,10 +17,12 @@ let output: vscode.LogOutputChannel;
 let status: ScoreStatus;
 let starting: Promise<void> = Promise.resolve();
 let graphs: GraphPanel | undefined;
+let where: Places;
 let scoresView: GraphScoresView | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   output = vscode.window.createOutputChannel("AMR Language Server", { log: true });
+  where = places(context);
   status = new ScoreStatus(fetchScore);
   const reports = new ReportProvider();
   const doc = (uri?: vscode.Uri | string) => amrDocument(uri);
@@ -75,14 +78,10 @@ async function start(): Promise<void> {
     await old.stop().catch(() => undefined);
     await old.dispose().catch(() => undefined);
   }
-  python = await pythonCommand();
-  const probe = await probeServer(python);
-  if (!probe.ok) {
-    output.error(probe.problem);
-    void reportMissingServer(python, probe);
-    return;
-  }
-  output.info(`starting ${python} -m amr_lsp (amrcheck ${probe.version})`);
+  const found = await serverPython(where, output);
+  if (!found) return;
+  python = found.python;
+  output.info(`starting ${python} -m amr_lsp (amrcheck ${found.version})`);
   const created = createClient(python, output, middleware);
   created.onNotification(SCORE_NOTIFICATION, (score: DocumentScore) => {
     status.update(score);

@@ -11,15 +11,16 @@ import {
 
 export const CLIENT_ID = "amr";
 export const SERVER_SECTION = "amrcheck"; // the server's workspace/configuration section
-const INSTALL_HINT = "pip install amrcheck";
 
-/** The interpreter: `amr.server.python`, else the Python extension's, else python3. */
-export async function pythonCommand(): Promise<string> {
+/** `amr.server.python`, expanded; undefined when it is empty. */
+export function configuredPython(): string | undefined {
   const configured = vscode.workspace.getConfiguration("amr.server").get<string>("python", "").trim();
-  if (configured) return expand(configured);
-  const fromExtension = await activeInterpreter();
-  if (fromExtension) return fromExtension;
-  return process.platform === "win32" ? "python" : "python3";
+  return configured ? expand(configured) : undefined;
+}
+
+/** The interpreter to try when none is configured: the Python extension's, else python3. */
+export async function defaultPython(): Promise<string> {
+  return (await activeInterpreter()) ?? (process.platform === "win32" ? "python" : "python3");
 }
 
 function expand(value: string): string {
@@ -31,7 +32,7 @@ function expand(value: string): string {
 }
 
 /** The interpreter selected in ms-python.python, if that extension is there. */
-async function activeInterpreter(): Promise<string | undefined> {
+export async function activeInterpreter(): Promise<string | undefined> {
   const extension = vscode.extensions.getExtension("ms-python.python");
   if (!extension) return undefined;
   try {
@@ -72,25 +73,41 @@ export function probeServer(python: string): Promise<Probe> {
   });
 }
 
-/** Tell the user why there is no server and how to get one (never a silent failure). */
-export async function reportMissingServer(python: string, probe: Exclude<Probe, { ok: true }>): Promise<void> {
+/**
+ * Tell the user why the configured interpreter cannot run the server and how to
+ * fix it (never a silent failure): with the wheel the .vsix carries, the
+ * install command is `python -m pip install <that wheel>`.
+ */
+export async function reportMissingServer(
+  python: string, probe: Exclude<Probe, { ok: true }>, wheel: string | undefined,
+): Promise<void> {
   const install = "Install amrcheck", settings = "Choose interpreter", copy = "Copy command";
-  const command = `${shellQuote(python)} -m ${INSTALL_HINT}`;
-  const message = probe.missingPython
-    ? `AMR: ${probe.problem} Set amr.server.python to a Python that has amrcheck (\`${INSTALL_HINT}\`), then run "AMR: Restart server".`
-    : `AMR: ${probe.problem} Install it with \`${INSTALL_HINT}\` (${command}) or set amr.server.python to a Python that has it, then run "AMR: Restart server".`;
-  const choice = probe.missingPython
-    ? await vscode.window.showErrorMessage(message, settings)
-    : await vscode.window.showErrorMessage(message, install, settings, copy);
+  if (probe.missingPython) {
+    const message = `AMR: ${probe.problem} Set amr.server.python to a Python that has amrcheck, or clear it to let the extension make its own environment, then run "AMR: Restart server".`;
+    if ((await vscode.window.showErrorMessage(message, settings)) === settings) await openSetting();
+    return;
+  }
+  if (!wheel) {
+    const message = `AMR: ${probe.problem} Install amrcheck into it (\`${shellQuote(python)} -m pip install .\` in a checkout of amrcheck, or \`-m pip install path/to/amrcheck-*.whl\`) or set amr.server.python to a Python that has it, then run "AMR: Restart server".`;
+    if ((await vscode.window.showErrorMessage(message, settings)) === settings) await openSetting();
+    return;
+  }
+  const command = `${shellQuote(python)} -m pip install ${shellQuote(wheel)}`;
+  const message = `AMR: ${probe.problem} Install the amrcheck wheel this extension carries with \`${command}\`, or set amr.server.python to a Python that has amrcheck, then run "AMR: Restart server".`;
+  const choice = await vscode.window.showErrorMessage(message, install, settings, copy);
   if (choice === install) {
     const terminal = vscode.window.createTerminal("AMR: install amrcheck");
     terminal.show();
     terminal.sendText(command);
   } else if (choice === settings) {
-    await vscode.commands.executeCommand("workbench.action.openSettings", "amr.server.python");
+    await openSetting();
   } else if (choice === copy) {
     await vscode.env.clipboard.writeText(command);
   }
+}
+
+function openSetting(): Thenable<unknown> {
+  return vscode.commands.executeCommand("workbench.action.openSettings", "amr.server.python");
 }
 
 function shellQuote(value: string): string {
