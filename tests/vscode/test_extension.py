@@ -11,15 +11,18 @@ since several test runs may share the checkout.
 from __future__ import annotations
 
 import fcntl
+import io
 import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+import amrcheck
 from tests.conftest import REPO
 
 EXTENSION = REPO / "vscode-extension"
@@ -39,9 +42,11 @@ pytestmark = [
 
 
 def npm(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """An npm script; its Python (the wheel's build, the unit tests) is this one."""
     assert NPM is not None
     return subprocess.run(
-        [NPM, *args], cwd=EXTENSION, capture_output=True, text=True, timeout=timeout
+        [NPM, *args], cwd=EXTENSION, capture_output=True, text=True, timeout=timeout,
+        env={**os.environ, "PYTHON": sys.executable},
     )
 
 
@@ -75,15 +80,24 @@ def test_grammar_covers_every_scope(built: Path) -> None:
     assert "grammar scopes are asserted" in output
 
 
-def test_vsix_contents(built: Path) -> None:
-    import zipfile
+def test_unit_tests_of_the_private_environment(built: Path) -> None:
+    output = check(npm("run", "test:unit"))
+    assert "# fail 0" in output and "# pass 0" not in output, output
 
+
+def test_vsix_contents(built: Path) -> None:
     names = set(zipfile.ZipFile(built).namelist())
     assert "extension/dist/extension.js" in names
     assert "extension/dist/graphView.js" in names  # the graph panel's script
     assert "extension/syntaxes/amr.tmLanguage.json" in names
     assert "extension/language-configuration.json" in names
     assert not any("node_modules" in name for name in names)
+    # the amrcheck wheel of this checkout, for the private environment
+    wheels = [name for name in names if name.startswith("extension/bundled/")]
+    assert wheels == [f"extension/bundled/amrcheck-{amrcheck.__version__}-py3-none-any.whl"]
+    with zipfile.ZipFile(built) as vsix, vsix.open(wheels[0]) as inner:
+        wheel = set(zipfile.ZipFile(io.BytesIO(inner.read())).namelist())
+    assert "amr_lsp/__main__.py" in wheel and "amrcheck/__init__.py" in wheel
 
 
 needs_code_server = pytest.mark.skipif(
@@ -195,3 +209,34 @@ def test_formatting_keeps_the_author_s_layout(real_vscode: str) -> None:
 def test_differences_are_grouped_per_graph(real_vscode: str) -> None:
     passed(real_vscode, "Problems panel: one diff diagnostic per differing graph")
     screenshot("editor-grouped-differences.png")
+
+
+# -- issue 28: the first run on a machine without amrcheck ---------------------
+
+
+@pytest.mark.slow
+@needs_code_server
+def test_first_run_creates_the_private_environment(built: Path) -> None:
+    """No Python on PATH has amrcheck: the extension offers a private
+    environment, makes it from the wheel the .vsix carries (progress shown,
+    pip's log in the output channel), and the score lenses come; a reload
+    uses it without asking. pip gets the dependencies from the configured
+    package index, through the user's pip cache."""
+    result = subprocess.run(
+        ["node", "test/e2e/first-run.mjs", "--vsix", str(built), "--python", sys.executable],
+        cwd=EXTENSION, capture_output=True, text=True, timeout=900,
+    )
+    output = result.stdout + result.stderr
+    if result.returncode == 3:
+        pytest.skip(output.strip().splitlines()[-1])
+    assert result.returncode == 0 and "FAIL" not in output, output
+    passed(output,
+           "the Python on PATH cannot import amrcheck",
+           "first use: the extension offers a private environment",
+           "progress is shown while pip installs",
+           "then the server runs from it: score lenses",
+           "the environment is in the extension's global storage, with the bundled amrcheck",
+           "pip's log is in the output channel",
+           "the extension's python3 was the venv without amrcheck",
+           "a new window uses the environment without asking again")
+    screenshot("first-run-progress.png")

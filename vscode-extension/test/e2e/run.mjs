@@ -16,13 +16,15 @@
 //
 //   node test/e2e/run.mjs [--vsix amrcheck-vscode.vsix] [--python /path/to/python]
 //                         [--artifacts DIR] [--keep] [--update-docs]
-import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { homedir, tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import {
+  checkList, launch, lensTitles, notification, openFile, requireTools, runCommand, waitFor, WORKBENCH_SETTINGS,
+} from "./codeServer.mjs";
 
 const EXT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const REPO = resolve(EXT, "..");
@@ -35,29 +37,14 @@ const { values: opts } = parseArgs({
     "update-docs": { type: "boolean", default: false }, // copy the screenshots the docs show to docs/
   },
 });
-const CS_HOME = process.env.AMRCHECK_VSCODE_TEST_HOME ?? join(homedir(), ".cache/amrcheck-vscode-test");
-const CODE_SERVER = join(CS_HOME, "node_modules/.bin/code-server");
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-
-function skip(reason) {
-  console.log(`SKIP: ${reason}`);
-  process.exit(3);
-}
-if (!existsSync(CODE_SERVER)) skip(`code-server not installed in ${CS_HOME} (run scripts/install-vscode-test.sh)`);
-if (!existsSync(CHROMIUM)) skip(`${CHROMIUM} not installed (run scripts/install-vscode-test.sh)`);
-if (!existsSync(opts.vsix)) skip(`${opts.vsix} missing (run npm run package)`);
-const { chromium } = await import("playwright-core");
+requireTools(opts.vsix);
 
 // the interpreter with amrcheck, as an absolute path (HOME changes below: no pyenv shims)
 const python = execFileSync(opts.python || "python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
 
 const started = Date.now();
 const log = (message) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
-const checks = [];
-function check(name, ok, detail = "") {
-  checks.push({ name, ok });
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? `: ${detail}` : ""}`);
-}
+const { checks, check } = checkList();
 
 // -- a workspace: an annotation with one broken graph, its gold reference ------
 const tmp = mkdtempSync(join(tmpdir(), "amr-vscode-e2e-"));
@@ -81,68 +68,18 @@ writeFileSync(join(ws, "review/lpp.amr"), annotation);
 const layout = "# ::id layout\n(w / want-01 :ARG0 (b / boy)\n      :ARG1 (g / go-02\n :ARG0 b))\n";
 writeFileSync(join(ws, "drafts/layout.amr"), layout);
 
-const userData = join(tmp, "user-data");
-const extensions = join(tmp, "extensions");
-const home = join(tmp, "home");
-for (const dir of [join(userData, "User"), extensions, home]) mkdirSync(dir, { recursive: true });
-const settingsFile = join(userData, "User/settings.json");
 const settings = {
+  ...WORKBENCH_SETTINGS,
   "amr.server.python": python,
   "amrcheck.references": { "annotations/*.amr": "gold/{name}.amr", "review/*.amr": "gold/{name}.amr" },
-  "workbench.startupEditor": "none",
-  "workbench.tips.enabled": false,
-  "workbench.colorTheme": "Default Light Modern",
-  "security.workspace.trust.enabled": false,
-  "telemetry.telemetryLevel": "off",
-  "extensions.autoCheckUpdates": false,
-  "extensions.ignoreRecommendations": true,
-  "editor.hover.above": false,
-  "editor.hover.delay": 100,
-  "editor.minimap.enabled": false,
-  "editor.fontSize": 14,
-  // a fixed indentation (4 spaces), not one guessed from each file's lines
-  "editor.detectIndentation": false,
-  "window.commandCenter": false,
-  "chat.commandCenter.enabled": false,
-  "workbench.secondarySideBar.defaultVisibility": "hidden",
 };
-writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
 
-const env = {
-  PATH: process.env.PATH, LANG: "C.UTF-8", HOME: home, TMPDIR: tmp,
-  XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local/share"),
-  XDG_CACHE_HOME: join(home, ".cache"), XDG_STATE_HOME: join(home, ".local/state"),
-};
-const common = ["--user-data-dir", userData, "--extensions-dir", extensions];
-
-let server;
-let browser;
+let session;
 let failed = false;
 try {
-  log(`installing ${opts.vsix}`);
-  execFileSync(CODE_SERVER, [...common, "--install-extension", opts.vsix], { env, stdio: "pipe", timeout: 120_000 });
-
-  const port = await freePort();
-  const config = join(tmp, "config.yaml");
-  writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
-  server = spawn(CODE_SERVER, [
-    "--config", config, ...common,
-    "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust", "--disable-getting-started-override",
-  ], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  let serverLog = "";
-  server.stdout.on("data", (chunk) => (serverLog += chunk));
-  server.stderr.on("data", (chunk) => (serverLog += chunk));
-  await waitFor(() => serverLog.includes("HTTP server listening"), 60_000, () => `code-server did not start:\n${serverLog}`);
-  log(`code-server on port ${port}`);
-
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"],
-  });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
-  await page.waitForSelector(".monaco-workbench", { timeout: 60_000 });
+  log(`installing ${opts.vsix}, starting code-server`);
+  session = await launch({ tmp, vsix: opts.vsix, folder: ws, settings });
+  const { page, settingsFile } = session;
   log("workbench loaded");
 
   // open the annotation
@@ -442,10 +379,8 @@ try {
   await page.reload();
   await page.waitForSelector(".monaco-workbench", { timeout: 60_000 });
   await openFile(page, "annotations/lpp.amr");
-  const notice = await page.waitForFunction(
-    () => [...document.querySelectorAll(".notifications-toasts .notification-list-item-message")].map((e) => e.textContent ?? "").find((t) => /not installed.*pip install amrcheck/.test(t)),
-    undefined, { timeout: 60_000 },
-  ).then((h) => h.jsonValue()).catch(() => null);
+  // the command installs the wheel the .vsix carries (no package index release is needed)
+  const notice = await notification(page, /not installed for .*-m pip install \S*bundled[\\/]amrcheck-[^ ]+-py3-none-any\.whl/);
   check("missing server: notification with the install command", notice !== null, JSON.stringify(notice));
   await page.waitForTimeout(1000); // let the toast finish fading in
   await page.screenshot({ path: join(opts.artifacts, "missing-server.png") });
@@ -453,12 +388,9 @@ try {
 } catch (error) {
   failed = true;
   console.error(error);
-  await browser?.contexts()[0]?.pages()[0]?.screenshot({ path: join(opts.artifacts, "failure.png") }).catch(() => undefined);
+  await session?.page?.screenshot({ path: join(opts.artifacts, "failure.png") }).catch(() => undefined);
 } finally {
-  await browser?.close().catch(() => undefined);
-  if (server?.pid) {
-    try { process.kill(-server.pid, "SIGTERM"); } catch { /* already gone */ }
-  }
+  await session?.close();
   if (!opts.keep) rmSync(tmp, { recursive: true, force: true });
 }
 const bad = checks.filter((c) => !c.ok);
@@ -466,27 +398,6 @@ console.log(`${checks.length - bad.length}/${checks.length} checks passed in ${(
 process.exit(failed || bad.length || checks.length === 0 ? 1 : 0);
 
 // -- helpers ----------------------------------------------------------------------
-
-async function openFile(page, relative) {
-  await page.locator(".monaco-workbench .part.editor").click({ position: { x: 300, y: 300 } }).catch(() => undefined);
-  await page.keyboard.press("Control+P");
-  await page.waitForSelector(".quick-input-widget input", { state: "visible" });
-  await page.keyboard.type(relative);
-  // wait for the search result itself, not the recently opened list
-  const folder = relative.split("/").slice(0, -1).join("/");
-  await page.waitForFunction(
-    (dir) => {
-      const first = document.querySelector(".quick-input-list .monaco-list-row");
-      return first !== null && (first.textContent ?? "").includes(dir);
-    },
-    folder, { timeout: 30_000 },
-  );
-  await page.keyboard.press("Enter");
-  await page.waitForFunction(
-    (path) => document.querySelector(".monaco-workbench .part.editor .breadcrumbs-control")?.textContent?.replace(/\s/g, "").includes(path.replace(/\//g, "")),
-    relative, { timeout: 30_000 },
-  ).catch(() => undefined);
-}
 
 /** The user settings plus `values`, saved in VS Code's own editor of the settings file
  * (VS Code applies them at once; a write from outside waits for a file watcher); then
@@ -553,40 +464,3 @@ async function goToLine(page, line, focus = true) {
   await page.keyboard.press("Enter");
 }
 
-async function lensTitles(page, pattern, timeout = 30_000) {
-  return page.waitForFunction(
-    (source) => {
-      const titles = [...document.querySelectorAll(".monaco-editor .codelens-decoration")].map((e) => e.textContent ?? "");
-      const found = titles.filter((t) => new RegExp(source).test(t));
-      return found.length ? found : null;
-    },
-    pattern.source, { timeout },
-  ).then((h) => h.jsonValue()).catch(() => []);
-}
-
-async function runCommand(page, title) {
-  await page.keyboard.press("F1");
-  await page.waitForSelector(".quick-input-widget input", { state: "visible" });
-  await page.keyboard.type(title);
-  await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${title}"]`, { timeout: 30_000 });
-  await page.keyboard.press("Enter");
-}
-
-async function waitFor(predicate, timeout, message) {
-  const end = Date.now() + timeout;
-  while (!predicate()) {
-    if (Date.now() > end) throw new Error(message());
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
