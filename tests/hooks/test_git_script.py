@@ -105,4 +105,7 @@ def test_missing_scripts_are_named(repo: Path) -> None:
     put(repo, "parser/ch1.amr", "gold.amr")
     result = commit(repo, "parser/ch1.amr", AMRCHECK_HOOKS="amr-nonesuch")
     assert result.returncode == 1
-    assert "amr-nonesuch not found on PATH (install amrcheck: pip install path/to/amrcheck" in result.stderr
+    assert (
+        "amr-nonesuch not found on PATH (install amrcheck: pip install path/to/amrcheck"
+        in result.stderr
+    )

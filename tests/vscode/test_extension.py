@@ -94,7 +94,8 @@ def test_vsix_contents(built: Path) -> None:
     assert not any("node_modules" in name for name in names)
     # the amrcheck wheel of this checkout, for the private environment
     wheels = [name for name in names if name.startswith("extension/bundled/")]
-    assert wheels == [f"extension/bundled/amrcheck-{amrcheck.__version__}-py3-none-any.whl"]
+    wheel_name = f"amrcheck-{amrcheck.__version__}-py3-none-any.whl"
+    assert wheels == [f"extension/bundled/{wheel_name}"]
     with zipfile.ZipFile(built) as vsix, vsix.open(wheels[0]) as inner:
         wheel = set(zipfile.ZipFile(io.BytesIO(inner.read())).namelist())
     assert "amr_lsp/__main__.py" in wheel and "amrcheck/__init__.py" in wheel
@@ -223,7 +224,8 @@ def test_first_run_creates_the_private_environment(built: Path) -> None:
     uses it without asking. pip gets the dependencies from the configured
     package index, through the user's pip cache."""
     result = subprocess.run(
-        ["node", "test/e2e/first-run.mjs", "--vsix", str(built), "--python", sys.executable],
+        ["node", "test/e2e/first-run.mjs",
+         "--vsix", str(built), "--python", sys.executable],
         cwd=EXTENSION, capture_output=True, text=True, timeout=900,
     )
     output = result.stdout + result.stderr
@@ -235,7 +237,7 @@ def test_first_run_creates_the_private_environment(built: Path) -> None:
            "first use: the extension offers a private environment",
            "progress is shown while pip installs",
            "then the server runs from it: score lenses",
-           "the environment is in the extension's global storage, with the bundled amrcheck",
+           "the environment is in the global storage, with the bundled amrcheck",
            "pip's log is in the output channel",
            "the extension's python3 was the venv without amrcheck",
            "a new window uses the environment without asking again")

@@ -101,6 +101,16 @@ export function wheelVersion(wheel: string): string | undefined {
   return /^amrcheck-([^-]+)-/.exec(path.basename(wheel))?.[1];
 }
 
+/**
+ * What to do with the private environment that is there: `version` is the
+ * amrcheck it runs (undefined: it does not work), `wheel` the one the .vsix
+ * carries. After an update of the extension its wheel replaces the old amrcheck.
+ */
+export function existingEnvironment(version: string | undefined, wheel: string | undefined): "use" | "update" | "remake" {
+  if (version === undefined) return "remake";
+  return !wheel || version === wheelVersion(wheel) ? "use" : "update";
+}
+
 /** The venv's interpreter. */
 export function venvPython(envDir: string, platform: NodeJS.Platform): string {
   return platform === "win32" ? path.join(envDir, "Scripts", "python.exe") : path.join(envDir, "bin", "python");

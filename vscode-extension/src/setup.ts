@@ -12,6 +12,7 @@ import {
   Cancelled,
   choosePython,
   createEnvironment,
+  existingEnvironment,
   installWheel,
   probePython,
   pythonCandidates,
@@ -57,9 +58,10 @@ export async function serverPython(
   const privatePython = venvPython(where.envDir, process.platform);
   if (existsSync(privatePython)) {
     const mine = await probeServer(privatePython);
-    if (mine.ok && (!wheel || mine.version === wheelVersion(wheel))) return { python: privatePython, version: mine.version };
-    if (mine.ok && wheel) {
-      // the extension was updated: its wheel replaces the old amrcheck (the user agreed to the environment once)
+    const action = existingEnvironment(mine.ok ? mine.version : undefined, wheel);
+    if (mine.ok && action === "use") return { python: privatePython, version: mine.version };
+    if (mine.ok && wheel && action === "update") {
+      // the user agreed to the environment once: no need to ask again
       output.info(`updating the private environment from amrcheck ${mine.version} to ${wheelVersion(wheel)}`);
       return withPython(await setUp(where, wheel, output, privatePython));
     }
@@ -71,8 +73,8 @@ export async function serverPython(
     return undefined;
   }
   const message =
-    `AMR: no Python with amrcheck was found (${probe.problem.replace(/\.$/, "")}). ` +
-    `Create a private environment for the language server? The extension makes a venv in its own storage ` +
+    `AMR: ${probe.problem} Create a private environment for the language server? ` +
+    `The extension makes a venv in its own storage ` +
     `from a Python ${"\u2265"} 3.10 it finds and installs the amrcheck ${wheelVersion(wheel)} it carries, ` +
     `with its dependencies (numpy, scipy, numba, POT: several hundred MB) from your package index.`;
   const choose = "Choose interpreter";

@@ -80,18 +80,16 @@ try {
   await openFile(page, "annotations/lpp.amr");
 
   // 1. the offer
-  const offer = await notification(page, /no Python with amrcheck was found.*Create a private environment/);
+  const offer = await notification(page, /not installed for "python3"\. Create a private environment/);
   check("first use: the extension offers a private environment", offer !== null, JSON.stringify(offer));
-  await page.waitForTimeout(500);
-  await page.screenshot({ path: join(opts.artifacts, "first-run-offer.png"), animations: "disabled" });
+  await shot(page, "first-run-offer.png");
   await page.locator(".notifications-toasts .monaco-button", { hasText: "Create environment" }).click();
   log("accepted");
 
   // 2. the progress, step by step (pip's "Collecting ..." lines)
   const progress = await notification(page, /setting up the language server.*(Collecting|installing amrcheck)/, 120_000);
   check("progress is shown while pip installs", progress !== null, JSON.stringify(progress));
-  await page.screenshot({ path: join(opts.artifacts, "first-run-progress.png"), animations: "disabled" });
-  if (opts["update-docs"]) copyFileSync(join(opts.artifacts, "first-run-progress.png"), join(REPO, "docs/first-run-progress.png"));
+  await shot(page, "first-run-progress.png");
   log("progress");
 
   // 3. the server starts from the new environment: score lenses
@@ -104,7 +102,7 @@ try {
     process.platform === "win32" ? "Scripts/python.exe" : "bin/python");
   const inEnv = spawnSync(envPython, ["-c", "import amrcheck, amr_lsp; print(amrcheck.__version__)"], { env: parentEnv, encoding: "utf8" });
   const wheel = readdirSync(join(EXT, "bundled")).find((name) => name.endsWith(".whl")) ?? "";
-  check("the environment is in the extension's global storage, with the bundled amrcheck",
+  check("the environment is in the global storage, with the bundled amrcheck",
     inEnv.status === 0 && wheel.startsWith(`amrcheck-${inEnv.stdout.trim()}-`), `${inEnv.stdout.trim()} ${inEnv.stderr.trim()} (${wheel})`);
   const logged = findFile(join(userData, "logs"), (text) => /Successfully installed .*amrcheck-/.test(text));
   check("pip's log is in the output channel", logged !== undefined, logged ?? "");
@@ -130,6 +128,13 @@ try {
 const bad = checks.filter((c) => !c.ok);
 console.log(`${checks.length - bad.length}/${checks.length} checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${opts.artifacts}`);
 process.exit(failed || bad.length || checks.length === 0 ? 1 : 0);
+
+/** The lower right of the window, where the notifications are (with --update-docs also in docs/). */
+async function shot(page, name) {
+  await page.waitForTimeout(500); // let the toast finish fading in
+  await page.screenshot({ path: join(opts.artifacts, name), clip: { x: 760, y: 420, width: 640, height: 440 }, animations: "disabled" });
+  if (opts["update-docs"]) copyFileSync(join(opts.artifacts, name), join(REPO, "docs", name));
+}
 
 /** The first file under `dir` whose text satisfies `test`. */
 function findFile(dir, test) {

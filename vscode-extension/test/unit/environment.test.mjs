@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import {
-  bundledWheel, Cancelled, choosePython, createEnvironment, parseProbe, probePython, pythonCandidates, venvPython, wheelVersion,
+  bundledWheel, Cancelled, choosePython, createEnvironment, existingEnvironment, parseProbe, probePython, pythonCandidates, venvPython, wheelVersion,
 } from "../../out/environment.mjs";
 
 const PYTHON = process.env.PYTHON || "python3";
@@ -75,6 +75,13 @@ describe("the bundled wheel", () => {
     assert.equal(bundledWheel(dir), join(dir, "amrcheck-0.2.0-py3-none-any.whl"));
     assert.equal(wheelVersion(bundledWheel(dir)), "0.2.0");
     assert.equal(wheelVersion("other-1.0-py3-none-any.whl"), undefined);
+  });
+  it("replaces an older amrcheck in the private environment, once the extension is updated", () => {
+    const wheel = "/ext/bundled/amrcheck-0.2.0-py3-none-any.whl";
+    assert.equal(existingEnvironment("0.2.0", wheel), "use");
+    assert.equal(existingEnvironment("0.1.0", wheel), "update");
+    assert.equal(existingEnvironment(undefined, wheel), "remake"); // it does not start: made again
+    assert.equal(existingEnvironment("0.1.0", undefined), "use"); // a build without the wheel keeps what is there
   });
   it("goes into the venv's own interpreter", () => {
     assert.equal(venvPython("/s/env", "linux"), "/s/env/bin/python");
