@@ -84,6 +84,7 @@ try {
   check("first use: the extension offers a private environment", offer !== null, JSON.stringify(offer));
   await shot(page, "first-run-offer.png");
   await page.locator(".notifications-toasts .monaco-button", { hasText: "Create environment" }).click();
+  await page.mouse.move(300, 300); // no tooltip over the progress
   log("accepted");
 
   // 2. the progress, step by step (pip's "Collecting ..." lines)
