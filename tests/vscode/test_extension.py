@@ -1,6 +1,8 @@
 """The VS Code extension through its npm scripts: type check, grammar tests,
-packaging, and the end-to-end test in the real VS Code UI (code-server +
-headless Chromium, ``vscode-extension/test/e2e/run.mjs``).
+unit tests of the private environment, packaging (with the amrcheck wheel),
+and the end-to-end tests in the real VS Code UI (code-server + headless
+Chromium, ``vscode-extension/test/e2e/run.mjs``, and ``first-run.mjs``: the
+first use on a machine where no Python has amrcheck).
 
 Skipped when npm is missing; the end-to-end test is skipped when code-server
 or Chromium are not installed (``scripts/install-vscode-test.sh``). A missing
