@@ -130,6 +130,15 @@ def test_metadata_option_shows_every_change_as_old_arrow_new(tmp_path: Path) -> 
     }
 
 
+def test_html_report_writes_metadata_as_old_arrow_new(tmp_path: Path) -> None:
+    old, new = write_revision(tmp_path)
+    report = tmp_path / "report.html"
+    run(old, new, "--html", report, "-q")
+    page = report.read_text(encoding="utf-8")
+    assert "::date: 2012 → 2017" in page and "::zh: 第一章 → (none)" in page
+    assert "&#x27;2012&#x27;" not in page and "'2012'" not in page
+
+
 def test_same_file_exits_0() -> None:
     result = run(V1, V1, "--quiet")
     assert result.exit_code == 0, result.output
