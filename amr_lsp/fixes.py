@@ -10,8 +10,8 @@ the engine (``amrcheck/fixes.py``) once the CLI wants ``--fix``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import groupby
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import PurePosixPath
 from urllib.parse import urlparse
 
@@ -20,6 +20,7 @@ from amrcheck.reading._parse import tokenize
 from amrcheck.reading.closing import certain_closers
 from amrcheck.reading.layout import TextEdit
 from amrcheck.reading.locate import entry_at
+
 
 @dataclass(frozen=True, slots=True)
 class Fix:
@@ -64,9 +65,7 @@ def _close_parentheses(corpus: Corpus, finding: Finding) -> Fix | None:
     if places is None:
         return None
     edits = [
-        TextEdit(at, at, ")" * len(group))
-        for at, group in groupby(places)
-        for group in [list(group)]
+        TextEdit(at, at, ")" * sum(1 for _ in same)) for at, same in groupby(places)
     ]
     missing = len(places)
     plural = "es" if missing > 1 else "is"

@@ -32,12 +32,12 @@ from ..workflows.diff import (
 from ..workflows.diff import diff_corpora as run_diff
 from . import app
 from ._common import (
+    CHANGE_STYLES,
     ClusterOption,
     JobsOption,
     MetricName,
     PairByChoice,
     build_metrics,
-    CHANGE_STYLES,
     change_line,
     console,
     describe_settings,
@@ -318,16 +318,19 @@ def render_text(
             _print_metadata(out, graph, metadata)
         for error in graph.errors:
             out.print(Text(f"  ! {error}", style="bold red"))
-    if not header_only:
+    if header_only:
+        _print_header_only(out, header_only, metadata)
+
+
+def _print_header_only(out: Console, graphs: list[GraphDiff], in_full: bool) -> None:
+    if not in_full:
+        out.print(header_only_summary(graphs))
         return
-    if metadata:
-        out.print(Text("graph unchanged, header or layout changed:", style="dim"))
-        for graph in header_only:
-            out.print(Text(f"  {graph.id}: {', '.join(_notes(graph))}", style="cyan"))
-            for key, (before, after) in graph.metadata.items():
-                out.print(Text(f"    {metadata_change_text(key, before, after)}"))
-    else:
-        out.print(header_only_summary(header_only))
+    out.print(Text("graph unchanged, header or layout changed:", style="dim"))
+    for graph in graphs:
+        out.print(Text(f"  {graph.id}: {', '.join(_notes(graph))}", style="cyan"))
+        for key, (before, after) in graph.metadata.items():
+            out.print(Text(f"    {metadata_change_text(key, before, after)}"))
 
 
 def _print_metadata(out: Console, graph: GraphDiff, in_full: bool) -> None:

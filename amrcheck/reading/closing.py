@@ -55,13 +55,55 @@ def _indent(text: str, token_start: int) -> int:
     return len(text[line_start:token_start].expandtabs(_TAB_WIDTH))
 
 
-def _offside_parent(lines: list[tuple[int, int | None]], indent: int) -> int | None:
-    """The ``(`` left innermost open at the end of the nearest earlier line
-    indented less than ``indent`` (None: no such line, or nothing open)."""
-    for line_indent, open_at_end in reversed(lines):
-        if line_indent < indent:
-            return open_at_end
-    return None
+class _Lines:
+    """The lines of a graph read so far: each one's indentation and the
+    innermost ``(`` open at its end."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.done: list[tuple[int, int | None]] = []
+        self.start = -1  # where the current line starts
+        self.indent = 0  # the current line's indentation
+
+    def enter(self, token_start: int, stack: list[int]) -> bool:
+        """Note the next token; True when it is the first of a line after
+        the graph's first line (the line before it is then done)."""
+        begin = self.text.rfind("\n", 0, token_start) + 1
+        if begin == self.start:
+            return False
+        if self.start >= 0:
+            self.done.append((self.indent, stack[-1] if stack else None))
+        self.start, self.indent = begin, _indent(self.text, token_start)
+        return bool(self.done)
+
+    def offside_parent(self) -> int | None:
+        """The ``(`` left innermost open at the end of the nearest earlier
+        line indented less than this one (None: no such line, or nothing
+        open there)."""
+        for line_indent, open_at_end in reversed(self.done):
+            if line_indent < self.indent:
+                return open_at_end
+        return None
+
+    def closed_before(self, innermost: int) -> None:
+        """``)`` were inserted at the end of the last line: ``innermost`` is
+        the ``(`` now open there."""
+        self.done[-1] = (self.done[-1][0], innermost)
+
+
+def _step(stack: list[int], kind: str, start: int) -> bool:
+    """Open or close a node on ``stack``; False for a ``)`` with none open."""
+    if kind == "LPAREN":
+        stack.append(start)
+    elif kind == "RPAREN":
+        if not stack:
+            return False
+        stack.pop()
+    return True
+
+
+def _solid(tokens: Sequence[Token]) -> list[Token]:
+    return [token for token in tokens if token[0] != "COMMENT"]
 
 
 def closing_places(text: str, tokens: Sequence[Token]) -> list[Closer] | None:
@@ -88,36 +130,19 @@ def closing_places(text: str, tokens: Sequence[Token]) -> list[Closer] | None:
     """
     stack: list[int] = []  # offsets of the open "("
     closers: list[Closer] = []
-    #: per line so far: its indentation, the innermost "(" open at its end
-    lines: list[tuple[int, int | None]] = []
-    line_start = -1
-    indent = 0
-    last_end = -1  # end of the last token that is no comment
-    closed = False  # the top node was closed: nothing may follow
-    for kind, start, end in tokens:
-        if kind == "COMMENT":
-            continue
-        if closed:
-            return None
-        begin = text.rfind("\n", 0, start) + 1
-        if begin != line_start:  # the first token of a line
-            if line_start >= 0:
-                lines.append((indent, stack[-1] if stack else None))
-            line_start, indent = begin, _indent(text, start)
-            if kind == "ROLE" and lines:
-                parent = _offside_parent(lines, indent)
-                if parent is None or parent not in stack:
-                    return None
-                while stack[-1] != parent:
-                    closers.append(Closer(last_end, stack.pop()))
-                lines[-1] = (lines[-1][0], parent)
-        if kind == "LPAREN":
-            stack.append(start)
-        elif kind == "RPAREN":
-            if not stack:
+    lines = _Lines(text)
+    last_end = -1  # end of the last token read
+    solid = _solid(tokens)
+    for index, (kind, start, end) in enumerate(solid):
+        if lines.enter(start, stack) and kind == "ROLE":
+            parent = lines.offside_parent()
+            if parent is None or parent not in stack:
                 return None
-            stack.pop()
-            closed = not stack
+            while stack[-1] != parent:
+                closers.append(Closer(last_end, stack.pop()))
+            lines.closed_before(parent)
+        if not _step(stack, kind, start) or not stack and index + 1 < len(solid):
+            return None  # a ")" too many, or one that ends the graph early
         last_end = end
     closers.extend(Closer(last_end, opening) for opening in reversed(stack))
     return closers
@@ -160,45 +185,29 @@ def _tree(
     tree laid out as the indentation says (see the module docstring)."""
     stack: list[int] = []
     parents: dict[int, int] = {}
-    lines: list[tuple[int, int | None]] = []
+    lines = _Lines(text)
     #: "(" offset -> indentation of its line-starting roles
     role_indent: dict[int, int] = {}
-    line_start = -1
-    indent = 0
-    closed = False
-    for kind, start, end in tokens:
-        if kind == "COMMENT":
-            continue
-        if closed:
+    solid = _solid(tokens)
+    for index, (kind, start, end) in enumerate(solid):
+        starts_line = lines.enter(start, stack)
+        if kind == "ROLE":
+            parent = parents[start] = stack[-1]
+            if starts_line and (
+                lines.offside_parent() != parent
+                or role_indent.setdefault(parent, lines.indent) != lines.indent
+            ):
+                return None
+        elif not _step(stack, kind, start):
             return None
-        begin = text.rfind("\n", 0, start) + 1
-        starts_line = begin != line_start
-        if starts_line:
-            if line_start >= 0:
-                lines.append((indent, stack[-1] if stack else None))
-            line_start, indent = begin, _indent(text, start)
-        if kind == "LPAREN":
-            stack.append(start)
-        elif kind == "RPAREN":
-            if not stack:
+        inserted = inserts.get(end, 0)
+        if inserted:
+            if inserted > len(stack):
                 return None
-            stack.pop()
-        elif kind == "ROLE":
-            if not stack:
-                return None
-            parent = stack[-1]
-            parents[start] = parent
-            if starts_line and lines:
-                if _offside_parent(lines, indent) != parent:
-                    return None
-                if role_indent.setdefault(parent, indent) != indent:
-                    return None
-        for _ in range(inserts.get(end, 0)):
-            if not stack:
-                return None
-            stack.pop()
-        closed = not stack
-    return parents if closed else None
+            del stack[-inserted:]
+        if not stack and index + 1 < len(solid):
+            return None  # the top closed before the graph's last token
+    return None if stack else parents
 
 
 def certain_closers(text: str, tokens: Sequence[Token]) -> list[int] | None:
