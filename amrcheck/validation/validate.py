@@ -470,7 +470,7 @@ def _split_off_trees(corpus: Corpus) -> Iterator[tuple[Entry, Entry]]:
     """
     text = corpus.source.text
     entries = corpus.entries
-    # E001 sits where its graph ran out, at the very end: it explains no split
+    # E001 sits inside its own graph (where a ")" is missing): it explains no split
     error_starts = sorted(
         f.span.start
         for f in [*corpus.findings, *(e for entry in entries for e in entry.errors)]
