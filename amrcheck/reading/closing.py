@@ -192,6 +192,8 @@ def _tree(
     for index, (kind, start, end) in enumerate(solid):
         starts_line = lines.enter(start, stack)
         if kind == "ROLE":
+            if not stack:
+                return None
             parent = parents[start] = stack[-1]
             if starts_line and (
                 lines.offside_parent() != parent
@@ -232,6 +234,8 @@ def certain_closers(text: str, tokens: Sequence[Token]) -> list[int] | None:
     if tree is None:
         return None
     points = _insertion_points(tokens)
+    if not chosen.keys() <= set(points):
+        return None  # e.g. after a role whose target is missing
     missing = len(places)
     if comb(len(points) + missing - 1, missing) > MAX_TRIES:
         return None

@@ -91,3 +91,13 @@ def test_comments_and_alignments_are_not_places() -> None:
     text = "(a / b~e.1\n  :ARG0 (c / d~e.2  # the boy\n  :ARG1 (e / f))"
     at = text.index("~e.2") + len("~e.2")
     assert certain_closers(text, tokenize(text)) == [at]
+
+
+def test_no_fix_after_a_role_without_its_target() -> None:
+    # the next graph's "(" at column 1 cut this one after ":mod"
+    text = "(a / b\n  :ARG0 (c / d\n  :mod\n(e / f)"
+    corpus = read_string(text)
+    [error] = [f for f in validate(corpus) if f.code == "E001"]
+    graph_end = text.index(":mod") + len(":mod")
+    assert certain_closers(text, tokenize(text, 0, graph_end)) is None
+    assert error.span.start <= graph_end
