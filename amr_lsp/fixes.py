@@ -9,17 +9,17 @@ the engine (``amrcheck/fixes.py``) once the CLI wants ``--fix``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import PurePosixPath
 from urllib.parse import urlparse
 
 from amrcheck import Corpus, Finding
+from amrcheck.reading._parse import tokenize
+from amrcheck.reading.closing import certain_closers
 from amrcheck.reading.layout import TextEdit
 from amrcheck.reading.locate import entry_at
-
-_SCAN_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|[()]')
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,36 +52,24 @@ def _duplicate_variable(corpus: Corpus, finding: Finding) -> Fix | None:
     return Fix(f"Rename this '{variable}' to '{new}'", [edit])
 
 
-def unclosed_parentheses(text: str) -> int:
-    """How many ``(`` of ``text`` are never closed (strings and comments skipped).
-
-    Example:
-        >>> unclosed_parentheses('(a / b :op1 "(" :ARG0 (c / d')
-        2
-    """
-    depth = 0
-    for token in _SCAN_RE.finditer(text):
-        if token.group() == "(":
-            depth += 1
-        elif token.group() == ")" and depth:
-            depth -= 1
-    return depth
-
-
 def _close_parentheses(corpus: Corpus, finding: Finding) -> Fix | None:
+    """Insert each missing ``)`` where the indentation says its subtree
+    ended, and only when no other place fits it (a fix never changes the
+    meaning silently: closing at the graph's end would re-attach every edge
+    after the gap to the wrong node)."""
     entry = entry_at(corpus, finding.span.start)
-    if entry is None:
+    if entry is None or entry.graph is not None:
         return None
     text = corpus.source.text
-    end = entry.end
-    while end > finding.span.start and text[end - 1].isspace():
-        end -= 1
-    missing = unclosed_parentheses(text[entry.start:end])
-    if missing == 0:
+    places = certain_closers(text, tokenize(text, entry.graph_start, entry.end))
+    if places is None:
         return None
-    closing = ")" * missing
+    edits = [
+        TextEdit(at, at, ")" * sum(1 for _ in same)) for at, same in groupby(places)
+    ]
+    missing = len(places)
     plural = "es" if missing > 1 else "is"
-    return Fix(f"Close {missing} parenthes{plural}", [TextEdit(end, end, closing)])
+    return Fix(f"Close {missing} parenthes{plural}", edits)
 
 
 def _remove_parenthesis(corpus: Corpus, finding: Finding) -> Fix | None:

@@ -21,10 +21,18 @@ from rich.text import Text
 from ..pairing.graphs import PairingError
 from ..reading.corpus import read_corpus, read_errors
 from ..validation.filecheck import plural
-from ..workflows.diff import CorpusDiff, GraphDiff
+from ..workflows.diff import (
+    Change,
+    CorpusDiff,
+    GraphDiff,
+    metadata_change_text,
+    metadata_counts,
+    metadata_summary,
+)
 from ..workflows.diff import diff_corpora as run_diff
 from . import app
 from ._common import (
+    CHANGE_STYLES,
     ClusterOption,
     JobsOption,
     MetricName,
@@ -72,6 +80,15 @@ def diff(
     ] = False,
     stat: Annotated[
         bool, typer.Option("--stat", help="One summary line per graph.")
+    ] = False,
+    metadata: Annotated[
+        bool,
+        typer.Option(
+            "--metadata",
+            help="Show every metadata change in full (::key: old → new); by "
+            "default a changed graph gets one line naming its changed keys, "
+            "and graphs changed only in their header one count per key.",
+        ),
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     html: Annotated[
@@ -160,7 +177,7 @@ def diff(
         if stat:
             render_stat(out, result)
         else:
-            render_text(out, result, motifs)
+            render_text(out, result, motifs, metadata)
         if not quiet:
             out.print(summary_line(result))
     raise typer.Exit(code=1 if result.differs else 0)
@@ -274,7 +291,12 @@ def _headline(graph: GraphDiff, result: CorpusDiff) -> Text:
     return line
 
 
-def render_text(out: Console, result: CorpusDiff, motifs: bool) -> None:
+def render_text(
+    out: Console, result: CorpusDiff, motifs: bool, metadata: bool = False
+) -> None:
+    """The diff, graph by graph; metadata in full only with ``metadata``
+    (else one line per changed graph and one count per key for the graphs
+    whose triples did not change: the diff is about graphs)."""
     out.print(Text(f"--- {result.old_path}", style="red"))
     out.print(Text(f"+++ {result.new_path}", style="green"))
     header_only = []
@@ -285,16 +307,86 @@ def render_text(out: Console, result: CorpusDiff, motifs: bool) -> None:
             continue
         out.print(_headline(graph, result))
         if graph.status == "changed":
-            for change in graph.motifs if motifs else graph.changes:
-                out.print(change_line(change))
-            for key, (before, after) in graph.metadata.items():
-                out.print(Text(f"  ::{key}: {before!r} -> {after!r}", style="cyan"))
+            # motifs keep a line each: their places are only their first source's
+            lines = (
+                [change_line(m) for m in graph.motifs]
+                if motifs
+                else change_lines(graph.changes)
+            )
+            for line in lines:
+                out.print(line)
+            _print_metadata(out, graph, metadata)
         for error in graph.errors:
             out.print(Text(f"  ! {error}", style="bold red"))
     if header_only:
-        out.print(Text("graph unchanged, header or layout changed:", style="dim"))
-        for graph in header_only:
-            out.print(Text(f"  {graph.id}: {', '.join(_notes(graph))}", style="cyan"))
+        _print_header_only(out, header_only, metadata)
+
+
+def _print_header_only(out: Console, graphs: list[GraphDiff], in_full: bool) -> None:
+    if not in_full:
+        out.print(header_only_summary(graphs))
+        return
+    out.print(Text("graph unchanged, header or layout changed:", style="dim"))
+    for graph in graphs:
+        out.print(Text(f"  {graph.id}: {', '.join(_notes(graph))}", style="cyan"))
+        for key, (before, after) in graph.metadata.items():
+            out.print(Text(f"    {metadata_change_text(key, before, after)}"))
+
+
+def _print_metadata(out: Console, graph: GraphDiff, in_full: bool) -> None:
+    if in_full:
+        for key, (before, after) in graph.metadata.items():
+            line = metadata_change_text(key, before, after)
+            out.print(Text(f"  {line}", style="cyan"))
+    elif graph.metadata:
+        out.print(Text(f"  metadata: {metadata_summary(graph)}", style="cyan"))
+
+
+def header_only_summary(graphs: list[GraphDiff]) -> Text:
+    """One line for the graphs whose triples did not change: how many, and
+    one count per changed ``::key`` (then comments, layout)."""
+    parts = [
+        f"::{key} {kind} in {count:,}"
+        for (key, kind), count in metadata_counts(graphs).items()
+    ]
+    for note, count in (
+        ("comments", sum(g.comments_changed for g in graphs)),
+        ("layout", sum(g.layout_changed for g in graphs)),
+    ):
+        if count:
+            parts.append(f"{note} in {count:,}")
+    return Text(
+        f"{plural(len(graphs), 'graph')} unchanged but for header or layout: "
+        f"{', '.join(parts)} (--metadata lists them)",
+        style="cyan",
+    )
+
+
+def change_lines(changes: list[Change]) -> list[Text]:
+    """Diff lines, a run of removals (or additions) on one line or on lines
+    that follow one another joined into one: ``- 15:13  (v :ARG0 g2) ·
+    15:20  (g2 / girl)``. Relabels keep a line each."""
+    lines: list[Text] = []
+    previous: Change | None = None
+    for change in changes:
+        place = change.old or change.new
+        before = None if previous is None else previous.old or previous.new
+        if (
+            previous is not None
+            and change.kind != "relabel"
+            and change.kind == previous.kind
+            and place is not None
+            and before is not None
+            and 0 <= place.line - before.line <= 1
+        ):
+            lines[-1].append(
+                f" · {place.line}:{place.column}  {place.text}",
+                style=CHANGE_STYLES[change.kind],
+            )
+        else:
+            lines.append(change_line(change))
+        previous = change
+    return lines
 
 
 def render_stat(out: Console, result: CorpusDiff) -> None:

@@ -37,6 +37,7 @@ from ..findings import Finding, Related, Severity
 from ..graph import Graph, TripleKind
 from ..span import SourceText, Span
 from ..types import INSTANCE, Offsets, Triple
+from .closing import closing_places
 
 # Each lexical class once; both tokenizers below are built from these.
 _STRING = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
@@ -372,6 +373,7 @@ class _GraphParser:
         self.owner = owner
         self.text = owner.text
         self.tokens = tokens
+        self.first = i  # the graph's first token
         self.i = i
         self.triples: list[Triple] = []
         self.offsets: list[Offsets] = []
@@ -391,22 +393,30 @@ class _GraphParser:
         return self.owner.error(code, message, start, end)
 
     def unclosed(self, open_parens: list[int]) -> Finding:
-        """E001 where the parser ran out: right after the graph's last token
-        (its block's end, comments aside), where a ``)`` is missing; the
-        ``(`` left open are its related places, the innermost first."""
-        last = self.i - 1
-        while last > 0 and self.tokens[last][0] == "COMMENT":
-            last -= 1
-        end = self.tokens[last][2]
+        """E001 where the indentation says the first missing ``)`` belongs
+        (:mod:`amrcheck.reading.closing`), its ``(`` related; where the
+        indentation names no place, where the parser ran out: right after
+        the graph's last token (comments aside), the ``(`` it left open
+        related, the innermost first."""
+        places = closing_places(self.text, self.tokens[self.first : self.i])
+        if places:
+            at = places[0].at
+            openings = [closer.opening for closer in places]
+        else:
+            last = self.i - 1
+            while last > 0 and self.tokens[last][0] == "COMMENT":
+                last -= 1
+            at = self.tokens[last][2]
+            openings = list(reversed(open_parens))
         found = self.fail(
             "E001",
             f"unbalanced parentheses: {len(open_parens)} '(' not closed",
-            end,
-            end,
+            at,
+            at,
         )
         related = tuple(
             Related(Span(self.owner.source, start, start + 1), "this '(' is not closed")
-            for start in reversed(open_parens)
+            for start in openings
         )
         return replace(found, related=related)
 

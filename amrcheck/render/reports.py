@@ -19,7 +19,13 @@ from ..metrics import Metric, Score, get_metric
 from ..pairing.graphs import Gap, PairBy, gap_report, match_entries, where
 from ..reading._parse import Entry
 from ..reading.corpus import Corpus
-from ..workflows.diff import Change, CorpusDiff, GraphDiff, diff_aligner
+from ..workflows.diff import (
+    Change,
+    CorpusDiff,
+    GraphDiff,
+    diff_aligner,
+    metadata_change_text,
+)
 from ..workflows.evaluate import Evaluation
 from .compare import PairView, Side, Status, TripleRow, pair_view, single_view
 from .drawing import scene_dot, text_dot, tooltips
@@ -258,7 +264,8 @@ def _diff_section(
     present = after or before
     sentence = present.metadata.get("snt") if present is not None else None
     notes = [
-        f"::{key}: {old!r} → {new!r}" for key, (old, new) in graph.metadata.items()
+        metadata_change_text(key, old, new)
+        for key, (old, new) in graph.metadata.items()
     ]
     if graph.comments_changed:
         notes.append("comments changed")

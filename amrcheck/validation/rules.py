@@ -61,8 +61,8 @@ RULES: dict[str, Rule] = {
         Rule("W301", _W, "unknown PropBank frame"),
         Rule("W302", _W, "argument not defined for the frame"),
         Rule("W401", _W, ":polarity value other than '-'"),
-        Rule("W402", _W, ":mod with a constant target"),
-        Rule("W403", _W, "quoted number"),
+        Rule("W402", _W, ":mod with a sign (- or +) as its value"),
+        Rule("W403", _W, "quoted non-negative number"),
         Rule("W404", _W, "unknown :mode value"),
     )
 }

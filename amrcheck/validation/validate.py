@@ -378,14 +378,20 @@ class _GraphChecker:
                 )
         if not is_attribute:
             return
-        if role == ":mod":
+        # ``:mod 7`` (chapter 7) and ``:mod "1A"`` (figure 1A) are how the
+        # guidelines number things; a sign is :polarity's value
+        if role == ":mod" and target in ("-", "+"):
             self.add(
                 "W402",
-                f":mod to the constant {target}; :mod normally takes a node",
+                f":mod {target}: a sign is a value of :polarity, not of :mod "
+                f"(did you mean :polarity -?)",
                 span(index),
             )
+        # the AMR Editor quotes a value that starts with '-' (``:value "-1"``,
+        # "last"): quoted negative numbers are its form, not a slip
         if (
             _QUOTED_NUMBER_RE.fullmatch(target)
+            and not target[1:].lstrip().startswith("-")
             and role != ":wiki"
             and self.concepts.get(source) != "name"
         ):
@@ -464,7 +470,7 @@ def _split_off_trees(corpus: Corpus) -> Iterator[tuple[Entry, Entry]]:
     """
     text = corpus.source.text
     entries = corpus.entries
-    # E001 sits where its graph ran out, at the very end: it explains no split
+    # E001 sits inside its own graph (where a ")" is missing): it explains no split
     error_starts = sorted(
         f.span.start
         for f in [*corpus.findings, *(e for entry in entries for e in entry.errors)]

@@ -365,6 +365,60 @@ def _metadata_changes(
     }
 
 
+#: how a metadata value that one version does not have is written
+ABSENT = "(none)"
+
+MetadataChangeKind = Literal["added", "removed", "changed"]
+
+
+def metadata_change_kind(before: str | None, after: str | None) -> MetadataChangeKind:
+    """Whether a ``::key`` was added, removed or given another value."""
+    if before is None:
+        return "added"
+    return "removed" if after is None else "changed"
+
+
+def metadata_change_text(key: str, before: str | None, after: str | None) -> str:
+    """One metadata change as people read it: ``::key: old → new``.
+
+    A side without the key reads ``(none)``, an empty value ``(empty)``;
+    values are shown as written, never quoted.
+
+    Example:
+        >>> metadata_change_text("save-date", "Thu Jun 7, 2012", "Mon Sep 18, 2017")
+        '::save-date: Thu Jun 7, 2012 → Mon Sep 18, 2017'
+        >>> metadata_change_text("zh", "第一章", None)
+        '::zh: 第一章 → (none)'
+    """
+
+    def shown(value: str | None) -> str:
+        if value is None:
+            return ABSENT
+        return value if value else "(empty)"
+
+    return f"::{key}: {shown(before)} → {shown(after)}"
+
+
+def metadata_summary(graph: GraphDiff) -> str:
+    """A graph's metadata changes in one line, keys only: ``::zh removed,
+    ::save-date changed`` ("" when none)."""
+    return ", ".join(
+        f"::{key} {metadata_change_kind(before, after)}"
+        for key, (before, after) in graph.metadata.items()
+    )
+
+
+def metadata_counts(graphs: list[GraphDiff]) -> dict[tuple[str, str], int]:
+    """``(key, kind) -> graphs`` over a run, most frequent first: the one
+    count per key that replaces a line per graph."""
+    counts: dict[tuple[str, str], int] = {}
+    for graph in graphs:
+        for key, (before, after) in graph.metadata.items():
+            slot = (key, metadata_change_kind(before, after))
+            counts[slot] = counts.get(slot, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
 def _place(sheet: Sheet | None) -> tuple[int, int] | None:
     return None if sheet is None else (sheet.line, sheet.column)
 

@@ -59,12 +59,84 @@ def test_text_output_is_plain_and_exit_1_when_graphs_changed() -> None:
     assert "  ~ 27:11 -> 30:11  (r / researcher) -> (p / person)" in lines
     assert "  - 44:4  (p :ARG0 r)" in lines and "  + 48:4  (p :ARG1 r)" in lines
     assert f"added     ex.6  {V2}:54  (11 triples)" in lines
-    assert "  ex.4: comments, layout" in lines
+    assert (
+        "1 graph unchanged but for header or layout: comments in 1, layout in 1 "
+        "(--metadata lists them)"
+    ) in lines
     assert lines[-1].startswith(
         "6 graphs: 4 changed, 1 added, 0 removed, 1 unchanged "
         "(1 with header changes only); smatch 0.8889 over 5 pairs (root=variable, set)"
     )
     assert "\x1b[" not in result.stdout  # no colour codes when not a terminal
+
+
+def write_revision(tmp_path: Path) -> tuple[Path, Path]:
+    """OLD and NEW where one graph changes a triple and its metadata, and
+    two change only their metadata."""
+    old = tmp_path / "old.amr"
+    new = tmp_path / "new.amr"
+    old.write_text(
+        "# ::id a.1 ::date 2012\n# ::zh 第一章\n(c / chapter :mod 1)\n\n"
+        "# ::id a.2\n# ::zh 二\n(d / dog)\n\n"
+        "# ::id a.3\n# ::zh 三\n(b / boy)\n",
+        encoding="utf-8",
+    )
+    new.write_text(
+        "# ::id a.1 ::date 2017\n(c / chapter :mod 2)\n\n"
+        "# ::id a.2\n(d / dog)\n\n"
+        "# ::id a.3 ::note new\n(b / boy)\n",
+        encoding="utf-8",
+    )
+    return old, new
+
+
+def test_metadata_is_summarised_by_default_issue_29(tmp_path: Path) -> None:
+    """One line per changed graph naming its keys, one count per key for the
+    graphs changed only in their header; never a Python repr."""
+    old, new = write_revision(tmp_path)
+    lines = run(old, new).stdout.splitlines()
+    assert lines[2:] == [
+        "changed   a.1  smatch 0.6667  (~1)",
+        "  ~ 3:14 -> 2:14  (c :mod 1) -> (c :mod 2)",
+        "  metadata: ::date changed, ::zh removed",
+        "2 graphs unchanged but for header or layout: ::zh removed in 2, "
+        "::note added in 1 (--metadata lists them)",
+        "3 graphs: 1 changed, 0 added, 0 removed, 2 unchanged (2 with header "
+        "changes only); smatch 0.8571 over 3 pairs (root=variable, set)",
+    ]
+
+
+def test_metadata_option_shows_every_change_as_old_arrow_new(tmp_path: Path) -> None:
+    old, new = write_revision(tmp_path)
+    result = run(old, new, "--metadata", "--quiet")
+    assert result.stdout.splitlines()[2:] == [
+        "changed   a.1  smatch 0.6667  (~1)",
+        "  ~ 3:14 -> 2:14  (c :mod 1) -> (c :mod 2)",
+        "  ::date: 2012 → 2017",
+        "  ::zh: 第一章 → (none)",
+        "graph unchanged, header or layout changed:",
+        "  a.2: metadata ::zh",
+        "    ::zh: 二 → (none)",
+        "  a.3: metadata ::zh, ::note",
+        "    ::zh: 三 → (none)",
+        "    ::note: (none) → new",
+    ]
+    assert "'" not in result.stdout and "None" not in result.stdout
+    # the JSON keeps every change, structured
+    report = json.loads(run(old, new, "--json").stdout)
+    assert report["graphs"][2]["metadata"] == {
+        "zh": {"old": "三", "new": None},
+        "note": {"old": None, "new": "new"},
+    }
+
+
+def test_html_report_writes_metadata_as_old_arrow_new(tmp_path: Path) -> None:
+    old, new = write_revision(tmp_path)
+    report = tmp_path / "report.html"
+    run(old, new, "--html", report, "-q")
+    page = report.read_text(encoding="utf-8")
+    assert "::date: 2012 → 2017" in page and "::zh: 第一章 → (none)" in page
+    assert "&#x27;2012&#x27;" not in page and "'2012'" not in page
 
 
 def test_same_file_exits_0() -> None:
@@ -199,10 +271,11 @@ def test_syntax_errors_warn_and_go_on_unless_strict(tmp_path: Path) -> None:
     )
     result = run(V1, broken, "--json")
     assert result.exit_code == 1
-    assert f"{broken}:24:50: E001" in result.stderr
+    # where the ")" is missing, as the indentation says (issue 29)
+    assert f"{broken}:21:59: E001" in result.stderr
     report = json.loads(result.stdout)
     assert [g["status"] for g in report["graphs"]][:3] == ["changed"] * 3
-    assert report["graphs"][1]["errors"][0].startswith(f"{broken}:24:50: E001")
+    assert report["graphs"][1]["errors"][0].startswith(f"{broken}:21:59: E001")
     strict = run(V1, broken, "--strict")
     assert strict.exit_code == 2 and strict.stdout == ""
     assert "--strict" in strict.stderr and "Traceback" not in strict.output

@@ -51,7 +51,7 @@ def test_errors_of_all_files_sorted_then_one_summary(capsys) -> None:
     places = [(m[1], int(m[2]), int(m[3])) for m in map(LINE_RE.match, lines)]
     assert places == sorted(places)
     assert f"{hook_data('broken.amr')}:31:43: E001 " in "\n".join(lines)
-    assert summary == "Found 1 error and 5 warnings (3 files, 14 graphs)."
+    assert summary == "Found 1 error and 3 warnings (3 files, 14 graphs)."
 
 
 def test_clean_files_print_nothing(capsys) -> None:

@@ -108,15 +108,15 @@ def test_unknown_encoding() -> None:
 
 
 def test_lsp_diagnostic_keeps_code_and_range() -> None:
-    text = '# ::id a\n(y / yum :op1 "😋" :mod "😋")\n'
-    finding = next(f for f in validate(read_string(text)) if f.code == "W402")
+    text = '# ::id a\n(y / yum :op1 "😋" :mode "😋")\n'
+    finding = next(f for f in validate(read_string(text)) if f.code == "W404")
     diagnostic = lsp_diagnostic(finding, LineIndex(text))
-    assert diagnostic.code == "W402"
+    assert diagnostic.code == "W404"
     assert diagnostic.source == "amrcheck"
     assert diagnostic.severity == types.DiagnosticSeverity.Warning
-    # '"😋"' after ':mod ' on line 1 (an emoji before it): 3 code points,
+    # '"😋"' after ':mode ' on line 1 (an emoji before it): 3 code points,
     # 4 UTF-16 units
-    start = text.index(':mod "') + 5 - text.index("\n") - 1
+    start = text.index(':mode "') + 6 - text.index("\n") - 1
     assert diagnostic.range == types.Range(
         start=types.Position(line=1, character=start + 1),
         end=types.Position(line=1, character=start + 5),

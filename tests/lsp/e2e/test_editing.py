@@ -74,7 +74,9 @@ async def quick_fixes(client: LanguageClient, uri: str, code: str):
             context=types.CodeActionContext(diagnostics=[diagnostic]),
         )
     )
-    return [a for a in actions if a.diagnostics and a.diagnostics[0].code == code]
+    return [
+        a for a in actions or [] if a.diagnostics and a.diagnostics[0].code == code
+    ]
 
 
 def apply(text: str, action: types.CodeAction, uri: str) -> str:
@@ -100,7 +102,10 @@ async def test_fix_duplicate_variable(client: LanguageClient) -> None:
 
 
 async def test_fix_unclosed_parentheses(client: LanguageClient) -> None:
-    text = "# ::id t.1\n# ::snt 😋\n(w / want-01 :ARG0 (b / boy :mod \"😋\"\n\n"
+    text = (
+        "# ::id t.1\n# ::snt 😋\n(w / want-01\n   :ARG0 (b / boy\n"
+        "      :mod \"😋\"\n\n"
+    )
     uri = await open_document(client, PATH, text=text)
     [action] = await quick_fixes(client, uri, "E001")
     assert action.title == "Close 2 parentheses"
@@ -108,6 +113,15 @@ async def test_fix_unclosed_parentheses(client: LanguageClient) -> None:
     assert fixed == text.replace('"😋"\n', '"😋"))\n')
     await change(client, uri, 2, fixed)
     assert not [d for d in client.diagnostics[uri] if d.code.startswith("E")]
+
+
+async def test_no_parenthesis_fix_where_the_layout_leaves_a_choice(
+    client: LanguageClient,
+) -> None:
+    """One line: the ")" may close "b" before ":mod" or after it (issue 29)."""
+    text = "# ::id t.1\n(w / want-01 :ARG0 (b / boy :mod \"😋\"\n\n"
+    uri = await open_document(client, PATH, text=text)
+    assert await quick_fixes(client, uri, "E001") == []
 
 
 async def test_fix_missing_id(client: LanguageClient) -> None:

@@ -20,7 +20,7 @@ def utf8_position(text: str, needle: str) -> types.Position:
 
 async def test_ranges_after_an_emoji(client: LanguageClient) -> None:
     uri = await open_document(client, PATH)
-    quoted = next(d for d in by_source(client, uri, "amrcheck") if d.code == "W402")
+    quoted = next(d for d in by_source(client, uri, "amrcheck") if d.code == "W404")
     start = find(TEXT, '"😋"')
     # '"😋"' is 3 code points but 4 UTF-16 units
     assert (quoted.range.start, quoted.range.end) == (
@@ -64,7 +64,7 @@ async def test_utf8_when_the_client_asks(start_client) -> None:
     # pytest-lsp's Neovim profile offers utf-8 first; the server takes it
     client = await start_client(capabilities="neovim")
     uri = await open_document(client, PATH)
-    quoted = next(d for d in by_source(client, uri, "amrcheck") if d.code == "W402")
+    quoted = next(d for d in by_source(client, uri, "amrcheck") if d.code == "W404")
     start = utf8_position(TEXT, '"😋"')
     assert quoted.range.start == start
     assert quoted.range.end.character == start.character + 6  # 1 + 4 + 1 bytes

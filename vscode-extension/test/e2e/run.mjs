@@ -258,9 +258,10 @@ try {
   check("low-score warnings on the three graphs below 0.99",
     lowScores.map((t) => t?.slice(0, 18)).join("|") === "smatch 0.97 < 0.99|smatch 0.91 < 0.99|smatch 0.98 < 0.99"
       && lowScores.every((t) => /low-score/.test(t ?? "")), JSON.stringify(lowScores));
-  // the editor draws only the visible lines' squiggles: W402's (line 7) and lpp_1943.2's (line 12)
+  // the editor draws only the visible lines' squiggles: lpp_1943.2's (line 12); lpp_1943.1's
+  // ":mod 1" numbers a chapter, as the guidelines do, and has none (issue 29)
   const squiggles = await page.locator(".monaco-editor .squiggly-warning").count();
-  check("... with the warning squiggle in the editor", squiggles >= 2, `${squiggles} on the first screen`);
+  check("... with the warning squiggle in the editor", squiggles >= 1, `${squiggles} on the first screen`);
   await shot(page, "editor-low-scores.png", { x: 0, y: 0, width: 1400, height: 860 });
 
   // 10. the Problems panel names the reference place file:line:col
