@@ -33,6 +33,8 @@ Example:
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +52,14 @@ from .drawing import (
 from .layout import LayoutError, lay_out, positions
 
 Progress = Callable[[int], None]
+
+#: the font size of node labels (drawing._GRAPH), and a label's markup
+_FONT_SIZE = 11
+_TAG_RE = re.compile(r"<[^>]*>")
+_SIZE_RE = re.compile(r'point-size="([\d.]+)"')
+#: room around the union's frame: a side's own label may be a little wider
+#: than the union's guess, and must not move the frame
+_MARGIN = 10.0
 
 
 @dataclass(slots=True)
@@ -95,6 +105,9 @@ class PairDrawing:
                         look[label] = item[label]
                 places[item["id"]] = look
         left, bottom, right, top = (float(v) for v in layout["bb"].split(","))
+        left, bottom, right, top = (
+            left - _MARGIN, bottom - _MARGIN, right + _MARGIN, top + _MARGIN
+        )
         drawn = []
         for side, letter in ((self.reference, "r"), (self.candidate, "c")):
             ids = self._ids(letter)
@@ -173,17 +186,22 @@ def _edge_shape(look: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in look.items() if k in ("label", "xlabel", "constraint")}
 
 
-def _width(look: dict[str, str]) -> int:
-    """A label's length without its markup, to pick the wider of two."""
-    text, inside = 0, False
-    for char in look.get("label", ""):
-        if char == "<":
-            inside = True
-        elif char == ">":
-            inside = False
-        elif not inside:
-            text += 1
-    return text
+def _width(look: dict[str, str]) -> float:
+    """A label's width in points, roughly (its text without markup, at its
+    font size), to pick the wider of two."""
+    label = look.get("label", "")
+    width, line, size, at = 0.0, 0.0, float(_FONT_SIZE), 0
+    for tag in _TAG_RE.finditer(label + "<br/>"):
+        line += len(html.unescape(label[at:tag.start()])) * size * 0.6
+        at = tag.end()
+        found = _SIZE_RE.search(tag.group(0))
+        if found:
+            size = float(found.group(1))
+        elif tag.group(0).startswith("</font"):
+            size = float(_FONT_SIZE)
+        elif tag.group(0).startswith("<br"):
+            width, line = max(width, line), 0.0
+    return width
 
 
 def pair_drawing(
