@@ -248,8 +248,12 @@ def _summary(summary: Summary) -> str:
             cls = f' class="{kind}"' if kind else ""
             cells.append(f"<td{cls}{value}>{text}</td>")
         section = f' data-section="{row.sid}"' if row.sid else ""
+        # hidden from the start by the opening filter: a browser then lays
+        # out only the rows shown (the script filters the same way)
+        hidden = ' class="hidden"' if row.status == summary.same else ""
         rows.append(
-            f'<tr data-status="{escape(row.status)}"{section}>{"".join(cells)}</tr>\n'
+            f'<tr data-status="{escape(row.status)}"{section}{hidden}>'
+            f'{"".join(cells)}</tr>\n'
         )
     return (
         '<div class="controls"><label>show <select id="status-filter">'
