@@ -50,13 +50,15 @@ PALETTE: dict[Status | None, dict[str, str]] = {
 
 
 def status_legend(roles: tuple[str, str]) -> dict[Status, str]:
-    """What each status means, in the roles of the two graphs: ``("old",
-    "new")`` for a diff, ``("reference", "candidate")`` for scores."""
+    """What each status means, in the roles of the two graphs: ``("the old
+    graph", "the new graph")`` for a diff, ``("the reference", "the
+    candidate")`` for scores, ``("the reference", "this file")`` in an
+    editor."""
     first, second = roles
     return {
         "matched": "in both graphs",
-        "missing": f"only in the {first}",
-        "extra": f"only in the {second}",
+        "missing": f"only in {first}",
+        "extra": f"only in {second}",
         "relabelled": "aligned, other concept or value",
     }
 

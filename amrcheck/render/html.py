@@ -210,7 +210,9 @@ def _legend(roles: tuple[str, str]) -> str:
     items = "".join(
         f'<li><span class="swatch {status}"></span>{escape(status)}: '
         f"{escape(meaning)}</li>"
-        for status, meaning in status_legend(roles).items()
+        for status, meaning in status_legend(
+            (f"the {roles[0]}", f"the {roles[1]}")
+        ).items()
     )
     items += (
         '<li><span class="swatch root"></span>root (double border)</li>'

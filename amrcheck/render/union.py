@@ -49,7 +49,7 @@ from .drawing import (
     quote,
     scene_dot,
 )
-from .layout import LayoutError, lay_out, positions
+from .layout import LayoutError, graphviz_program, lay_out, positions
 
 Progress = Callable[[int], None]
 
@@ -264,6 +264,10 @@ def lay_out_pairs(
     ``dot`` lays out the unions (a batch of pairs per process), ``neato
     -n2`` draws the sides at their places; ``progress`` counts pairs.
     """
+    if not drawings:
+        return []
+    for program in ("dot", "neato"):  # missing: said at once, not per pair
+        graphviz_program(program)
     unions = [d.union_dot() for d in drawings]
     try:
         layouts: list[dict[str, Any] | None] = list(positions(unions, jobs))
@@ -286,8 +290,8 @@ def lay_out_pairs(
         if progress is not None:
             progress(count // 2)
 
-    drawn = iter(lay_out(placed, jobs, sides_done, titles, placed=True))
-    alone = iter(lay_out(unshared, jobs, sides_done, titles))
+    drawn = iter(lay_out(placed, jobs, sides_done, titles, placed=True) if placed else [])
+    alone = iter(lay_out(unshared, jobs, sides_done, titles) if unshared else [])
     return [
         (next(alone), next(alone)) if layout is None else (next(drawn), next(drawn))
         for layout in layouts
