@@ -261,6 +261,8 @@ try {
     check("hover lights up the aligned reference node", /partner/.test(partner ?? ""), partner);
     const hint = await view.locator("#hint").innerText();
     check("... and names it", /m \/ beautiful.*m \/ magnificent/.test(hint), JSON.stringify(hint));
+    const legend = await view.locator("#legend").innerText();
+    check("a legend in the view's roles", /missing: only in the reference/.test(legend) && /extra: only in this file/.test(legend), JSON.stringify(legend));
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(opts.artifacts, "graph.png") });
     if (opts["update-docs"]) copyFileSync(join(opts.artifacts, "graph.png"), join(REPO, "docs/graph-view.png"));
