@@ -180,13 +180,17 @@ def expanded(html: str) -> str:
 
 _PACKED_TYPE = "text/x-amrcheck-gzip"
 _PACKED_RE = re.compile(
-    rf'<script type="{re.escape(_PACKED_TYPE)}" class="packed">([A-Za-z0-9+/=]*)</script>'
+    rf'<script type="{re.escape(_PACKED_TYPE)}" class="packed">'
+    r"([A-Za-z0-9+/=]*)</script>"
 )
 
 
 def _pack(html: str) -> str:
     data = base64.b64encode(gzip.compress(html.encode("utf-8"), 9, mtime=0))
-    return f'<script type="{_PACKED_TYPE}" class="packed">{data.decode("ascii")}</script>'
+    return (
+        f'<script type="{_PACKED_TYPE}" class="packed">{data.decode("ascii")}'
+        "</script>"
+    )
 
 
 def _inflate(data: str) -> str:

@@ -82,7 +82,8 @@ class PairDrawing:
             lines.append(f"{quote(name)} [{_attrs(look)}];\n")
         for name, (source, target, look) in edges.items():
             lines.append(
-                f"{quote(source)} -> {quote(target)} [id={quote(name)} {_attrs(look)}];\n"
+                f"{quote(source)} -> {quote(target)} "
+                f"[id={quote(name)} {_attrs(look)}];\n"
             )
         lines.append("}\n")
         return "".join(lines)
@@ -211,14 +212,17 @@ def pair_drawing(
     drawing = PairDrawing(
         view.reference, view.candidate, reference_prefix, candidate_prefix
     )
-    drawing.partner = _partners(view.reference, view.candidate, view.links, view.triples)
+    drawing.partner = _partners(
+        view.reference, view.candidate, view.links, view.triples
+    )
     return drawing
 
 
 def _partners(
     reference: Side, candidate: Side, links: Sequence[Link], rows: Sequence[TripleRow]
 ) -> dict[str, str]:
-    """Candidate scene key -> reference scene key, one partner each."""
+    """Candidate scene key -> reference scene key, one partner each: nodes
+    from the links (heaviest first) and the rows, then edges."""
     ref_nodes = {n.key for n in reference.scene.nodes}
     cand_nodes = {n.key for n in candidate.scene.nodes}
     partner: dict[str, str] = {}
@@ -229,28 +233,39 @@ def _partners(
             partner[c] = r
             taken.add(r)
 
-    for link in sorted(links, key=lambda k: -k.weight):
-        if link.candidate in cand_nodes and link.reference in ref_nodes:
-            pair(link.candidate, link.reference)
+    heaviest = sorted(links, key=lambda k: -k.weight)
+    linked = [(k.candidate, k.reference) for k in heaviest]
+    written = [
+        (c, r) for row in rows
+        for c, r in zip(row.candidate_keys, row.reference_keys, strict=False)
+    ]
+    for c, r in linked + written:
+        if c in cand_nodes and r in ref_nodes:
+            pair(c, r)
+    for c, r in _shared_edges(reference, candidate, written, partner):
+        pair(c, r)
+    return partner
+
+
+def _shared_edges(
+    reference: Side,
+    candidate: Side,
+    written: list[tuple[str, str]],
+    partner: dict[str, str],
+) -> list[tuple[str, str]]:
+    """The pairs of edges a triple row pairs whose ends are partners too."""
     ref_edges = {e.key: e for e in reference.scene.edges}
     cand_edges = {e.key: e for e in candidate.scene.edges}
-    for row in rows:
-        if not (row.candidate_keys and row.reference_keys):
-            continue
-        for c, r in zip(row.candidate_keys, row.reference_keys, strict=False):
-            if c in cand_nodes and r in ref_nodes:
-                pair(c, r)
-    for row in rows:
-        for c, r in zip(row.candidate_keys, row.reference_keys, strict=False):
-            a, b = cand_edges.get(c), ref_edges.get(r)
-            # an edge is shared only between shared ends
-            if (
-                a is not None and b is not None
-                and partner.get(a.source) == b.source
-                and partner.get(a.target) == b.target
-            ):
-                pair(c, r)
-    return partner
+    found = []
+    for c, r in written:
+        a, b = cand_edges.get(c), ref_edges.get(r)
+        if (
+            a is not None and b is not None
+            and partner.get(a.source) == b.source
+            and partner.get(a.target) == b.target
+        ):
+            found.append((c, r))
+    return found
 
 
 def lay_out_pairs(
@@ -290,7 +305,9 @@ def lay_out_pairs(
         if progress is not None:
             progress(count // 2)
 
-    drawn = iter(lay_out(placed, jobs, sides_done, titles, placed=True) if placed else [])
+    drawn = iter(
+        lay_out(placed, jobs, sides_done, titles, placed=True) if placed else []
+    )
     alone = iter(lay_out(unshared, jobs, sides_done, titles) if unshared else [])
     return [
         (next(alone), next(alone)) if layout is None else (next(drawn), next(drawn))

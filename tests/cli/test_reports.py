@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 import amrcheck.cli.diff  # noqa: F401 (registers the command)
 import amrcheck.cli.score  # noqa: F401 (registers the command)
 from amrcheck.cli import app
-from tests.conftest import REPO, data_path
 from amrcheck.render import expanded
+from tests.conftest import REPO, data_path
 from tests.render.conftest import needs_dot, page_text
 
 runner = CliRunner()

@@ -171,18 +171,24 @@ def test_the_legend_names_the_roles_of_a_diff(page: Page) -> None:
 def test_triples_wrap_between_words_only(page: Page) -> None:
     # a column too narrow for a triple: it wraps, but never inside a token
     # such as "want-01)" (which a browser would otherwise break after "-")
-    page.add_style_tag(content="table.triples td code { display: inline-block; width: 4ch; }")
-    counts = page.evaluate("""() => [...document.querySelectorAll('table.triples .tok')]
+    narrow = "table.triples td code { display: inline-block; width: 4ch; }"
+    page.add_style_tag(content=narrow)
+    counts = page.evaluate("""() => [
+        ...document.querySelectorAll('table.triples .tok')]
         .filter(t => t.offsetParent !== null)
         .map(t => [t.textContent, t.getClientRects().length])""")
     hyphenated = [text for text, _ in counts if "-" in text.strip("-")]
     assert hyphenated, counts
     assert all(lines == 1 for _, lines in counts), counts
-    wrapped = page.evaluate("""() => [...document.querySelectorAll('table.triples td code')]
+    wrapped = page.evaluate("""() => [
+        ...document.querySelectorAll('table.triples td code')]
         .filter(c => c.offsetParent !== null && c.getClientRects().length)
-        .some(c => c.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(c).lineHeight || 16))""")
+        .some(c => c.getBoundingClientRect().height
+                   > 1.5 * parseFloat(getComputedStyle(c).lineHeight || 16))""")
     assert wrapped  # the narrow column did wrap the triples, between words
-    page.add_style_tag(content="table.triples td code { display: inline; width: auto; }")
+    page.add_style_tag(
+        content="table.triples td code { display: inline; width: auto; }"
+    )
 
 
 def _box(page: Page, selector: str) -> dict[str, float]:
@@ -196,7 +202,9 @@ def test_zoom_and_pan_move_both_sides_together(page: Page) -> None:
     before = _box(page, "#g3 figure.candidate svg")["width"]
     for _ in range(3):
         page.locator("#g3 figure.candidate button[data-zoom=in]").click()
-    sides = [_box(page, f"#g3 figure.{s} svg")["width"] for s in ("reference", "candidate")]
+    sides = [
+        _box(page, f"#g3 figure.{s} svg")["width"] for s in ("reference", "candidate")
+    ]
     assert sides[1] == pytest.approx(before * 1.25**3, rel=0.02)
     assert sides[0] == pytest.approx(sides[1], rel=0.01)  # one frame for both
     # dragged to pan, and the other side follows
@@ -211,7 +219,8 @@ def test_zoom_and_pan_move_both_sides_together(page: Page) -> None:
     other = page.locator("#g3 figure.reference .canvas").evaluate("c => c.scrollLeft")
     assert other == left
     page.locator("#g3 figure.reference button[data-zoom=fit]").click()
-    assert _box(page, "#g3 figure.candidate svg")["width"] == pytest.approx(before, rel=0.01)
+    fitted = _box(page, "#g3 figure.candidate svg")["width"]
+    assert fitted == pytest.approx(before, rel=0.01)
 
 
 def test_the_sides_stand_side_by_side_or_stacked(page: Page) -> None:

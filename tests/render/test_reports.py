@@ -140,7 +140,9 @@ def test_score_report_one_column_per_metric() -> None:
     assert "all but identical (3)" in page.text and "all (8)" in page.text
     assert "missing: only in the reference" in text
     assert "extra: only in the candidate" in text and "(old)" not in text
-    everything = score_report(evaluation, reference, [candidate], metrics, draw_all=True)
+    everything = score_report(
+        evaluation, reference, [candidate], metrics, draw_all=True
+    )
     assert len(_Page(everything).find("section")) == 8
 
 
@@ -154,7 +156,10 @@ def test_score_report_of_two_candidates_names_them() -> None:
     page = _Page(html)
     assert [t for t in page.text if t in ("candidate", "id")] == ["candidate", "id"]
     # named relative to the working folder (the tests run in the checkout)
-    shown = {p: str(Path(p).relative_to(Path.cwd())) for p in (candidate.path, reference.path)}
+    shown = {
+        p: str(Path(p).relative_to(Path.cwd()))
+        for p in (candidate.path, reference.path)
+    }
     cells = [t for t in page.text if t in shown.values()]
     assert cells.count(shown[candidate.path]) >= 8
     assert cells.count(shown[reference.path]) >= 8

@@ -73,7 +73,10 @@ def entry(corpus: Corpus, label: str):  # type: ignore[no-untyped-def]
     return next(e for e in corpus if e.label == label)
 
 
-def children_in_order(side: Side, box: dict[str, tuple[float, float, float, float]]) -> None:
+Box = tuple[float, float, float, float]
+
+
+def children_in_order(side: Side, box: dict[str, Box]) -> None:
     """Each node's children (as written, not re-entrancies) stand left to
     right in the order they are written."""
     written: dict[str, list[str]] = {}
@@ -119,7 +122,9 @@ def test_a_pair_shares_one_layout(v3: Corpus, v16: Corpus, label: str) -> None:
     # so their order left to right and top to bottom is the same
     for axis in (0, 1):
         by_ref = sorted(shared, key=lambda pair: (middle(ref[pair[1]])[axis], pair[1]))
-        by_cand = sorted(shared, key=lambda pair: (middle(cand[pair[0]])[axis], pair[1]))
+        by_cand = sorted(
+            shared, key=lambda pair: (middle(cand[pair[0]])[axis], pair[1])
+        )
         assert [middle(ref[r])[axis] for _, r in by_ref] == pytest.approx(
             [middle(ref[r])[axis] for _, r in by_cand], abs=0.6
         )
