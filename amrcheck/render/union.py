@@ -27,8 +27,8 @@ Example:
     ...                  decode('(a / and :op1 (x / x) :op2 (y / y))'),
     ...                  get_metric('smatch'))
     >>> drawing = pair_drawing(view, "r-", "c-")
-    >>> sorted(drawing.partner.items())
-    [('e:1', 'e:1'), ('v:a', 'v:a'), ('v:x', 'v:x'), ('v:z', 'v:y')]
+    >>> sorted(drawing.partner.items())  # nodes, and edges between partners
+    [('e:1', 'e:1'), ('e:3', 'e:3'), ('v:a', 'v:a'), ('v:x', 'v:x'), ('v:z', 'v:y')]
 """
 
 from __future__ import annotations
