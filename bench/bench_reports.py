@@ -15,6 +15,9 @@ Printed per report: its size, the time to write it, and in the browser:
 * **jump**: a click on the last row's link until its section is drawn;
 * the page's height and the number of sections drawn at first.
 
+Three reports: ``score`` (the differing pairs drawn), ``diff``, and
+``score --draw-all`` (every pair drawn).
+
 Release 3.0 is ``../shared/data/little_prince/amr-bank-struct-v3.0.txt``;
 release 1.6 is not in the shared data: pass its path (the AMR project's
 ``amr-bank-struct-v1.6.txt``, https://amr.isi.edu/download.html, also
@@ -43,16 +46,16 @@ OUT = REPO / "bench" / "out"
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 
 
-def write_report(command: str, old: Path, page: Path) -> float:
+def write_report(command: list[str], old: Path, page: Path) -> float:
     """Run ``amrcheck COMMAND OLD V3.0 --html PAGE``; seconds taken."""
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", "from amrcheck.cli import main; main()", command,
-         str(old), str(V30), "--html", str(page), "-q"],
+        [sys.executable, "-c", "from amrcheck.cli import main; main()", command[0],
+         str(old), str(V30), "--html", str(page), "-q", *command[1:]],
         capture_output=True, text=True, check=False,
     )
     if done.returncode not in (0, 1):
-        raise SystemExit(f"amrcheck {command} failed: {done.stderr}")
+        raise SystemExit(f"amrcheck {' '.join(command)} failed: {done.stderr}")
     return time.perf_counter() - started
 
 
@@ -85,7 +88,7 @@ def measure(page_path: Path) -> dict[str, Any]:
         header.click()
         page.evaluate(_NEXT_FRAME)
         found["sort"] = (time.perf_counter() - started) * 1000
-        rows = page.locator("table.summary tbody tr[data-section]")
+        rows = page.locator("table.summary tbody tr[data-section]:not(.hidden)")
         last = rows.nth(rows.count() - 1).get_attribute("data-section")
         started = time.perf_counter()
         page.fill("#text-filter", "lpp_1943.1168")
@@ -127,11 +130,15 @@ def main() -> None:
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     print(f"load: {Path('/proc/loadavg').read_text().strip()}")
-    for command in ("score", "diff"):
-        page = OUT / f"lpp_{command}.html"
+    for command in (["score"], ["diff"], ["score", "--draw-all"]):
+        name = " ".join(command)
+        page = OUT / f"lpp_{'_'.join(c.strip('-') for c in command)}.html"
         seconds = write_report(command, args.old, page)
-        print(f"$ amrcheck {command} {args.old.name} {V30.name} --html {page.name} -q")
-        report(command, page, seconds)
+        print(
+            f"$ amrcheck {command[0]} {args.old.name} {V30.name} --html {page.name} "
+            + " ".join(["-q", *command[1:]])
+        )
+        report(name, page, seconds)
     for page in args.page:
         report("given", page, None)
 
