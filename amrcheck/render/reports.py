@@ -271,6 +271,11 @@ def _diff_row(graph: GraphDiff, metric: str, sid: str | None) -> SummaryRow:
     )
 
 
+def _value(value: str | None) -> str:
+    """A metadata value as a person reads it (absent: ``(none)``)."""
+    return "(none)" if value is None else value
+
+
 def _diff_section(
     builder: _Builder,
     graph: GraphDiff,
@@ -281,7 +286,8 @@ def _diff_section(
     present = after or before
     sentence = present.metadata.get("snt") if present is not None else None
     notes = [
-        f"::{key}: {old!r} → {new!r}" for key, (old, new) in graph.metadata.items()
+        f"::{key}: {_value(old)} → {_value(new)}"
+        for key, (old, new) in graph.metadata.items()
     ]
     if graph.comments_changed:
         notes.append("comments changed")

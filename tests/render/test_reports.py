@@ -284,3 +284,16 @@ def test_diff_report_notes_how_the_summary_counts_a_graph_issue_21() -> None:
         "unreadable: counted as an empty graph)" in page.text
     )
     assert "old.amr:8:1: graph g2: removed: counted as an empty graph" in page.text
+
+
+def test_diff_report_writes_metadata_changes_as_values() -> None:
+    old = read_string(
+        "# ::id g1\n# ::note first\n# ::zh 它\n(b / boy)\n", "old.amr"
+    )
+    new = read_string("# ::id g1\n# ::note second\n(b / girl)\n", "new.amr")
+    metric = get_metric("smatch")
+    html = diff_report(diff_corpora(old, new, metric), old, new, metric)
+    text = page_text(html)
+    assert "::note: first → second" in text
+    assert "::zh: 它 → (none)" in text
+    assert "'first' →" not in text and "→ None" not in text
