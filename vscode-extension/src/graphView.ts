@@ -189,6 +189,7 @@ figcaption { font-size: 0.9em; opacity: 0.8; margin-bottom: 4px; }
 .drawing { overflow: auto; max-height: 85vh; }
 .drawing svg { max-width: 100%; height: auto; display: block; margin: 0 auto; }
 .drawing.zoomed svg { max-width: none; margin: 0; }
+.drawing.zoomed { cursor: grab; }
 #legend { display: flex; flex-wrap: wrap; gap: 4px 14px; list-style: none; padding: 0; margin: 6px 0; font-size: 0.9em; }
 #legend li { display: flex; align-items: center; gap: 6px; }
 #legend .swatch { display: inline-block; width: 20px; height: 12px; border: 2px solid; border-radius: 4px; }

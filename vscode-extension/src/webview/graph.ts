@@ -150,6 +150,37 @@ function applyZoom(): void {
   byId("zoom-level").textContent = zoom === null ? "fit" : `${Math.round(zoom * 100)} %`;
 }
 
+// zoomed: drag to pan; the two sides scroll together (one layout, one frame)
+document.addEventListener("pointerdown", (event) => {
+  const canvas = (event.target as HTMLElement).closest?.(".drawing.zoomed") as HTMLElement | null;
+  if (!canvas || event.button !== 0) return;
+  const start = { x: event.clientX, y: event.clientY, left: canvas.scrollLeft, top: canvas.scrollTop };
+  const move = (e: PointerEvent): void => {
+    canvas.scrollLeft = start.left - (e.clientX - start.x);
+    canvas.scrollTop = start.top - (e.clientY - start.y);
+  };
+  const stop = (): void => {
+    document.removeEventListener("pointermove", move);
+    document.removeEventListener("pointerup", stop);
+  };
+  document.addEventListener("pointermove", move);
+  document.addEventListener("pointerup", stop);
+});
+
+let following = false;
+document.addEventListener("scroll", (event) => {
+  const canvas = event.target as HTMLElement;
+  if (following || !canvas.classList?.contains("drawing")) return;
+  following = true;
+  for (const other of document.querySelectorAll<HTMLElement>(".drawing")) {
+    if (other !== canvas) {
+      other.scrollLeft = canvas.scrollLeft;
+      other.scrollTop = canvas.scrollTop;
+    }
+  }
+  following = false;
+}, true);
+
 document.addEventListener("click", (event) => {
   const button = (event.target as HTMLElement).closest?.("button[data-zoom]") as HTMLButtonElement | null;
   if (!button) return;
