@@ -27,13 +27,17 @@ from amrcheck import Entry
 from amrcheck.cache import ByteBoundedLru, approximate_size
 from amrcheck.reading.locate import entry_at
 from amrcheck.render import (
+    PALETTE,
     LayoutError,
     PairView,
     Side,
     lay_out,
+    lay_out_pairs,
+    pair_drawing,
     pair_view,
     scene_dot,
     single_view,
+    status_legend,
     tooltips,
 )
 from amrcheck.span import SourceText
@@ -45,6 +49,23 @@ from .convert import LineIndex, lsp_range
 
 #: the custom request (params: ``textDocument``, ``position``, ``svg``)
 GRAPH_REQUEST = "amr/graph"
+#: the two graphs of the view, as its legend names them
+ROLES = ("the reference", "this file")
+
+
+def legend() -> list[dict[str, Any]]:
+    """What each status's colour means, in the view's roles, with the
+    colours the drawings use (the engine's palette, as in the reports)."""
+    return [
+        {
+            "status": status,
+            "meaning": meaning,
+            "color": PALETTE[status]["color"],
+            "fill": PALETTE[status]["fillcolor"],
+            "dashed": "dashed" in PALETTE[status].get("style", ""),
+        }
+        for status, meaning in status_legend(ROLES).items()
+    ]
 
 @dataclass(frozen=True, slots=True)
 class GraphParams:
@@ -119,6 +140,7 @@ class GraphViews:
             "reference": None,
             "explanation": None,
             "layoutProblem": None,
+            "legend": None,
         }
         if entry.graph is None:
             answer["graph"] = _unparsed(entry, parsed.lines)
@@ -147,14 +169,9 @@ class GraphViews:
         answer["explanation"] = _explanation(
             view, (entry.source, parsed.lines), (partner.source, reference.lines)
         )
+        answer["legend"] = legend()
         if params.svg:
-            self._draw(
-                answer,
-                [
-                    (answer["graph"], view.candidate, "c-"),
-                    (answer["reference"], view.reference, "r-"),
-                ],
-            )
+            self._draw_pair(answer, view)
         return answer
 
     def _draw(
@@ -170,14 +187,41 @@ class GraphViews:
                 tips.update(tooltips(side, prefix, places=False))
             try:
                 for source, svg in zip(new, lay_out(new, titles=tips.get), strict=True):
-                    size = sys.getsizeof(source) + sys.getsizeof(svg)
-                    self._svgs.put(source, svg, size)
+                    self._keep(source, svg)
                     drawn[source] = svg
             except LayoutError as exc:
                 answer["layoutProblem"] = str(exc)
                 return
         for (json, _, _), source in zip(sides, sources, strict=True):
             json["svg"] = drawn[source]
+
+    def _draw_pair(self, answer: dict[str, Any], view: PairView) -> None:
+        """Add ``svg`` to both sides: one layout for the pair, aligned nodes
+        in the same places (kept per union DOT text)."""
+        drawing = pair_drawing(view, "r-", "c-")
+        union = drawing.union_dot()
+        known = self._svgs.get(union)
+        if known is None:
+            tips = tooltips(view.candidate, "c-", places=False)
+            tips.update(tooltips(view.reference, "r-", places=False))
+            try:
+                ((reference, graph),) = lay_out_pairs([drawing], titles=tips.get)
+            except LayoutError as exc:
+                answer["layoutProblem"] = str(exc)
+                return
+            # the two drawings in one string: a pair is kept or dropped whole
+            known = reference + _SEPARATOR + graph
+            self._keep(union, known)
+        reference, graph = known.split(_SEPARATOR)
+        answer["reference"]["svg"] = reference
+        answer["graph"]["svg"] = graph
+
+    def _keep(self, source: str, svg: str) -> None:
+        self._svgs.put(source, svg, sys.getsizeof(source) + sys.getsizeof(svg))
+
+
+#: between the two SVGs of a pair in the drawings' cache (never in an SVG)
+_SEPARATOR = "\0"
 
 
 def _entry_near(analysis: Analysis, offset: int) -> Entry | None:

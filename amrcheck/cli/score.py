@@ -370,10 +370,18 @@ def score(
         typer.Option(
             "--html", metavar="REPORT.html",
             help="Also write a self-contained HTML report: a table to sort and "
-            "filter, each pair drawn with the first metric's explanation "
-            "(needs Graphviz).",
+            "filter, each pair that differs drawn with the first metric's "
+            "explanation (needs Graphviz).",
         ),
     ] = None,
+    draw_all: Annotated[
+        bool,
+        typer.Option(
+            "--draw-all",
+            help="In the --html report, draw the identical pairs too (by "
+            "default they are rows of the table only).",
+        ),
+    ] = False,
 ) -> None:
     """Score each CAND against REF, graph by graph (paired by ::id or position).
 
@@ -436,6 +444,7 @@ def score(
                 page = score_report(
                     evaluation, read_corpus(reference),
                     [read_corpus(c) for c in candidates], metrics, by.value, jobs, done,
+                    draw_all=draw_all,
                 )
             html.write_text(page, encoding="utf-8")
     if as_json:

@@ -10,6 +10,8 @@ nodes by hand.
   between aligned nodes (1:1 or n:m), the triples and units with places;
 * :func:`scene_dot`, :func:`lay_out`, :func:`picture` — DOT, and Graphviz
   to SVG or PNG (:class:`LayoutError` when Graphviz is missing);
+* :func:`pair_drawing`, :func:`lay_out_pairs` — both graphs of a pair on
+  one layout, aligned nodes in the same places;
 * :func:`graphs_report`, :func:`diff_report`, :func:`score_report`,
   :func:`graphs_picture` — the files ``amrcheck render``, ``diff --html``
   and ``score --html`` write.
@@ -26,7 +28,8 @@ from .compare import (
     pair_view,
     single_view,
 )
-from .drawing import PALETTE, scene_dot, text_dot, tooltips
+from .drawing import PALETTE, scene_dot, status_legend, text_dot, tooltips
+from .html import expanded
 from .layout import INSTALL_HINT, LayoutError, lay_out, picture
 from .reports import (
     MAX_PICTURE_GRAPHS,
@@ -37,6 +40,7 @@ from .reports import (
     score_report,
 )
 from .scene import Scene, SceneEdge, SceneNode, graph_scene
+from .union import PairDrawing, lay_out_pairs, pair_drawing
 
 __all__ = [
     "INSTALL_HINT",
@@ -44,6 +48,7 @@ __all__ = [
     "Link",
     "MAX_PICTURE_GRAPHS",
     "PALETTE",
+    "PairDrawing",
     "PairView",
     "Scene",
     "SceneEdge",
@@ -53,15 +58,19 @@ __all__ = [
     "UnitRow",
     "chosen_entries",
     "diff_report",
+    "expanded",
     "graph_scene",
     "graphs_picture",
     "graphs_report",
     "lay_out",
+    "lay_out_pairs",
+    "pair_drawing",
     "pair_view",
     "picture",
     "scene_dot",
     "score_report",
     "single_view",
+    "status_legend",
     "text_dot",
     "tooltips",
 ]

@@ -23,10 +23,12 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 
 from .compare import Side, Status
+from .scene import SceneEdge, SceneNode
 
 #: Graphviz attributes of nodes and edges per status (None: not scored)
 PALETTE: dict[Status | None, dict[str, str]] = {
@@ -45,18 +47,26 @@ PALETTE: dict[Status | None, dict[str, str]] = {
         "penwidth": "2",
     },
 }
-#: what each status means, for legends
-STATUS_LEGEND: dict[str, str] = {
-    "matched": "in both graphs",
-    "missing": "only in the reference (old)",
-    "extra": "only in the candidate (new)",
-    "relabelled": "aligned, other concept or value",
-}
+
+
+def status_legend(roles: tuple[str, str]) -> dict[Status, str]:
+    """What each status means, in the roles of the two graphs: ``("the old
+    graph", "the new graph")`` for a diff, ``("the reference", "the
+    candidate")`` for scores, ``("the reference", "this file")`` in an
+    editor."""
+    first, second = roles
+    return {
+        "matched": "in both graphs",
+        "missing": f"only in {first}",
+        "extra": f"only in {second}",
+        "relabelled": "aligned, other concept or value",
+    }
+
 _FONT = "Helvetica"
 _MONO = "Courier"
 _SMALL = 9
 _GRAPH = (
-    f'graph [rankdir=TB nodesep=0.25 ranksep=0.4 bgcolor="transparent" '
+    f'graph [rankdir=TB ordering=out nodesep=0.25 ranksep=0.4 bgcolor="transparent" '
     f'pad=0.08 fontname="{_FONT}" fontsize=12 labeljust=l];\n'
     f'node [fontname="{_FONT}" fontsize=11 shape=box height=0.3 margin="0.08,0.04"];\n'
     f'edge [fontname="{_FONT}" fontsize={_SMALL} arrowsize=0.7];\n'
@@ -89,17 +99,24 @@ def _styled(status: Status | None, style: str) -> dict[str, str]:
     return look
 
 
-def scene_dot(side: Side, prefix: str, title: str | None = None) -> str:
-    """One graph as DOT; element ids are ``prefix`` + scene key.
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a layout made elsewhere put each element (Graphviz attributes,
+    keyed by scene key: ``pos``, ``width``, ``height`` of nodes; ``pos``
+    and ``lp`` of edges) and the frame (``llx,lly,urx,ury``, points) the
+    drawing spans. A placed scene is drawn by ``neato -n2``, which keeps
+    every given place (:mod:`amrcheck.render.union`)."""
 
-    ``title`` (an id and sentence, for standalone pictures) is drawn
-    above the graph.
-    """
-    scene = side.scene
-    lines = [_open(prefix, title)]
-    names: dict[str, str] = {}
-    for number, node in enumerate(scene.nodes):
-        name = names[node.key] = f"n{number}"
+    nodes: Mapping[str, Mapping[str, str]]
+    edges: Mapping[str, Mapping[str, str]]
+    frame: tuple[float, float, float, float]
+
+
+def node_looks(side: Side, prefix: str) -> list[tuple[SceneNode, dict[str, str]]]:
+    """Each node of ``side`` and its Graphviz attributes (id, class, colours,
+    label)."""
+    looks = []
+    for node in side.scene.nodes:
         status = side.nodes.get(node.key)
         classes = " ".join(
             c for c in (status or "plain", "root" if node.root else "") if c
@@ -123,9 +140,20 @@ def scene_dot(side: Side, prefix: str, title: str | None = None) -> str:
         look["label"] = Html(label)
         if node.root:
             look["peripheries"] = "2"
-        look = {"id": prefix + node.key, "class": classes, **look}
-        lines.append(f"{name} [{_attrs(look)}];\n")
-    for edge in scene.edges:
+        looks.append((node, {"id": prefix + node.key, "class": classes, **look}))
+    return looks
+
+
+def edge_looks(side: Side, prefix: str) -> list[tuple[SceneEdge, dict[str, str]]]:
+    """Each edge of ``side`` and its Graphviz attributes.
+
+    A re-entrancy (a second edge into a node written elsewhere) does not
+    rank its target: the drawing's tree is the one the author wrote, and
+    with ``ordering=out`` each node's children stand left to right in the
+    order they are written.
+    """
+    looks = []
+    for edge in side.scene.edges:
         status = side.edges.get(edge.key)
         look = {
             "id": prefix + edge.key,
@@ -136,8 +164,47 @@ def scene_dot(side: Side, prefix: str, title: str | None = None) -> str:
                 if k in ("color", "fontcolor", "style", "penwidth")
             },
         }
+        if edge.reentrant:
+            # an xlabel is placed after the layout: Graphviz 2.43 corrupts
+            # its memory on a labelled edge that does not rank (constraint=false)
+            look["xlabel"] = look.pop("label")
+            look["constraint"] = "false"
+        looks.append((edge, look))
+    return looks
+
+
+def scene_dot(
+    side: Side,
+    prefix: str,
+    title: str | None = None,
+    placement: Placement | None = None,
+) -> str:
+    """One graph as DOT; element ids are ``prefix`` + scene key.
+
+    ``title`` (an id and sentence, for standalone pictures) is drawn
+    above the graph. With a ``placement`` every element gets its place,
+    and two invisible points span the frame, so that both drawings of a
+    pair have the same size and their shared nodes the same places.
+    """
+    lines = [_open(prefix, title)]
+    names: dict[str, str] = {}
+    for number, (node, look) in enumerate(node_looks(side, prefix)):
+        name = names[node.key] = f"n{number}"
+        if placement is not None:
+            look.update(placement.nodes.get(node.key, {}))
+        lines.append(f"{name} [{_attrs(look)}];\n")
+    for edge, look in edge_looks(side, prefix):
+        if placement is not None:
+            look.update(placement.edges.get(edge.key, {}))
         source, target = names[edge.source], names[edge.target]
         lines.append(f"{source} -> {target} [{_attrs(look)}];\n")
+    if placement is not None:
+        left, bottom, right, top = placement.frame
+        for corner, (x, y) in enumerate(((left, bottom), (right, top))):
+            lines.append(
+                f'frame{corner} [shape=point style=invis width=0 height=0 '
+                f'label="" pos="{x:g},{y:g}"];\n'
+            )
     lines.append(_close(title))
     return "".join(lines)
 

@@ -6,7 +6,10 @@ graphviz``), run as a subprocess; nothing here places a node by itself.
 
 * :func:`lay_out` lays out many graphs as SVG, a batch of graphs per
   ``dot`` process (one process start per batch, not per graph), batches
-  in ``jobs`` processes at once;
+  in ``jobs`` processes at once, or draws graphs whose places are given
+  (``neato -n2``);
+* :func:`positions` gives the places ``dot`` chooses (its JSON), for a
+  layout drawn again in parts (:mod:`amrcheck.render.union`);
 * :func:`picture` draws one or several graphs as one SVG or PNG file;
   several graphs are laid out one by one and stacked into one picture by
   Graphviz's own ``gvpack`` (packing whole laid-out graphs) and ``neato
@@ -19,13 +22,14 @@ says so in one line, with how to install it.
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 import shutil
 import subprocess
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Literal
+from typing import Any, Literal
 
 from ..errors import AmrError
 from ..execution import default_jobs
@@ -82,29 +86,23 @@ def _run(command: list[str], data: bytes) -> bytes:
     return done.stdout
 
 
-def lay_out(
+def _batched(
     sources: Sequence[str],
-    jobs: int = 1,
-    progress: Callable[[int], None] | None = None,
-    titles: Callable[[str], str | None] | None = None,
+    command: list[str],
+    split: Callable[[str], list[str]],
+    jobs: int,
+    progress: Callable[[int], None] | None,
 ) -> list[str]:
-    """Lay out each DOT ``sources[i]`` and return its SVG, ready to inline.
-
-    The SVGs have no XML prolog or comments. ``titles`` maps an element id
-    (as set in the DOT) to the tooltip its ``<title>`` shows (None: keep
-    Graphviz's, the DOT name). ``progress`` is called with the number of
-    graphs done, from the calling thread. ``jobs`` < 1: one per CPU.
-    """
-    dot = graphviz_program("dot")
+    """Run ``command`` on batches of ``sources`` (``jobs`` at once) and
+    split each batch's output into one result per source, in order."""
     jobs = jobs if jobs > 0 else default_jobs()
     batches = [list(sources[i : i + BATCH]) for i in range(0, len(sources), BATCH)]
 
     def one(batch: list[str]) -> list[str]:
-        out = _run([dot, "-Tsvg"], "".join(batch).encode("utf-8")).decode("utf-8")
-        svgs = [part + _SVG_END for part in out.split(_SVG_END)[:-1]]
-        if len(svgs) != len(batch):
-            raise LayoutError(f"dot drew {len(svgs)} of {len(batch)} graphs")
-        return [_clean(svg, titles) for svg in svgs]
+        out = split(_run(command, "".join(batch).encode("utf-8")).decode("utf-8"))
+        if len(out) != len(batch):
+            raise LayoutError(f"{command[0]} drew {len(out)} of {len(batch)} graphs")
+        return out
 
     results: list[str] = []
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -113,6 +111,58 @@ def lay_out(
             if progress is not None:
                 progress(len(batch))
     return results
+
+
+def lay_out(
+    sources: Sequence[str],
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    titles: Callable[[str], str | None] | None = None,
+    placed: bool = False,
+) -> list[str]:
+    """Lay out each DOT ``sources[i]`` and return its SVG, ready to inline.
+
+    The SVGs have no XML prolog or comments. ``titles`` maps an element id
+    (as set in the DOT) to the tooltip its ``<title>`` shows (None: keep
+    Graphviz's, the DOT name). ``progress`` is called with the number of
+    graphs done, from the calling thread. ``jobs`` < 1: one per CPU.
+    ``placed``: every node already has its ``pos`` (and every edge its
+    spline), so ``neato -n2`` only draws them there.
+    """
+    if placed:
+        command = [graphviz_program("neato"), "-n2", "-Tsvg"]
+    else:
+        command = [graphviz_program("dot"), "-Tsvg"]
+
+    def split(out: str) -> list[str]:
+        return [_clean(part + _SVG_END, titles) for part in out.split(_SVG_END)[:-1]]
+
+    return _batched(sources, command, split, jobs, progress)
+
+
+def positions(sources: Sequence[str], jobs: int = 1) -> list[dict[str, Any]]:
+    """Where ``dot`` places each element of each DOT source: Graphviz's
+    JSON (``-Tjson0``) of each graph, with ``bb``, the ``pos``, ``width``
+    and ``height`` of its nodes (``objects``) and the ``pos`` and ``lp``
+    of its ``edges``."""
+    command = [graphviz_program("dot"), "-Tjson0"]
+    texts = _batched(sources, command, _json_documents, jobs, None)
+    return [json.loads(text) for text in texts]
+
+
+def _json_documents(text: str) -> list[str]:
+    """The JSON documents of Graphviz's output for several graphs, in order."""
+    decoder = json.JSONDecoder()
+    found: list[str] = []
+    at = 0
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at >= len(text):
+            return found
+        _, end = decoder.raw_decode(text, at)
+        found.append(text[at:end])
+        at = end
 
 
 def _clean(svg: str, titles: Callable[[str], str | None] | None) -> str:

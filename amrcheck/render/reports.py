@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..metrics import Metric, Score, get_metric
-from ..pairing.graphs import Gap, PairBy, gap_report, match_entries, where
+from ..pairing.graphs import Gap, PairBy, gap_report, match_entries
 from ..reading._parse import Entry
 from ..reading.corpus import Corpus
+from ..span import Span
 from ..workflows.diff import (
     Change,
     CorpusDiff,
@@ -29,8 +30,18 @@ from ..workflows.diff import (
 from ..workflows.evaluate import Evaluation
 from .compare import PairView, Side, Status, TripleRow, pair_view, single_view
 from .drawing import scene_dot, text_dot, tooltips
-from .html import Cell, Figure, Section, Summary, SummaryRow, number, page
+from .html import (
+    Cell,
+    Figure,
+    Section,
+    Summary,
+    SummaryRow,
+    number,
+    page,
+    shown_path,
+)
 from .layout import ImageFormat, picture
+from .union import pair_drawing
 
 Progress = Callable[[int], None]
 
@@ -55,8 +66,14 @@ class _Builder:
         return Figure(caption, dot=scene_dot(side, prefix), side=name)
 
 
+def _where(entry: Entry) -> str:
+    """``file:line:col`` of an entry's graph, the file as reports show it."""
+    span = Span(entry.source, entry.graph_start, entry.end)
+    return f"{shown_path(span.path)}:{span.line}:{span.column}"
+
+
 def _unparsed(entry: Entry, caption: str, side: str) -> Figure:
-    errors = [str(e) for e in entry.errors] or [f"{where(entry)}: the graph is empty"]
+    errors = [str(e) for e in entry.errors] or [f"{_where(entry)}: the graph is empty"]
     return Figure(caption, text=entry.text, errors=errors, side=side)
 
 
@@ -86,9 +103,13 @@ def _view_section(
     sentence: str | None,
 ) -> Section:
     sid = builder.next_id()
+    drawing = pair_drawing(view, f"{sid}-r-", f"{sid}-c-")
+    for side, prefix in ((view.reference, drawing.reference_prefix),
+                         (view.candidate, drawing.candidate_prefix)):
+        builder.tooltips.update(tooltips(side, prefix))
     figures = [
-        builder.figure(view.reference, sid, "r", captions[0]),
-        builder.figure(view.candidate, sid, "c", captions[1]),
+        Figure(captions[0], side="reference"),
+        Figure(captions[1], side="candidate"),
     ]
     explained = (
         "" if view.explained_by == view.metric
@@ -98,7 +119,7 @@ def _view_section(
         sid, title, status, figures,
         headline=_score_text(view.metric, view.score) + explained,
         sentence=sentence, links=view.links, triples=view.triples,
-        units=view.units, unit=view.unit,
+        units=view.units, unit=view.unit, drawing=drawing,
     )
     builder.sections.append(section)
     return section
@@ -119,7 +140,7 @@ def graphs_report(
     rows = []
     for entry in chosen:
         sid = builder.next_id()
-        place = where(entry)
+        place = _where(entry)
         if entry.graph is None:
             figure = _unparsed(entry, place, "candidate")
             status, nodes = "error", None
@@ -147,11 +168,12 @@ def graphs_report(
             )
         )
     errors = sum(row.status == "error" for row in rows)
-    facts = [f"{corpus.path}: {len(chosen)} graphs, {errors} with errors"]
+    path = shown_path(corpus.path)
+    facts = [f"{path}: {len(chosen)} graphs, {errors} with errors"]
     summary = Summary(["id", "status", "nodes", "errors", "sentence"], rows,
                       ["ok", "error"])
-    return page(f"AMR graphs: {corpus.path}", facts, summary, builder.sections,
-                builder.tooltips, jobs, progress, legend=False)
+    return page(f"AMR graphs: {path}", facts, summary, builder.sections,
+                builder.tooltips, jobs, progress)
 
 
 # --- amrcheck diff OLD NEW --html REPORT ---------------------------------------
@@ -195,8 +217,9 @@ def diff_report(
         if progress is not None:
             progress(1)
     s = result.summary
+    old_path, new_path = shown_path(result.old_path), shown_path(result.new_path)
     facts = [
-        f"old: {result.old_path}   new: {result.new_path}   "
+        f"old: {old_path}   new: {new_path}   "
         f"paired by {result.matching.by}"
         + (f" ({result.matching.note})" if result.matching.note else ""),
         f"{len(result.graphs)} graphs: {s['changed']} changed, {s['added']} added, "
@@ -222,11 +245,11 @@ def diff_report(
     )
     summary = Summary(
         ["id", "status", result.metric, "P", "R", "−", "+", "~", "notes"],
-        rows, ["changed", "added", "removed", "unchanged"],
+        rows, ["changed", "added", "removed", "unchanged"], same="unchanged",
     )
     return page(
-        f"amrcheck diff: {result.old_path} → {result.new_path}", facts, summary,
-        builder.sections, builder.tooltips, jobs,
+        f"amrcheck diff: {old_path} → {new_path}", facts, summary,
+        builder.sections, builder.tooltips, jobs, roles=("old", "new"),
     )
 
 
@@ -276,7 +299,7 @@ def _diff_section(
         and before.graph is not None and after.graph is not None
     ):
         view = pair_view(after.graph, before.graph, metric, diff_aligner())
-        captions = (f"old · {where(before)}", f"new · {where(after)}")
+        captions = (f"old · {_where(before)}", f"new · {_where(after)}")
         section = _view_section(
             builder, view, graph.id, graph.status, captions, sentence
         )
@@ -292,7 +315,7 @@ def _diff_section(
     for entry, side, name, status in sides:
         if entry is None:
             continue
-        caption = f"{name} · {where(entry)}"
+        caption = f"{name} · {_where(entry)}"
         if entry.graph is None:
             figures.append(_unparsed(entry, caption, side))
         else:
@@ -317,13 +340,15 @@ def score_report(
     by: PairBy = "auto",
     jobs: int = 1,
     progress: Progress | None = None,
+    draw_all: bool = False,
 ) -> str:
     """Each candidate's pairs as a page, drawn with the first metric's explanation.
 
     ``evaluation`` is :func:`amrcheck.workflows.evaluate.evaluate` of the
     same files and metrics; its scores fill the table (one column per
     metric); the drawings show ``metrics[0]``'s explanation (smatch's
-    alignment when that metric has none).
+    alignment when that metric has none). Identical pairs are rows of
+    the table only, unless ``draw_all``.
     """
     first = metrics[0]
     fallback = first if first.name == "smatch" else get_metric("smatch")
@@ -342,20 +367,20 @@ def score_report(
         for key, ref, cand in _rows(reference, candidate, by):
             row = _score_row(
                 builder, key, ref, cand, first, fallback, scores, metrics,
-                _Gap(gaps.get(key), skip),
+                _Gap(gaps.get(key), skip), draw_all,
             )
             if several:
-                row.cells.insert(0, Cell(candidate.path))
+                row.cells.insert(0, Cell(shown_path(candidate.path)))
             rows.append(row)
             if progress is not None:
                 progress(1)
     names = [m.name for m in metrics]
     columns = ["id", "status", *names, "P", "R", "−", "+", "~"]
     facts = [
-        f"reference: {reference.path}   candidates: "
-        + ", ".join(c.path for c in candidates),
+        f"reference: {shown_path(reference.path)}   candidates: "
+        + ", ".join(shown_path(c.path) for c in candidates),
         *(
-            f"{r.candidate if several else r.metric}: "
+            f"{shown_path(r.candidate) if several else r.metric}: "
             f"{_score_text(r.metric, r.corpus.micro)} over {r.corpus.n_pairs} pairs"
             for r in evaluation.results
         ),
@@ -371,11 +396,11 @@ def score_report(
     ]
     summary = Summary(
         (["candidate"] if several else []) + columns, rows,
-        ["different", "identical", "error"],
+        ["different", "identical", "error"], same="identical",
     )
     return page(
-        f"amrcheck score: {reference.path}", facts, summary, builder.sections,
-        builder.tooltips, jobs,
+        f"amrcheck score: {shown_path(reference.path)}", facts, summary,
+        builder.sections, builder.tooltips, jobs, roles=("reference", "candidate"),
     )
 
 
@@ -420,17 +445,20 @@ def _score_row(
     scores: dict[str, dict[str, Score]],
     metrics: Sequence[Metric],
     gap: _Gap,
+    draw_all: bool,
 ) -> SummaryRow:
     sentence = ref.metadata.get("snt")
     found = {name: table.get(key) for name, table in scores.items()}
     if ref.graph is None or cand is None or cand.graph is None:
         return _unscored_row(builder, key, ref, cand, found, metrics, gap)
-    captions = (f"reference · {where(ref)}", f"candidate · {where(cand)}")
+    captions = (f"reference · {_where(ref)}", f"candidate · {_where(cand)}")
     view = pair_view(cand.graph, ref.graph, first, fallback)
     shown = found.get(first.name) or view.score
     identical = shown.f1 >= 1.0 - 1e-9
     status = "identical" if identical else "different"
-    section = _view_section(builder, view, key, status, captions, sentence)
+    sid = None
+    if draw_all or not identical:
+        sid = _view_section(builder, view, key, status, captions, sentence).sid
     counts = _counts(view.triples)
     cells = [Cell(key), Cell(status)]
     cells += [number(s.f1 if (s := found.get(m.name)) else None) for m in metrics]
@@ -438,7 +466,7 @@ def _score_row(
     cells += [
         Cell(str(counts[k]), counts[k]) for k in ("missing", "extra", "relabelled")
     ]
-    return SummaryRow(cells, status, section.sid)
+    return SummaryRow(cells, status, sid)
 
 
 def _unscored_row(
@@ -458,11 +486,11 @@ def _unscored_row(
     counted = gap.gap is not None and gap.gap.counts_as_empty(gap.skip)
     figures = []
     if ref.graph is None:
-        figures.append(_unparsed(ref, f"reference · {where(ref)}", "reference"))
+        figures.append(_unparsed(ref, f"reference · {_where(ref)}", "reference"))
     else:
         shown = single_view(ref.graph, "missing" if counted else None)
         figures.append(
-            builder.figure(shown, sid, "r", f"reference · {where(ref)}")
+            builder.figure(shown, sid, "r", f"reference · {_where(ref)}")
         )
     if cand is None:
         why = gap.gap.why if gap.gap is not None else "no candidate graph"
@@ -470,11 +498,11 @@ def _unscored_row(
             Figure("candidate · absent", text="", errors=[why], side="candidate")
         )
     elif cand.graph is None:
-        figures.append(_unparsed(cand, f"candidate · {where(cand)}", "candidate"))
+        figures.append(_unparsed(cand, f"candidate · {_where(cand)}", "candidate"))
     else:
         figures.append(
             builder.figure(
-                single_view(cand.graph), sid, "c", f"candidate · {where(cand)}"
+                single_view(cand.graph), sid, "c", f"candidate · {_where(cand)}"
             )
         )
     builder.sections.append(
@@ -535,7 +563,7 @@ def graphs_picture(entries: Sequence[Entry], fmt: ImageFormat) -> bytes:
         if sentence:
             title += f": {sentence if len(sentence) <= 90 else sentence[:89] + '…'}"
         if entry.graph is None:
-            errors = [str(e) for e in entry.errors] or [f"{where(entry)}: empty graph"]
+            errors = [str(e) for e in entry.errors] or [f"{_where(entry)}: empty graph"]
             sources.append(text_dot(entry.text, errors, prefix, title))
         else:
             sources.append(scene_dot(single_view(entry.graph), prefix, title))

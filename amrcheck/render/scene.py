@@ -63,6 +63,8 @@ class SceneEdge:
     triple: int
     #: the role token
     span: Span
+    #: a second edge into a variable's node (the node is written elsewhere)
+    reentrant: bool = False
 
 
 @dataclass(slots=True)
@@ -137,6 +139,8 @@ def graph_scene(graph: Graph) -> Scene:
             SceneEdge(
                 f"e:{index}", variable_key(source), target_key, role, index,
                 graph.role_span(index),
+                reentrant=kind is TripleKind.RELATION
+                and not graph.defines_target(index),
             )
         )
     return scene

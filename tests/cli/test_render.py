@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import amrcheck.cli.render  # noqa: F401 (registers the command)
 from amrcheck.cli import app
-from amrcheck.render import INSTALL_HINT
+from amrcheck.render import INSTALL_HINT, expanded
 from tests.conftest import REPO, data_path, shared_path
 from tests.render.conftest import needs_dot
 
@@ -66,7 +66,7 @@ def test_html_of_a_file_with_a_broken_graph(tmp_path: Path) -> None:
     error = f"{ODD}:17:29: E001 unbalanced parentheses: 1 '(' not closed"
     assert error in result.stderr
     assert "3 graphs drawn (1 as text: they do not parse)" in result.stderr
-    html = out.read_text(encoding="utf-8")
+    html = expanded(out.read_text(encoding="utf-8"))
     assert html.count('<section class="pair"') == 3 and html.count("<svg") == 2
     assert "(w / want-01\n   :ARG0 (b / boy)" in html
     assert 'data-status="error"' in html

@@ -12,8 +12,9 @@ from typer.testing import CliRunner
 import amrcheck.cli.diff  # noqa: F401 (registers the command)
 import amrcheck.cli.score  # noqa: F401 (registers the command)
 from amrcheck.cli import app
+from amrcheck.render import expanded
 from tests.conftest import REPO, data_path
-from tests.render.conftest import needs_dot
+from tests.render.conftest import needs_dot, page_text
 
 runner = CliRunner()
 V1 = REPO / "examples" / "annotations_v1.amr"
@@ -38,7 +39,12 @@ def test_diff_html_beside_the_text_report(tmp_path: Path) -> None:
     assert result.stdout.startswith(f"--- {V1}\n+++ {V2}\n")
     html = report.read_text(encoding="utf-8")
     assert list(sections(html).values()) == ["changed"] * 4 + ["added"]
-    assert "(a :polarity -)" in html and f"{V2}:7:17" in html
+    # paths relative to the working folder, the file once above its places
+    text = page_text(html)
+    assert "(a :polarity -)" in text and "new · examples/annotations_v2.amr" in text
+    assert "7:17" in text and str(REPO) not in text
+    # the legend in the roles of a diff
+    assert "only in the old" in text and "only in the new" in text
 
 
 def test_diff_html_with_a_flow_metric_links_n_to_m(tmp_path: Path) -> None:
@@ -49,7 +55,7 @@ def test_diff_html_with_a_flow_metric_links_n_to_m(tmp_path: Path) -> None:
         "--html", str(report), "-q",
     ])
     assert result.exit_code == 1, result.output
-    html = report.read_text(encoding="utf-8")
+    html = expanded(report.read_text(encoding="utf-8"))
     assert "wwlk " in html and "node flows of the metric" in html
     links = re.findall(r'data-links="([^"]*)"', html)
     assert any("0." in chunk for chunk in links)  # masses, not 1:1 weights
@@ -59,9 +65,9 @@ def test_diff_html_of_a_graph_that_does_not_parse(tmp_path: Path) -> None:
     report = tmp_path / "diff.html"
     result = runner.invoke(app, ["diff", str(GOLD), str(BROKEN), "--html", str(report)])
     assert result.exit_code == 1
-    html = report.read_text(encoding="utf-8")
-    assert f"{BROKEN}:3:55: E001 unbalanced parentheses" in html
-    assert "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b)" in html
+    text = page_text(report.read_text(encoding="utf-8"))
+    assert f"{BROKEN}:3:55: E001 unbalanced parentheses" in text
+    assert "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b)" in text
 
 
 def test_score_html_with_two_metrics(tmp_path: Path) -> None:
@@ -72,9 +78,21 @@ def test_score_html_with_two_metrics(tmp_path: Path) -> None:
     ])
     assert result.exit_code == 0, result.output
     html = report.read_text(encoding="utf-8")
-    statuses = list(sections(html).values())
+    # the identical pairs are rows of the table, drawn with --draw-all only
+    assert list(sections(html).values()) == ["different"] * 3
+    statuses = re.findall(r'<tr data-status="(\w+)"', html)
     assert statuses.count("different") == 3 and statuses.count("identical") == 5
     assert "<th>smatch</th><th>rematch</th>" in html
+    text = page_text(html)
+    assert "only in the reference" in text and "only in the candidate" in text
+    assert "(old)" not in text and "(new)" not in text
+    result = runner.invoke(app, [
+        "score", str(GOLD), str(ANNOTATION), "--html", str(report), "-q",
+        "--draw-all",
+    ])
+    assert result.exit_code == 0, result.output
+    statuses = list(sections(report.read_text(encoding="utf-8")).values())
+    assert statuses.count("different") == 3 and statuses.count("identical") == 5
 
 
 def test_score_html_drawn_with_smatch_for_a_motif_metric(tmp_path: Path) -> None:
@@ -84,7 +102,7 @@ def test_score_html_drawn_with_smatch_for_a_motif_metric(tmp_path: Path) -> None
         "-q",
     ])
     assert result.exit_code == 0, result.output
-    html = report.read_text(encoding="utf-8")
+    html = expanded(report.read_text(encoding="utf-8"))
     assert "(drawn with smatch&#x27;s alignment)" in html
     assert "motifs of the metric" in html
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import html
+import re
 import shutil
 
 import pytest
 
 from amrcheck import Corpus, read_corpus
+from amrcheck.render import expanded
 from tests.conftest import REPO, data_path
 
 #: Graphviz lays the graphs out; scripts/install-test-tools.sh installs it
@@ -30,3 +33,8 @@ def odd() -> Corpus:
 @pytest.fixture(scope="session")
 def versions() -> tuple[Corpus, Corpus]:
     return read_corpus(V1), read_corpus(V2)
+
+
+def page_text(page: str) -> str:
+    """What a report shows as text, every section's body inflated."""
+    return html.unescape(re.sub(r"<[^>]+>", "", expanded(page)))

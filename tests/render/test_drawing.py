@@ -67,3 +67,18 @@ def test_tooltips_name_the_element_and_its_place(odd: Corpus) -> None:
     inverse = next(key for key, text in tips.items() if ":ARG1-of" in text)
     assert tips[inverse] == "(s3 :ARG1-of c)  11:13"
     assert tooltips(single_view(graph), "t-", places=False)["t-v:c"] == "c / cause-01"
+
+
+def test_the_written_tree_ranks_the_drawing(odd: Corpus) -> None:
+    graph = odd[0].graph
+    assert graph is not None
+    side = single_view(graph)
+    dot = scene_dot(side, "w-")
+    assert "ordering=out" in dot.splitlines()[1]  # children in written order
+    first, second = (e for e in side.scene.edges if e.target == "v:h")
+    assert 'label=":ARG0"' in _line(dot, f"w-{first.key}")
+    # a re-entrancy does not rank the node it re-enters; its role is an
+    # xlabel (Graphviz 2.43 corrupts memory on a labelled unranked edge)
+    reentry = _line(dot, f"w-{second.key}")
+    assert 'constraint="false"' in reentry and 'xlabel=":ARG0"' in reentry
+    assert ' label=' not in reentry

@@ -1,8 +1,10 @@
 """The HTML report as a person sees it: opened in headless Chromium.
 
 Elements present, the colours of each status, the hover link between the
-two drawings, sorting and filtering; a screenshot is kept in the test's
-folder (``AMRCHECK_UPDATE_DOCS=1`` also copies it to ``docs/report.png``).
+two drawings, sorting and filtering, sections drawn as they come into
+view, zoom and pan, the two sides side by side or stacked, triples that
+wrap between words only; a screenshot is kept in the test's folder
+(``AMRCHECK_UPDATE_DOCS=1`` also copies it to ``docs/report.png``).
 Chromium comes from ``scripts/install-test-tools.sh`` (Debian ``chromium``,
 driven by Playwright without its own browser download).
 """
@@ -17,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from amrcheck import diff_corpora, get_metric, read_corpus
-from amrcheck.render import PALETTE, diff_report
-from tests.conftest import REPO
+from amrcheck.render import PALETTE, diff_report, graphs_report
+from tests.conftest import REPO, shared_path
 
 from .conftest import V1, V2, needs_dot
 
@@ -34,7 +36,7 @@ pytestmark = [
 ]
 
 if CHROMIUM.exists():
-    from playwright.sync_api import Page, sync_playwright
+    from playwright.sync_api import Browser, Page, sync_playwright
 
 
 def rgb(hex_colour: str) -> str:
@@ -61,21 +63,28 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def page(report: Path) -> Iterator[Page]:
+def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
+        launched = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
             args=["--no-sandbox", "--disable-gpu", "--no-first-run",
                   "--disable-background-networking"],
         )
-        opened = browser.new_page(viewport={"width": 1280, "height": 1000})
-        requests: list[str] = []
-        opened.on("request", lambda request: requests.append(request.url))
-        opened.goto(report.as_uri())
-        # the page asks for nothing but itself
-        assert requests == [report.as_uri()]
-        yield opened
-        browser.close()
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser: Browser, report: Path) -> Iterator[Page]:
+    opened = browser.new_page(viewport={"width": 1280, "height": 1000})
+    requests: list[str] = []
+    opened.on("request", lambda request: requests.append(request.url))
+    opened.goto(report.as_uri())
+    # the page asks for nothing but itself
+    assert requests == [report.as_uri()]
+    opened.evaluate("amrcheckReport.drawAll()")
+    yield opened
+    opened.close()
 
 
 def stroke(page: Page, selector: str) -> str:
@@ -133,6 +142,11 @@ def test_sort_and_filter(page: Page) -> None:
     page.mouse.move(0, 0)
     ids = "[...document.querySelectorAll('table.summary tbody tr:not(.hidden)')]" \
           ".map(r => r.cells[0].textContent)"
+    # the page opens on the graphs that changed, not on every graph
+    assert page.input_value("#status-filter") == "!unchanged"
+    assert page.locator("#shown").inner_text() == "5 of 6 shown"
+    assert "ex.4" not in page.evaluate(ids)
+    page.select_option("#status-filter", "all")
     page.locator("table.summary th", has_text="smatch").click()
     assert page.evaluate(ids) == ["ex.3", "ex.5", "ex.1", "ex.2", "ex.4", "ex.6"]
     page.locator("table.summary th", has_text="smatch").click()
@@ -146,6 +160,103 @@ def test_sort_and_filter(page: Page) -> None:
     page.fill("#text-filter", "ex.3")
     assert page.evaluate(ids) == ["ex.3"]
     assert page.locator("section.pair:not(.hidden)").count() == 1
+    page.fill("#text-filter", "")
+
+
+def test_the_legend_names_the_roles_of_a_diff(page: Page) -> None:
+    legend = page.locator("ul.legend").inner_text()
+    assert "missing: only in the old" in legend and "extra: only in the new" in legend
+
+
+def test_triples_wrap_between_words_only(page: Page) -> None:
+    # a column too narrow for a triple: it wraps, but never inside a token
+    # such as "want-01)" (which a browser would otherwise break after "-")
+    narrow = "table.triples td code { display: inline-block; width: 4ch; }"
+    page.add_style_tag(content=narrow)
+    counts = page.evaluate("""() => [
+        ...document.querySelectorAll('table.triples .tok')]
+        .filter(t => t.offsetParent !== null)
+        .map(t => [t.textContent, t.getClientRects().length])""")
+    hyphenated = [text for text, _ in counts if "-" in text.strip("-")]
+    assert hyphenated, counts
+    assert all(lines == 1 for _, lines in counts), counts
+    wrapped = page.evaluate("""() => [
+        ...document.querySelectorAll('table.triples td code')]
+        .filter(c => c.offsetParent !== null && c.getClientRects().length)
+        .some(c => c.getBoundingClientRect().height
+                   > 1.5 * parseFloat(getComputedStyle(c).lineHeight || 16))""")
+    assert wrapped  # the narrow column did wrap the triples, between words
+    page.add_style_tag(
+        content="table.triples td code { display: inline; width: auto; }"
+    )
+
+
+def _box(page: Page, selector: str) -> dict[str, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box
+
+
+def test_zoom_and_pan_move_both_sides_together(page: Page) -> None:
+    page.locator("#g3").scroll_into_view_if_needed()
+    before = _box(page, "#g3 figure.candidate svg")["width"]
+    for _ in range(3):
+        page.locator("#g3 figure.candidate button[data-zoom=in]").click()
+    sides = [
+        _box(page, f"#g3 figure.{s} svg")["width"] for s in ("reference", "candidate")
+    ]
+    assert sides[1] == pytest.approx(before * 1.25**3, rel=0.02)
+    assert sides[0] == pytest.approx(sides[1], rel=0.01)  # one frame for both
+    # dragged to pan, and the other side follows
+    canvas = page.locator("#g3 figure.candidate .canvas")
+    box = _box(page, "#g3 figure.candidate .canvas")
+    page.mouse.move(box["x"] + box["width"] - 10, box["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 10, box["y"] + 20, steps=5)
+    page.mouse.up()
+    left = canvas.evaluate("c => c.scrollLeft")
+    assert left > 0
+    other = page.locator("#g3 figure.reference .canvas").evaluate("c => c.scrollLeft")
+    assert other == left
+    page.locator("#g3 figure.reference button[data-zoom=fit]").click()
+    fitted = _box(page, "#g3 figure.candidate svg")["width"]
+    assert fitted == pytest.approx(before, rel=0.01)
+
+
+def test_the_sides_stand_side_by_side_or_stacked(page: Page) -> None:
+    def tops() -> tuple[float, float, float]:
+        ref = _box(page, "#g3 figure.reference")
+        cand = _box(page, "#g3 figure.candidate")
+        return ref["y"], ref["y"] + ref["height"], cand["y"]
+
+    top, _, other = tops()
+    assert other == pytest.approx(top)  # room for both: side by side
+    page.set_viewport_size({"width": 560, "height": 1000})
+    try:
+        _, bottom, other = tops()
+        assert other >= bottom  # too narrow: one above the other
+        # and each is as wide as the page
+        assert _box(page, "#g3 figure.candidate")["width"] > 480
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 1000})
+
+
+def test_a_long_report_draws_its_sections_as_they_come_into_view(
+    browser: Browser, tmp_path: Path
+) -> None:
+    corpus = read_corpus(shared_path("little_prince/amr-bank-struct-v3.0.txt"))
+    path = tmp_path / "graphs.html"
+    path.write_text(graphs_report(corpus, list(corpus)[:120]), encoding="utf-8")
+    opened = browser.new_page(viewport={"width": 1280, "height": 1000})
+    opened.goto(path.as_uri())
+    opened.wait_for_selector("#g1.drawn svg")
+    drawn = opened.locator("section.pair.drawn").count()
+    assert 1 <= drawn < 30 and opened.locator("section.pair svg").count() == drawn
+    assert opened.locator("#g120 svg").count() == 0
+    opened.locator("#g120").scroll_into_view_if_needed()
+    opened.wait_for_selector("#g120.drawn svg")
+    assert opened.locator("#g120 g.node.root").count() == 1
+    opened.close()
 
 
 def test_screenshot(page: Page, tmp_path: Path) -> None:

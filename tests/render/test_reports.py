@@ -10,7 +10,13 @@ import pytest
 
 from amrcheck import Corpus, diff_corpora, get_metric, read_corpus
 from amrcheck.reading.corpus import read_string
-from amrcheck.render import diff_report, graphs_picture, graphs_report, score_report
+from amrcheck.render import (
+    diff_report,
+    expanded,
+    graphs_picture,
+    graphs_report,
+    score_report,
+)
 from amrcheck.workflows.evaluate import evaluate
 from tests.broken import (
     BROKEN,
@@ -21,7 +27,7 @@ from tests.broken import (
     metric_options,
 )
 
-from .conftest import ANNOTATION, GOLD, needs_dot
+from .conftest import ANNOTATION, GOLD, needs_dot, page_text
 
 pytestmark = needs_dot
 
@@ -64,6 +70,7 @@ def assert_self_contained(html: str) -> None:
 def test_graphs_report_draws_every_graph_and_shows_broken_ones(odd: Corpus) -> None:
     html = graphs_report(odd)
     assert_self_contained(html)
+    html = expanded(html)
     page = _Page(html)
     sections = page.find("section")
     assert [s["id"] for s in sections] == ["g1", "g2", "g3"]
@@ -88,6 +95,7 @@ def test_diff_report(versions: tuple[Corpus, Corpus]) -> None:
     result = diff_corpora(old, new, metric)
     html = diff_report(result, old, new, metric)
     assert_self_contained(html)
+    html = expanded(html)
     page = _Page(html)
     # one row per graph; a drawing for each graph that changed or was added
     rows = {r["data-status"] for r in page.find("tr") if r.get("data-status")}
@@ -98,8 +106,9 @@ def test_diff_report(versions: tuple[Corpus, Corpus]) -> None:
                for r in page.find("tr") if r.get("data-status") == "changed")
     # ex.3: both sides drawn, the relabelled nodes linked
     assert '["v:p", "v:r", 1.0]' in (sections["g3"]["data-links"] or "")
-    text = "".join(page.text)
-    assert "examples/annotations_v1.amr:27:11" in text  # the relabelled researcher
+    text = page_text(html)
+    # the relabelled researcher, its file named once above the places
+    assert "old · examples/annotations_v1.amr" in text and "27:11" in text
     assert "(r / researcher)" in text and "(p / person)" in text
     # the added graph: drawn once, all of it extra
     added = next(s for s in sections.values() if s["data-status"] == "added")
@@ -120,22 +129,60 @@ def test_score_report_one_column_per_metric() -> None:
     ]
     statuses = [r["data-status"] for r in page.find("tr") if r.get("data-status")]
     assert statuses.count("different") == 3 and statuses.count("identical") == 5
-    assert len(page.find("section")) == 8
-    assert "(m / magnificent)" in html and "(m / beautiful)" in html
+    # the differing pairs drawn, the identical ones rows of the table only
+    assert [s["data-status"] for s in page.find("section")] == ["different"] * 3
+    linked = [r for r in page.find("tr") if r.get("data-section")]
+    assert {r["data-status"] for r in linked} == {"different"}
+    text = page_text(html)
+    assert "(m / magnificent)" in text and "(m / beautiful)" in text
+    # the page opens on the pairs that differ, the legend in the roles of scores
+    assert '<option value="!identical" selected>' in html
+    assert "all but identical (3)" in page.text and "all (8)" in page.text
+    assert "missing: only in the reference" in text
+    assert "extra: only in the candidate" in text and "(old)" not in text
+    everything = score_report(
+        evaluation, reference, [candidate], metrics, draw_all=True
+    )
+    assert len(_Page(everything).find("section")) == 8
 
 
 def test_score_report_of_two_candidates_names_them() -> None:
     reference, candidate = read_corpus(GOLD), read_corpus(ANNOTATION)
     metrics = [get_metric("smatch")]
     evaluation = evaluate(reference, [candidate, reference], metrics)
-    html = score_report(evaluation, reference, [candidate, reference], metrics)
+    html = score_report(
+        evaluation, reference, [candidate, reference], metrics, draw_all=True
+    )
     page = _Page(html)
     assert [t for t in page.text if t in ("candidate", "id")] == ["candidate", "id"]
-    cells = [t for t in page.text if t in (candidate.path, reference.path)]
-    assert cells.count(candidate.path) >= 8 and cells.count(reference.path) >= 8
+    # named relative to the working folder (the tests run in the checkout)
+    shown = {
+        p: str(Path(p).relative_to(Path.cwd()))
+        for p in (candidate.path, reference.path)
+    }
+    cells = [t for t in page.text if t in shown.values()]
+    assert cells.count(shown[candidate.path]) >= 8
+    assert cells.count(shown[reference.path]) >= 8
     assert len(page.find("section")) == 16
     statuses = [r["data-status"] for r in page.find("tr") if r.get("data-status")]
     assert statuses.count("identical") == 5 + 8  # the reference against itself
+
+
+def test_paths_are_shown_relative_to_the_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from amrcheck.render.html import shown_path
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    assert shown_path(str(tmp_path / "sub" / "a.amr")) == "sub/a.amr"
+    assert shown_path("sub/a.amr") == "sub/a.amr"
+    assert shown_path(str(tmp_path.parent / "b.amr")) == "../b.amr"
+    # far away: the absolute path is the shorter
+    monkeypatch.chdir(tmp_path / "sub")
+    far = "/" + "/".join(["x"] * 2)
+    assert shown_path(far) == far
+    assert shown_path("<string>") == "<string>"
 
 
 def test_picture_of_graphs_with_a_broken_one(odd: Corpus) -> None:
@@ -237,3 +284,16 @@ def test_diff_report_notes_how_the_summary_counts_a_graph_issue_21() -> None:
         "unreadable: counted as an empty graph)" in page.text
     )
     assert "old.amr:8:1: graph g2: removed: counted as an empty graph" in page.text
+
+
+def test_diff_report_writes_metadata_changes_as_values() -> None:
+    old = read_string(
+        "# ::id g1\n# ::note first\n# ::zh 它\n(b / boy)\n", "old.amr"
+    )
+    new = read_string("# ::id g1\n# ::note second\n(b / girl)\n", "new.amr")
+    metric = get_metric("smatch")
+    html = diff_report(diff_corpora(old, new, metric), old, new, metric)
+    text = page_text(html)
+    assert "::note: first → second" in text
+    assert "::zh: 它 → (none)" in text
+    assert "'first' →" not in text and "→ None" not in text

@@ -17,6 +17,9 @@ def test_nodes_edges_and_root_as_written(odd: Corpus) -> None:
     assert len([n for n in scene.nodes if n.variable == "h"]) == 1
     into_h = [(e.source, e.role) for e in scene.edges if e.target == "v:h"]
     assert into_h == [("v:s", ":ARG0"), ("v:l", ":ARG0")]
+    # the second edge into `h` re-enters it: it is written under `s`
+    assert [e.reentrant for e in scene.edges if e.target == "v:h"] == [False, True]
+    assert not any(e.reentrant for e in scene.edges if e.target.startswith("c:"))
     # the inverse role stays as written, from the node it is written under
     assert ("v:s3", ":ARG1-of", "v:c") in {
         (e.source, e.role, e.target) for e in scene.edges

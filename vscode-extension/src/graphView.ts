@@ -162,7 +162,9 @@ function page(webview: vscode.Webview, script: vscode.Uri): string {
 <style>${STYLE}</style>
 </head>
 <body>
-<header><h1 id="title">AMR graph</h1><p id="score"></p><p id="note"></p></header>
+<header><h1 id="title">AMR graph</h1><p id="score"></p><p id="note"></p>
+<ul id="legend" aria-label="legend"></ul>
+<p class="zoom"><button type="button" data-zoom="out" title="zoom out">−</button><button type="button" data-zoom="fit" title="fit the panel">fit</button><button type="button" data-zoom="in" title="zoom in">+</button> <span id="zoom-level">fit</span></p></header>
 <main id="sides">
   <figure class="side" id="graph"><figcaption>this file</figcaption><div class="drawing"></div></figure>
   <figure class="side" id="reference"><figcaption>reference</figcaption><div class="drawing"></div></figure>
@@ -181,10 +183,18 @@ body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size
 h1 { font-size: 1.2em; margin: 10px 0 2px; }
 header p { margin: 2px 0; opacity: 0.85; }
 #sides { display: flex; flex-wrap: wrap; gap: 12px; }
-figure.side { flex: 1 1 320px; margin: 0; min-width: 0; border: 1px solid var(--vscode-panel-border, #8884); border-radius: 6px; padding: 6px; overflow: auto; }
+figure.side { flex: 1 1 calc(0.8 * var(--w, 320px) + 14px); max-width: 100%; margin: 0; min-width: 0; border: 1px solid var(--vscode-panel-border, #8884); border-radius: 6px; padding: 6px; overflow: auto; }
 figure.side.empty { display: none; }
 figcaption { font-size: 0.9em; opacity: 0.8; margin-bottom: 4px; }
+.drawing { overflow: auto; max-height: 85vh; }
 .drawing svg { max-width: 100%; height: auto; display: block; margin: 0 auto; }
+.drawing.zoomed svg { max-width: none; margin: 0; }
+.drawing.zoomed { cursor: grab; }
+#legend { display: flex; flex-wrap: wrap; gap: 4px 14px; list-style: none; padding: 0; margin: 6px 0; font-size: 0.9em; }
+#legend li { display: flex; align-items: center; gap: 6px; }
+#legend .swatch { display: inline-block; width: 20px; height: 12px; border: 2px solid; border-radius: 4px; }
+.zoom { margin: 4px 0; }
+.zoom button { min-width: 26px; color: var(--vscode-button-secondaryForeground, inherit); background: var(--vscode-button-secondaryBackground, transparent); border: 1px solid var(--vscode-panel-border, #8884); border-radius: 3px; cursor: pointer; }
 pre.unparsed { white-space: pre-wrap; border: 1px dashed #c5221f; padding: 6px; }
 ul.errors, .problem { color: var(--vscode-errorForeground, #c5221f); }
 #hint { min-height: 1.4em; color: var(--vscode-textLink-foreground, #1a73e8); }

@@ -1,8 +1,133 @@
-// amrcheck HTML reports: a sortable, filterable summary table, and the
-// hover link between the two drawings of a pair (hover a node: its aligned
-// partners light up; hover a triple: its nodes and edges do). No network.
+// amrcheck HTML reports: a sortable, filterable summary table; each
+// section's body (drawings, triples) inflated when it comes near the screen;
+// zoom and pan of the drawings; and the hover link between the two drawings
+// of a pair (hover a node: its aligned partners light up; hover a triple:
+// its nodes and edges do). No network.
 "use strict";
 (function () {
+  // -- sections drawn as they come near the screen --------------------------
+  // a body is gzipped HTML in base64 (amrcheck/render/html.py: _pack)
+  const pending = new Map(); // section -> Promise of its body being filled in
+
+  async function inflate(data) {
+    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text();
+  }
+
+  function fill(section) {
+    if (!pending.has(section)) {
+      const body = section.querySelector(":scope > .body");
+      const packed = body && body.querySelector(":scope > script.packed");
+      pending.set(section, packed ? inflate(packed.textContent).then((html) => {
+        body.innerHTML = html;
+        body.style.minHeight = "";
+        section.classList.add("drawn");
+        for (const figure of body.querySelectorAll("figure.side")) zoomable(section, figure);
+      }) : Promise.resolve());
+    }
+    return pending.get(section);
+  }
+
+  const sections = Array.from(document.querySelectorAll("section.pair"));
+  const near = "IntersectionObserver" in window ? new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (entry.isIntersecting) {
+        near.unobserve(entry.target);
+        fill(entry.target);
+      }
+    }
+  }, { rootMargin: "800px 0px" }) : null;
+  for (const section of sections) near ? near.observe(section) : fill(section);
+  // for tests and tools: a section drawn now, or every one
+  window.amrcheckReport = { drawn: fill, drawAll: () => Promise.all(sections.map(fill)) };
+
+  // -- zoom and pan ---------------------------------------------------------
+  // Both sides of a pair share one layout and one frame: they zoom and
+  // scroll together, so that a place in one is the same place in the other.
+  const STEP = 1.25;
+
+  function zoomable(section, figure) {
+    const svg = figure.querySelector(".canvas > svg");
+    if (!svg) return;
+    const caption = figure.querySelector("figcaption");
+    const tools = document.createElement("span");
+    tools.className = "zoom";
+    for (const [label, action, title] of [["−", "out", "zoom out"], ["fit", "fit", "fit the width"], ["+", "in", "zoom in (or Ctrl + wheel; drag to pan)"]]) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = label;
+      button.title = title;
+      button.dataset.zoom = action;
+      tools.append(button);
+    }
+    caption.append(tools);
+    const canvas = figure.querySelector(".canvas");
+    canvas.addEventListener("scroll", () => follow(section, canvas));
+    canvas.addEventListener("wheel", (event) => {
+      if (!event.ctrlKey && !event.metaKey) return;
+      event.preventDefault();
+      zoom(section, event.deltaY < 0 ? "in" : "out");
+    }, { passive: false });
+    canvas.addEventListener("pointerdown", (event) => drag(canvas, event));
+  }
+
+  function naturalWidth(svg) {
+    // Graphviz writes the size in points; 1pt = 4/3 CSS px
+    return parseFloat(svg.getAttribute("width")) * 4 / 3;
+  }
+
+  function zoom(section, action) {
+    const svgs = Array.from(section.querySelectorAll("figure.side .canvas > svg"));
+    if (!svgs.length) return;
+    const shown = svgs[0].getBoundingClientRect().width / naturalWidth(svgs[0]);
+    const scale = action === "fit" ? null : action === "in" ? shown * STEP : shown / STEP;
+    for (const svg of svgs) {
+      svg.parentNode.classList.toggle("zoomed", scale !== null);
+      svg.style.width = scale === null ? "" : `${naturalWidth(svg) * scale}px`;
+    }
+    section.dataset.zoom = scale === null ? "fit" : scale.toFixed(2);
+  }
+
+  let following = false;
+  function follow(section, canvas) {
+    if (following) return;
+    following = true;
+    for (const other of section.querySelectorAll("figure.side .canvas")) {
+      if (other !== canvas) {
+        other.scrollLeft = canvas.scrollLeft;
+        other.scrollTop = canvas.scrollTop;
+      }
+    }
+    following = false;
+  }
+
+  function drag(canvas, event) {
+    if (!canvas.classList.contains("zoomed") || event.button !== 0) return;
+    const start = { x: event.clientX, y: event.clientY, left: canvas.scrollLeft, top: canvas.scrollTop };
+    canvas.setPointerCapture(event.pointerId);
+    canvas.classList.add("dragging");
+    const move = (e) => {
+      canvas.scrollLeft = start.left - (e.clientX - start.x);
+      canvas.scrollTop = start.top - (e.clientY - start.y);
+    };
+    const stop = () => {
+      canvas.classList.remove("dragging");
+      canvas.removeEventListener("pointermove", move);
+      canvas.removeEventListener("pointerup", stop);
+      canvas.removeEventListener("pointercancel", stop);
+    };
+    canvas.addEventListener("pointermove", move);
+    canvas.addEventListener("pointerup", stop);
+    canvas.addEventListener("pointercancel", stop);
+  }
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("button[data-zoom]");
+    const section = button && button.closest("section.pair");
+    if (section) zoom(section, button.dataset.zoom);
+  });
+
   // -- summary table: sort by a column, filter by status and text ----------
   const table = document.querySelector("table.summary");
   const status = document.getElementById("status-filter");
@@ -38,7 +163,9 @@
     const needle = search ? search.value.trim().toLowerCase() : "";
     let count = 0;
     for (const row of table.tBodies[0].rows) {
-      const ok = (wanted === "all" || row.dataset.status === wanted)
+      // "!unchanged": every status but that one
+      const ok = (wanted === "all" || row.dataset.status === wanted
+          || (wanted.startsWith("!") && row.dataset.status !== wanted.slice(1)))
         && (!needle || row.textContent.toLowerCase().includes(needle));
       row.classList.toggle("hidden", !ok);
       const section = row.dataset.section && document.getElementById(row.dataset.section);

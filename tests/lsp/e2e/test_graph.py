@@ -4,6 +4,7 @@ explanation, as data (and SVG drawings laid out by Graphviz)."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -175,6 +176,34 @@ async def test_svg_drawings_laid_out_by_graphviz(client: LanguageClient) -> None
     )
     assert relabelled is not None
     assert relabelled.findtext(f"{SVG}title") == "m / beautiful"
+    # one layout for both sides: every aligned node in the same place
+    graph = places(answer.graph.svg, "c-")
+    reference = places(answer.reference.svg, "r-")
+    links = [(k.graph, k.reference) for k in answer.explanation.links]
+    assert len(links) >= 5
+    for mine, theirs in links:
+        assert graph[mine] == pytest.approx(reference[theirs], abs=0.6)
+    # and a legend in the view's roles, in the drawings' colours
+    legend = {item.status: item for item in answer.legend}
+    assert legend["missing"].meaning == "only in the reference"
+    assert legend["extra"].meaning == "only in this file"
+    assert legend["relabelled"].color == "#b06000" and legend["missing"].dashed
+
+
+def places(svg: str, prefix: str) -> dict[str, tuple[float, float]]:
+    """A node's centre: the middle of its label's text."""
+    found = {}
+    for group in ElementTree.fromstring(svg).iter(f"{SVG}g"):
+        if "node" in (group.get("class") or "").split():
+            ys = [float(t.get("y", 0)) for t in group.iter(f"{SVG}text")]
+            shapes = [
+                float(x)
+                for shape in group.iter(f"{SVG}path")
+                for x in re.findall(r"-?\d+(?:\.\d+)?", shape.get("d", ""))[0::2]
+            ] or [float(t.get("x", 0)) for t in group.iter(f"{SVG}text")]
+            key = (group.get("id") or "").removeprefix(prefix)
+            found[key] = ((min(shapes) + max(shapes)) / 2, min(ys))
+    return found
 
 
 async def test_bad_params_are_invalid_params(client: LanguageClient) -> None:

@@ -30,6 +30,8 @@ type Answer = {
     links: { graph: string; reference: string; weight: number }[];
   } | null;
   layoutProblem: string | null;
+  /** what each status's colour means (with a reference only) */
+  legend?: { status: string; meaning: string; color: string; fill: string; dashed: boolean }[] | null;
 };
 type Message = { type: "graph"; answer: Answer | null } | { type: "problem"; text: string };
 
@@ -63,6 +65,9 @@ function drawSide(name: SideName, side: Side | null, problem: string | null): vo
   caption.textContent = `${name === "graph" ? "this file" : "reference"} · ${side.id}`;
   if (side.svg) {
     drawing.innerHTML = side.svg; // the server's Graphviz output: labels escaped there
+    // the side asks for its drawing's width: two that do not fit stack
+    const svg = drawing.querySelector("svg");
+    if (svg) figure.style.setProperty("--w", `${naturalWidth(svg)}px`);
   } else if (side.text !== undefined) {
     drawing.append(text("pre", side.text, "unparsed"));
   } else if (problem) {
@@ -107,7 +112,85 @@ function draw(answer: Answer | null): void {
   }
   drawSide("graph", answer.graph, answer.layoutProblem);
   drawSide("reference", answer.reference, answer.layoutProblem);
+  drawLegend(answer.legend ?? []);
+  applyZoom();
 }
+
+/** The legend: a swatch per status in the drawings' own colours. */
+function drawLegend(items: NonNullable<Answer["legend"]>): void {
+  const legend = byId("legend");
+  legend.replaceChildren();
+  for (const item of items) {
+    const entry = document.createElement("li");
+    entry.dataset.status = item.status;
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = item.fill;
+    swatch.style.borderColor = item.color;
+    swatch.style.borderStyle = item.dashed ? "dashed" : "solid";
+    entry.append(swatch, `${item.status}: ${item.meaning}`);
+    legend.append(entry);
+  }
+}
+
+// -- zoom: "fit" shrinks a wide drawing to the panel; a zoom level shows it
+// larger, to scroll (both sides share one layout: they zoom together)
+let zoom: number | null = null;
+const STEP = 1.25;
+
+function naturalWidth(svg: SVGSVGElement): number {
+  return (parseFloat(svg.getAttribute("width") ?? "0") * 4) / 3; // pt -> px
+}
+
+function applyZoom(): void {
+  for (const svg of document.querySelectorAll<SVGSVGElement>(".drawing > svg")) {
+    svg.style.width = zoom === null ? "" : `${naturalWidth(svg) * zoom}px`;
+    svg.parentElement?.classList.toggle("zoomed", zoom !== null);
+  }
+  byId("zoom-level").textContent = zoom === null ? "fit" : `${Math.round(zoom * 100)} %`;
+}
+
+// zoomed: drag to pan; the two sides scroll together (one layout, one frame)
+document.addEventListener("pointerdown", (event) => {
+  const canvas = (event.target as HTMLElement).closest?.(".drawing.zoomed") as HTMLElement | null;
+  if (!canvas || event.button !== 0) return;
+  const start = { x: event.clientX, y: event.clientY, left: canvas.scrollLeft, top: canvas.scrollTop };
+  const move = (e: PointerEvent): void => {
+    canvas.scrollLeft = start.left - (e.clientX - start.x);
+    canvas.scrollTop = start.top - (e.clientY - start.y);
+  };
+  const stop = (): void => {
+    document.removeEventListener("pointermove", move);
+    document.removeEventListener("pointerup", stop);
+  };
+  document.addEventListener("pointermove", move);
+  document.addEventListener("pointerup", stop);
+});
+
+let following = false;
+document.addEventListener("scroll", (event) => {
+  const canvas = event.target as HTMLElement;
+  if (following || !canvas.classList?.contains("drawing")) return;
+  following = true;
+  for (const other of document.querySelectorAll<HTMLElement>(".drawing")) {
+    if (other !== canvas) {
+      other.scrollLeft = canvas.scrollLeft;
+      other.scrollTop = canvas.scrollTop;
+    }
+  }
+  following = false;
+}, true);
+
+document.addEventListener("click", (event) => {
+  const button = (event.target as HTMLElement).closest?.("button[data-zoom]") as HTMLButtonElement | null;
+  if (!button) return;
+  const svg = document.querySelector<SVGSVGElement>(".drawing > svg");
+  if (!svg) return;
+  const shown = svg.getBoundingClientRect().width / naturalWidth(svg);
+  const action = button.dataset.zoom;
+  zoom = action === "fit" ? null : action === "in" ? shown * STEP : shown / STEP;
+  applyZoom();
+});
 
 /** The side and scene key of an SVG group (ids are c-<key> / r-<key>). */
 function located(g: SVGGElement): [SideName, string] | null {

@@ -78,7 +78,9 @@ let session;
 let failed = false;
 try {
   log(`installing ${opts.vsix}, starting code-server`);
-  session = await launch({ tmp, vsix: opts.vsix, folder: ws, settings });
+  // a checkout tested without installing it (PYTHONPATH=<checkout>): its server runs
+  const env = process.env.PYTHONPATH ? { PYTHONPATH: process.env.PYTHONPATH } : {};
+  session = await launch({ tmp, vsix: opts.vsix, folder: ws, settings, env });
   const { page, settingsFile } = session;
   log("workbench loaded");
 
@@ -198,6 +200,14 @@ try {
     check("hover lights up the aligned reference node", /partner/.test(partner ?? ""), partner);
     const hint = await view.locator("#hint").innerText();
     check("... and names it", /m \/ beautiful.*m \/ magnificent/.test(hint), JSON.stringify(hint));
+    const legend = await view.locator("#legend").innerText();
+    check("a legend in the view's roles", /missing: only in the reference/.test(legend) && /extra: only in this file/.test(legend), JSON.stringify(legend));
+    const width = () => view.locator("#graph .drawing svg").evaluate((e) => e.getBoundingClientRect().width);
+    const fitted = await width();
+    await view.locator("button[data-zoom=in]").click();
+    const zoomed = await width();
+    check("zoom in widens both sides", zoomed > fitted * 1.2 && Math.abs(await view.locator("#reference .drawing svg").evaluate((e) => e.getBoundingClientRect().width) - zoomed) < 2, `${fitted} -> ${zoomed} px`);
+    await view.locator("button[data-zoom=fit]").click();
     await page.waitForTimeout(500);
     await page.screenshot({ path: join(opts.artifacts, "graph.png") });
     if (opts["update-docs"]) copyFileSync(join(opts.artifacts, "graph.png"), join(REPO, "docs/graph-view.png"));
