@@ -54,6 +54,7 @@ from typing import Literal
 from ..errors import InputError
 from ..graph import Graph
 from ..reading._parse import Entry
+from ..reading.metadata import is_metadata_line
 from ..reading.corpus import (
     CHUNK_BYTES,
     Chunk,
@@ -538,7 +539,7 @@ def _sheet(entry: Entry, ledger: Ledger, graph: bool) -> Sheet:
         ledger.path,
         entry.id,
         entry.metadata,
-        [line for line in comments if not line.startswith("# ::")],
+        [line for line in comments if not is_metadata_line(line)],
         [str(f) for f in entry.errors],
         ledger.lines[-1],
         ledger.columns[-1],
