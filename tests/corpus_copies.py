@@ -21,7 +21,7 @@ def shuffled_copy(
     graph, such as a release header, stays first), ``# ::`` written
     ``spelling`` and, with ``drop_ids``, every ``::id`` taken out."""
     blocks = source.read_text("utf-8").strip().split("\n\n")
-    head = [b for b in blocks[:1] if "(" not in b]
+    head = [b for b in blocks[:1] if not any(x.startswith("(") for x in b.split("\n"))]
     graphs = blocks[len(head):]
     random.Random(seed).shuffle(graphs)
     out = []

@@ -27,7 +27,15 @@ from rich.text import Text
 
 from ..errors import AmrError, ClusterError, InputError, MetricError
 from ..execution import Jobs
-from ..metrics import Metric, get_metric, metric_factory, metric_names, metric_options
+from ..metrics import (
+    Metric,
+    get_metric,
+    metric_factory,
+    metric_names,
+    metric_options,
+    option_specs,
+    resolve,
+)
 from ..reading.corpus import count_graph_lines
 
 if TYPE_CHECKING:
@@ -270,6 +278,38 @@ def split_metrics(values: Sequence[str] | None, default: str = "smatch") -> list
                 f"unknown metric {name!r}; choose one of: {', '.join(known)}"
             )
     return list(dict.fromkeys(names))
+
+
+def option_listing(name: str) -> list[str]:
+    """The lines ``--list-options METRIC`` prints: each option of the
+    metric with its type and default, as ``-o`` takes them.
+
+    Raises:
+        MetricError: unknown metric (the message lists the valid ones).
+    """
+    specs = option_specs(name)
+    resolved = resolve(name)
+    if not specs:
+        return [f"{resolved} has no options"]
+    rows = [("option", "type", "default")] + [
+        (spec.name, spec.type, _shown(spec.default)) for spec in specs
+    ]
+    widths = [max(len(row[k]) for row in rows) for k in range(2)]
+    lines = [f"{resolved}: -o [{resolved}.]option=value"]
+    lines += [
+        f"  {a:<{widths[0]}}  {b:<{widths[1]}}  {c}".rstrip() for a, b, c in rows
+    ]
+    return lines
+
+
+def _shown(default: Any) -> str:
+    if default is None:
+        return "none"
+    if isinstance(default, bool):
+        return str(default).lower()
+    if isinstance(default, tuple):
+        return ",".join(map(str, default))
+    return str(default)
 
 
 def build_metrics(

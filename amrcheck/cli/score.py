@@ -22,6 +22,7 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.console import Console
 
+from ..errors import MetricError
 from ..metrics import Score, metric_names
 from ..pairing.graphs import gap_report
 from ..reading.corpus import read_corpus
@@ -42,6 +43,7 @@ from ._common import (
     gap_dict,
     graphs_in,
     guarded,
+    option_listing,
     progress_bar,
     report_input_errors,
     split_metrics,
@@ -277,6 +279,18 @@ def render(out: Console, evaluation: Evaluation) -> None:
         _comparisons(out, evaluation)
 
 
+def _list_options(name: str | None) -> None:
+    if name is None:
+        return
+    try:
+        lines = option_listing(name)
+    except MetricError as exc:
+        typer.echo(f"amrcheck score: error: {exc}", err=True)
+        raise typer.Exit(code=2) from None
+    typer.echo("\n".join(lines))
+    raise typer.Exit()
+
+
 @app.command()
 def score(
     reference: Annotated[Path, typer.Argument(help="Reference (gold) AMR file.")],
@@ -321,7 +335,18 @@ def score(
     option: Annotated[
         Optional[list[str]],  # noqa: UP007
         typer.Option(
-            "--option", "-o", help="Metric option [metric.]key=value (repeatable)."
+            "--option", "-o",
+            help="Metric option [metric.]key=value (repeatable); the value is "
+            "parsed to the option's type (e.g. -o weights=0.34,0.33,0.33): "
+            "see --list-options METRIC.",
+        ),
+    ] = None,
+    list_options: Annotated[
+        Optional[str],  # noqa: UP007
+        typer.Option(
+            "--list-options", metavar="METRIC", is_eager=True,
+            callback=_list_options,
+            help="List the options of METRIC (type, default) and exit.",
         ),
     ] = None,
     per_pair: Annotated[

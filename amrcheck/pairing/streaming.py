@@ -54,7 +54,6 @@ from typing import Literal
 from ..errors import InputError
 from ..graph import Graph
 from ..reading._parse import Entry
-from ..reading.metadata import is_metadata_line
 from ..reading.corpus import (
     CHUNK_BYTES,
     Chunk,
@@ -65,6 +64,7 @@ from ..reading.corpus import (
     read_graph,
 )
 from ..reading.files import open_input
+from ..reading.metadata import is_metadata_line
 from .graphs import (
     Gap,
     GraphPair,

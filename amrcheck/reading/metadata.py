@@ -65,7 +65,9 @@ def metadata_fields(line: str) -> list[tuple[str, int, int]]:
         assert key is not None  # the key regexes look ahead for a non-blank
         name = key.group()
         after = key.end()
-        following = None if name in REST_OF_LINE_KEYS else _NEXT_KEY_RE.search(line, after)
+        following = (
+            None if name in REST_OF_LINE_KEYS else _NEXT_KEY_RE.search(line, after)
+        )
         end = len(line) if following is None else following.start()
         value = line[after:end]
         start = after + len(value) - len(value.lstrip())

@@ -25,7 +25,8 @@ GRAPH = "(w / want-01 :ARG0 (b / boy))"
 SPELLINGS = [
     # AMR 3.0 / Bio AMR / Little Prince
     (
-        "# ::id lpp_1943.1 ::date 2012-06-07T17:06:02 ::annotator ISI-AMR-05 ::preferred",
+        "# ::id lpp_1943.1 ::date 2012-06-07T17:06:02 ::annotator ISI-AMR-05"
+        " ::preferred",
         {"id": "lpp_1943.1", "date": "2012-06-07T17:06:02",
          "annotator": "ISI-AMR-05", "preferred": ""},
     ),
@@ -33,7 +34,8 @@ SPELLINGS = [
      {"save-date": "Thu Oct 29, 2015", "file": "lpp_1943_1.txt"}),
     # the same written without a blank after '#'
     (
-        "#::id lpp_1943.1 ::date 2012-06-07T17:06:02 ::annotator ISI-AMR-05 ::preferred",
+        "#::id lpp_1943.1 ::date 2012-06-07T17:06:02 ::annotator ISI-AMR-05"
+        " ::preferred",
         {"id": "lpp_1943.1", "date": "2012-06-07T17:06:02",
          "annotator": "ISI-AMR-05", "preferred": ""},
     ),
