@@ -15,15 +15,17 @@ def shuffled_copy(
     target: Path,
     spelling: str = "# ::",
     drop_ids: bool = False,
-    seed: int = 0,
+    seed: int | None = 0,
 ) -> Path:
     """``source`` with its graphs in another order (a leading block without a
     graph, such as a release header, stays first), ``# ::`` written
-    ``spelling`` and, with ``drop_ids``, every ``::id`` taken out."""
+    ``spelling`` and, with ``drop_ids``, every ``::id`` taken out. ``seed``
+    None keeps the graphs in their order."""
     blocks = source.read_text("utf-8").strip().split("\n\n")
     head = [b for b in blocks[:1] if not any(x.startswith("(") for x in b.split("\n"))]
     graphs = blocks[len(head):]
-    random.Random(seed).shuffle(graphs)
+    if seed is not None:
+        random.Random(seed).shuffle(graphs)
     out = []
     for block in head + graphs:
         lines = []

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional
 
 import typer
 from rich.console import Console
@@ -41,7 +41,7 @@ from ..reading.corpus import count_graph_lines
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from ..pairing.graphs import Gap
+    from ..pairing.graphs import Gap, Mismatch
     from ..workflows.diff import Change
 
 # rich's tables and progress bars, and the diff engine, are imported where
@@ -73,6 +73,18 @@ class PairByChoice(str, Enum):
     AUTO = "auto"
     ID = "id"
     POSITION = "position"
+
+
+#: ``--pair-by`` (``--by``): how the graphs of the files are paired
+PairByOption = Annotated[
+    PairByChoice,
+    typer.Option(
+        "--pair-by", "--by",
+        help="Pair graphs by ::id or by position (auto: by ::id when every "
+        "graph of every file has a distinct one, else by position; ids that "
+        "disagree by position are then an error).",
+    ),
+]
 
 
 class RootPolicyChoice(str, Enum):
@@ -253,6 +265,39 @@ def report_input_errors(
             f"{consequence} (--strict: stop instead)",
             err=True,
         )
+
+
+def announce_pairing(
+    command: str,
+    by: Literal["id", "position"],
+    note: str | None,
+    mismatches: Sequence[Mismatch],
+    label: str | None = None,
+) -> None:
+    """Say on stderr how the files were paired (by id, or by position and
+    why), and warn about the pairs by position whose sentences differ;
+    ``label`` names the candidate when there are several."""
+    from ..pairing.graphs import how_paired, mismatch_lines
+
+    head = f"amrcheck {command}: " + (f"{label}: " if label else "")
+    typer.echo(head + how_paired(by, note), err=True)
+    for line in mismatch_lines(mismatches):
+        typer.echo(line if line.startswith("  ") else head + line, err=True)
+
+
+def pairing_dict(
+    by: Literal["id", "position"], note: str | None, mismatches: Sequence[Mismatch]
+) -> dict[str, Any]:
+    """How files were paired, in a JSON report."""
+    from ..pairing.graphs import how_paired
+
+    return {
+        "by": by,
+        "how": how_paired(by, note),
+        "note": note,
+        "mismatched": len(mismatches),
+        "mismatches": [m.as_dict() for m in mismatches],
+    }
 
 
 def gap_dict(gap: Gap, skip_unreadable: bool = False) -> dict[str, Any]:
