@@ -473,6 +473,8 @@ class _GraphParser:
         if token is None or token[0] != "SYMBOL":
             if token is None:
                 return self.fail("E006", "'(' without a variable", paren, paren + 1)
+            if token[0] == "UNTERMINATED":  # a string runs on where a variable is
+                return self.fail("E003", "unterminated string", token[1], token[2])
             return self.fail(
                 "E006",
                 f"unexpected {self.describe(token)}; expected a variable",
