@@ -234,9 +234,29 @@ def _standardize_written(graph: Graph, options: Standardization) -> StandardGrap
 
 
 def _standardize_aligned(graph: Graph, options: Standardization) -> StandardGraph:
-    """:func:`standardize` for smatch 1.0.4 of a graph with ISI alignments:
-    that reader keeps each alignment in the token it follows."""
+    """:func:`standardize` for smatch 1.0.4 of a graph with ISI alignments."""
+    standard = _standardize_written(as_smatch_104_reads(graph), options)
+    standard.graph = graph
+    return standard
+
+
+def as_smatch_104_reads(graph: Graph) -> Graph:
+    """``graph`` with each ISI alignment inside the token it follows, as
+    smatch 1.0.4's reader keeps it (the reader of the metrics' reference
+    runs built on it, too): ``want-01~e.2``, ``:ARG0~e.1``,
+    ``"BRAF"~e.5`` -> ``BRAF_~e.5``, and a variable with one (``b~e.5``)
+    is a constant to it. Triple indices are kept; ``graph`` itself when it
+    has no alignments.
+
+    Example:
+        >>> from amrcheck.reading.corpus import decode
+        >>> read = as_smatch_104_reads(decode('(n / name~e.1 :op1~e.2 "BRAF"~e.5)'))
+        >>> read.triples
+        [('n', ':instance', 'name~e.1'), ('n', ':op1~e.2', 'BRAF_~e.5')]
+    """
     aligned = graph.alignments
+    if not aligned:
+        return graph
     triples, kinds = [], []
     for i, (source, role, target) in enumerate(graph.triples):
         kind = graph.kinds[i]
@@ -248,10 +268,7 @@ def _standardize_aligned(graph: Graph, options: Standardization) -> StandardGrap
             target = _aligned_token(target, after)
         triples.append((source, role, target))
         kinds.append(kind)
-    written = Graph(graph.source, graph.top, triples, kinds, graph.start, graph.end)
-    standard = _standardize_written(written, options)
-    standard.graph = graph
-    return standard
+    return Graph(graph.source, graph.top, triples, kinds, graph.start, graph.end)
 
 
 def _aligned_token(text: str, alignment: str) -> str:

@@ -1,5 +1,6 @@
-"""``--compat smatch-1.0.4`` reads as smatch 1.0.4 does: every shared graph, and
-ISI alignments (``~e.3``).
+"""``--compat smatch-1.0.4`` (and SEMA's and rematch's ``--compat reference``,
+whose references read with smatch 1.0.4's ``amr.py``) read as smatch 1.0.4
+does: every shared graph, and ISI alignments (``~e.3``).
 
 smatch 1.0.4's reader keeps an alignment inside the token it follows
 (``want-01~e.2``, ``:ARG0~e.1``, ``"BRAF"~e.5`` -> ``BRAF_~e.5``), so an
@@ -23,6 +24,7 @@ from typer.testing import CliRunner
 import amrcheck.cli.score  # noqa: F401 (registers the command)
 from amrcheck.cli import app
 from amrcheck.graph import Graph
+from amrcheck.metrics._smatch_reader import read_smatch104
 from amrcheck.reading.corpus import read_corpus, read_string
 from amrcheck.standardize import SMATCH_104, standardize
 
@@ -138,3 +140,44 @@ def test_aligned_against_plain_scores_as_smatch_104_and_default_strips(
     assert theirs <= optimum + 5e-5
     assert optimum - 0.03 < theirs < 0.6
     assert theirs - 5e-5 <= searched <= optimum
+
+
+def smatch_104_lists(graph: Graph) -> tuple[list[object], ...]:
+    """smatch 1.0.4's three lists, in its order, variables by name, no TOP."""
+    triples = amr.AMR.parse_AMR_line(one_line(graph)).get_triples()
+    instances, attributes, relations = triples
+    return (
+        [c for _, _, c in instances],
+        [(r, a, b) for r, a, b in relations],
+        [(r, v, c) for r, v, c in attributes if r != "TOP"],
+    )
+
+
+def view_lists(graph: Graph) -> tuple[list[object], ...]:
+    """What SEMA and rematch read in reference mode (:mod:`._smatch_reader`)."""
+    view = read_smatch104(graph)
+    names = view.variables
+    return (
+        list(view.concepts),
+        [(r, names[a], names[b]) for r, a, b, _ in view.relations],
+        [(r, names[v], c) for r, v, c, _ in view.attributes],
+    )
+
+
+def test_the_reference_reader_of_sema_and_rematch_lists_as_smatch_104(
+    shared_amr_files: list[Path],
+) -> None:
+    """SEMA and Rematch-RARE read with smatch 1.0.4's ``amr.py``: the same
+    lists in the same order (SEMA's counting depends on it), alignments
+    inside the labels."""
+    for path in [ALIGNED, *shared_amr_files]:
+        differ = [
+            entry.label
+            for entry in read_corpus(path)
+            if entry.graph is not None
+            and smatch_104_lists(entry.graph) != view_lists(entry.graph)
+        ]
+        assert differ == [], path
+    aligned = read_corpus(ALIGNED)[0].graph
+    assert aligned is not None
+    assert view_lists(aligned)[0][0] == "and~e.18"
