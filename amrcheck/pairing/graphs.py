@@ -79,7 +79,6 @@ BY_POSITION_NOTE = "graphs paired by position: --pair-by position"
 #: a graph's sentence as pairing compares it: hashes of its ``::snt`` and
 #: ``::tok`` with white space collapsed (0: none)
 Sentence = tuple[int, int]
-NO_SENTENCE: Sentence = (0, 0)
 
 
 class PairingError(InputError):
