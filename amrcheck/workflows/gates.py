@@ -854,7 +854,9 @@ def record_baseline(
                 break
             total = result.total.f1 if result.total is not None else 0.0
             graphs = {label: score.f1 for label, score in result.scores.items()}
-            files[relative] = FileBaseline(reference, total, graphs)
+            assert result.matching is not None  # else a pairing failure above
+            how = how_paired(result.matching.by, result.matching.note)
+            files[relative] = FileBaseline(reference, total, graphs, how)
             break  # the first matching rule names the reference, as in check()
         if not matched:
             failures.append(
