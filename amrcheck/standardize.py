@@ -17,7 +17,10 @@ triples, made here once, with explicit switches:
 * ``compat="smatch-1.0.4"`` reproduces that tool's reader: multiset,
   ``:mod`` stored as inverted ``:domain``, inverse roles with a constant
   target (``:mod`` with a constant included) dropped, only the first
-  whitespace token of a quoted value, trailing ``_`` stripped; and its
+  whitespace token of a quoted value, trailing ``_`` stripped, ISI
+  alignments (``~e.3``) kept inside the label they follow (a concept,
+  role or constant: ``want-01~e.2`` is not ``want-01``; a variable with
+  one, ``b~e.5``, is read as a constant); and its
   counting: every matching pair of triples counts (``counting="product"``),
   so duplicates multiply and F1 can exceed 1;
 * ``compat="raw"`` is *no* standardisation, as smatch++ scores with its
@@ -167,6 +170,13 @@ def standardize(graph: Graph, options: Standardization = STRICT) -> StandardGrap
         >>> g.instances, g.relations, g.attributes
         ([(0, 'apple'), (1, 'eat-01')], [(1, 'arg0', 0)], [(0, 'TOP', 'top')])
     """
+    if options.compat == "smatch-1.0.4" and graph.alignments:
+        return _standardize_aligned(graph, options)
+    return _standardize_written(graph, options)
+
+
+def _standardize_written(graph: Graph, options: Standardization) -> StandardGraph:
+    """:func:`standardize` of the triples as they are (alignments aside)."""
     compat = options.compat
     index: dict[str, int] = {}
     instances: list[tuple[int, str]] = []
@@ -221,6 +231,57 @@ def standardize(graph: Graph, options: Standardization = STRICT) -> StandardGrap
         relation_origin=relation_origin,
         options=options,
     )
+
+
+def _standardize_aligned(graph: Graph, options: Standardization) -> StandardGraph:
+    """:func:`standardize` for smatch 1.0.4 of a graph with ISI alignments."""
+    standard = _standardize_written(as_smatch_104_reads(graph), options)
+    standard.graph = graph
+    return standard
+
+
+def as_smatch_104_reads(graph: Graph) -> Graph:
+    """``graph`` with each ISI alignment inside the token it follows, as
+    smatch 1.0.4's reader keeps it (the reader of the metrics' reference
+    runs built on it, too): ``want-01~e.2``, ``:ARG0~e.1``,
+    ``"BRAF"~e.5`` -> ``BRAF_~e.5``, and a variable with one (``b~e.5``)
+    is a constant to it. Triple indices are kept; ``graph`` itself when it
+    has no alignments.
+
+    Example:
+        >>> from amrcheck.reading.corpus import decode
+        >>> read = as_smatch_104_reads(decode('(n / name~e.1 :op1~e.2 "BRAF"~e.5)'))
+        >>> read.triples
+        [('n', ':instance', 'name~e.1'), ('n', ':op1~e.2', 'BRAF_~e.5')]
+    """
+    aligned = graph.alignments
+    if not aligned:
+        return graph
+    triples, kinds = [], []
+    for i, (source, role, target) in enumerate(graph.triples):
+        kind = graph.kinds[i]
+        role += aligned.get((i, "role"), "")
+        after = aligned.get((i, "target"))
+        if after is not None:
+            if kind is TripleKind.RELATION:  # "b~e.5" is no variable to it
+                kind = TripleKind.ATTRIBUTE
+            target = _aligned_token(target, after)
+        triples.append((source, role, target))
+        kinds.append(kind)
+    return Graph(graph.source, graph.top, triples, kinds, graph.start, graph.end)
+
+
+def _aligned_token(text: str, alignment: str) -> str:
+    """What smatch 1.0.4 reads for ``text`` followed by ``alignment``: a
+    closing quote becomes ``_`` (``"BRAF"~e.5`` -> ``BRAF_~e.5``); a quoted
+    value of several words keeps its first word only, alignment lost."""
+    if not text.startswith('"'):
+        return text + alignment
+    inner = text[1:-1] if len(text) > 1 and text.endswith('"') else text[1:]
+    words = inner.split()
+    if len(words) > 1:
+        return words[0]
+    return (words[0] if words else "") + "_" + alignment
 
 
 _T = TypeVar("_T")

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional
 
 import typer
 from rich.console import Console
@@ -27,13 +27,21 @@ from rich.text import Text
 
 from ..errors import AmrError, ClusterError, InputError, MetricError
 from ..execution import Jobs
-from ..metrics import Metric, get_metric, metric_factory, metric_names, metric_options
+from ..metrics import (
+    Metric,
+    get_metric,
+    metric_factory,
+    metric_names,
+    metric_options,
+    option_specs,
+    resolve,
+)
 from ..reading.corpus import count_graph_lines
 
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from ..pairing.graphs import Gap
+    from ..pairing.graphs import Gap, Mismatch
     from ..workflows.diff import Change
 
 # rich's tables and progress bars, and the diff engine, are imported where
@@ -65,6 +73,18 @@ class PairByChoice(str, Enum):
     AUTO = "auto"
     ID = "id"
     POSITION = "position"
+
+
+#: ``--pair-by`` (``--by``): how the graphs of the files are paired
+PairByOption = Annotated[
+    PairByChoice,
+    typer.Option(
+        "--pair-by", "--by",
+        help="Pair graphs by ::id or by position (auto: by ::id when every "
+        "graph of every file has a distinct one, else by position; ids that "
+        "disagree by position are then an error).",
+    ),
+]
 
 
 class RootPolicyChoice(str, Enum):
@@ -247,6 +267,39 @@ def report_input_errors(
         )
 
 
+def announce_pairing(
+    command: str,
+    by: Literal["id", "position"],
+    note: str | None,
+    mismatches: Sequence[Mismatch],
+    label: str | None = None,
+) -> None:
+    """Say on stderr how the files were paired (by id, or by position and
+    why), and warn about the pairs by position whose sentences differ;
+    ``label`` names the candidate when there are several."""
+    from ..pairing.graphs import how_paired, mismatch_lines
+
+    head = f"amrcheck {command}: " + (f"{label}: " if label else "")
+    typer.echo(head + how_paired(by, note), err=True)
+    for line in mismatch_lines(mismatches):
+        typer.echo(line if line.startswith("  ") else head + line, err=True)
+
+
+def pairing_dict(
+    by: Literal["id", "position"], note: str | None, mismatches: Sequence[Mismatch]
+) -> dict[str, Any]:
+    """How files were paired, in a JSON report."""
+    from ..pairing.graphs import how_paired
+
+    return {
+        "by": by,
+        "how": how_paired(by, note),
+        "note": note,
+        "mismatched": len(mismatches),
+        "mismatches": [m.as_dict() for m in mismatches],
+    }
+
+
 def gap_dict(gap: Gap, skip_unreadable: bool = False) -> dict[str, Any]:
     """A gap in a JSON report: the pair, its place, why, and how it counts."""
     return {
@@ -270,6 +323,38 @@ def split_metrics(values: Sequence[str] | None, default: str = "smatch") -> list
                 f"unknown metric {name!r}; choose one of: {', '.join(known)}"
             )
     return list(dict.fromkeys(names))
+
+
+def option_listing(name: str) -> list[str]:
+    """The lines ``--list-options METRIC`` prints: each option of the
+    metric with its type and default, as ``-o`` takes them.
+
+    Raises:
+        MetricError: unknown metric (the message lists the valid ones).
+    """
+    specs = option_specs(name)
+    resolved = resolve(name)
+    if not specs:
+        return [f"{resolved} has no options"]
+    rows = [("option", "type", "default")] + [
+        (spec.name, spec.type, _shown(spec.default)) for spec in specs
+    ]
+    widths = [max(len(row[k]) for row in rows) for k in range(2)]
+    lines = [f"{resolved}: -o [{resolved}.]option=value"]
+    lines += [
+        f"  {a:<{widths[0]}}  {b:<{widths[1]}}  {c}".rstrip() for a, b, c in rows
+    ]
+    return lines
+
+
+def _shown(default: Any) -> str:
+    if default is None:
+        return "none"
+    if isinstance(default, bool):
+        return str(default).lower()
+    if isinstance(default, tuple):
+        return ",".join(map(str, default))
+    return str(default)
 
 
 def build_metrics(

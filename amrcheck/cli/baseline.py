@@ -60,6 +60,6 @@ def baseline(
     for name, entry in sorted(recorded.files.items()):
         typer.echo(
             f"{name}: {recorded.metric} F1 {entry.f1:.4f} against {entry.reference} "
-            f"({len(entry.graphs)} graphs)"
+            f"({len(entry.graphs)} graphs" + (f"; {entry.how})" if entry.how else ")")
         )
     typer.echo(f"Wrote {settings.baseline}; commit it with the files it scores.")

@@ -37,12 +37,15 @@ from ._common import (
     JobsOption,
     MetricName,
     PairByChoice,
+    PairByOption,
+    announce_pairing,
     build_metrics,
     change_line,
     console,
     describe_settings,
     graphs_in,
     guarded,
+    pairing_dict,
     progress_bar,
     report_input_errors,
     workers,
@@ -99,9 +102,7 @@ def diff(
             "filter, each changed graph drawn old beside new (needs Graphviz).",
         ),
     ] = None,
-    by: Annotated[
-        PairByChoice, typer.Option("--by", help="Pair graphs by ::id or position.")
-    ] = PairByChoice.AUTO,
+    by: PairByOption = PairByChoice.AUTO,
     jobs: JobsOption = 1,
     cluster: ClusterOption = None,
     quiet: Annotated[
@@ -166,8 +167,9 @@ def diff(
                     result, read_corpus(old), read_corpus(new), scorer, jobs, done
                 )
             html.write_text(page, encoding="utf-8")
-    if result.matching.note and not as_json:
-        typer.echo(f"amrcheck diff: {result.matching.note}", err=True)
+    if not as_json:
+        matching = result.matching
+        announce_pairing("diff", matching.by, matching.note, matching.mismatches)
     if as_json:
         typer.echo(
             json.dumps(json_report(result, motifs), indent=2, ensure_ascii=False)
@@ -205,6 +207,9 @@ def json_report(result: CorpusDiff, motifs: bool) -> dict[str, Any]:
         "new": result.new_path,
         "paired_by": result.matching.by,
         "note": result.matching.note,
+        "pairing": pairing_dict(
+            result.matching.by, result.matching.note, result.matching.mismatches
+        ),
         "metric": result.metric,
         "settings": result.settings,
         "summary": result.summary,

@@ -32,6 +32,8 @@ from ._common import (
     ClusterOption,
     JobsOption,
     PairByChoice,
+    PairByOption,
+    announce_pairing,
     build_metrics,
     change_line,
     console,
@@ -39,6 +41,7 @@ from ._common import (
     fail,
     graphs_in,
     guarded,
+    pairing_dict,
     progress_bar,
     report_input_errors,
     table,
@@ -62,6 +65,9 @@ def json_report(result: Agreement) -> dict[str, Any]:
         ],
         "paired_by": result.matching.by,
         "note": result.matching.note,
+        "pairing": pairing_dict(
+            result.matching.by, result.matching.note, result.matching.mismatches
+        ),
         "metric": "smatch",
         "settings": result.settings,
         "matrix": result.matrix(),
@@ -258,8 +264,9 @@ def _errors(files: list[Path]) -> list[str]:
 
 
 def _output(result: Agreement, as_json: bool, as_csv: bool, top: int | None) -> None:
-    if result.matching.note and not as_json:
-        typer.echo(f"amrcheck iaa: {result.matching.note}", err=True)
+    if not as_json:
+        matching = result.matching
+        announce_pairing("iaa", matching.by, matching.note, matching.mismatches)
     if as_json:
         typer.echo(json.dumps(json_report(result), indent=2, ensure_ascii=False))
     elif as_csv:
@@ -288,9 +295,7 @@ def iaa(
         Optional[int],  # noqa: UP007
         typer.Option(help="Show only the N least agreed sentences."),
     ] = None,
-    by: Annotated[
-        PairByChoice, typer.Option("--by", help="Pair graphs by ::id or position.")
-    ] = PairByChoice.AUTO,
+    by: PairByOption = PairByChoice.AUTO,
     jobs: JobsOption = 1,
     cluster: ClusterOption = None,
     strict: Annotated[

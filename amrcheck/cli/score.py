@@ -22,6 +22,7 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.console import Console
 
+from ..errors import MetricError
 from ..metrics import Score, metric_names
 from ..pairing.graphs import gap_report
 from ..reading.corpus import read_corpus
@@ -34,7 +35,9 @@ from ._common import (
     CompatChoice,
     JobsOption,
     PairByChoice,
+    PairByOption,
     RootPolicyChoice,
+    announce_pairing,
     build_metrics,
     console,
     describe_settings,
@@ -42,6 +45,8 @@ from ._common import (
     gap_dict,
     graphs_in,
     guarded,
+    option_listing,
+    pairing_dict,
     progress_bar,
     report_input_errors,
     split_metrics,
@@ -80,6 +85,7 @@ def _result_dict(result: MetricResult, evaluation: Evaluation) -> dict[str, Any]
         "settings": corpus.settings,
         "pairs": corpus.n_pairs,
         "counted_empty": len(evaluation.counted_empty.get(result.candidate, [])),
+        "mismatched": len(evaluation.pairings[result.candidate].mismatches),
         "left_out": len(evaluation.left_out.get(result.candidate, [])),
         "micro": {**_score_dict(corpus.micro), **corpus.micro.info},
         "macro": {
@@ -110,6 +116,10 @@ def json_report(evaluation: Evaluation) -> dict[str, Any]:
         "candidates": list(evaluation.pairings),
         "paired_by": pairings[0].by,
         "note": pairings[0].note,
+        "pairing": {
+            path: pairing_dict(p.by, p.note, p.mismatches)
+            for path, p in evaluation.pairings.items()
+        },
         "skip_unreadable": evaluation.skip_unreadable,
         "results": [_result_dict(r, evaluation) for r in evaluation.results],
         "comparisons": [
@@ -267,6 +277,12 @@ def render(out: Console, evaluation: Evaluation) -> None:
     _scores(out, evaluation)
     for line in gaps(evaluation):
         out.print(line)
+    for path, pairing in evaluation.pairings.items():
+        if pairing.mismatches:
+            out.print(
+                f"{path}: {plural(len(pairing.mismatches), 'pair')} paired by "
+                "position with different sentences or ids (listed on stderr)"
+            )
     for r in evaluation.results:
         if r.aspects is not None:
             grid = table(out, "aspect", "P", "R", "F1", title=f"aspects: {r.candidate}")
@@ -275,6 +291,18 @@ def render(out: Console, evaluation: Evaluation) -> None:
             out.print(grid)
     if evaluation.comparisons:
         _comparisons(out, evaluation)
+
+
+def _list_options(name: str | None) -> None:
+    if name is None:
+        return
+    try:
+        lines = option_listing(name)
+    except MetricError as exc:
+        typer.echo(f"amrcheck score: error: {exc}", err=True)
+        raise typer.Exit(code=2) from None
+    typer.echo("\n".join(lines))
+    raise typer.Exit()
 
 
 @app.command()
@@ -321,7 +349,18 @@ def score(
     option: Annotated[
         Optional[list[str]],  # noqa: UP007
         typer.Option(
-            "--option", "-o", help="Metric option [metric.]key=value (repeatable)."
+            "--option", "-o",
+            help="Metric option [metric.]key=value (repeatable); the value is "
+            "parsed to the option's type (e.g. -o weights=0.34,0.33,0.33): "
+            "see --list-options METRIC.",
+        ),
+    ] = None,
+    list_options: Annotated[
+        Optional[str],  # noqa: UP007
+        typer.Option(
+            "--list-options", metavar="METRIC", is_eager=True,
+            callback=_list_options,
+            help="List the options of METRIC (type, default) and exit.",
         ),
     ] = None,
     per_pair: Annotated[
@@ -344,9 +383,7 @@ def score(
     aspects: Annotated[
         bool, typer.Option("--aspects", help="Fine-grained smatch scores.")
     ] = False,
-    by: Annotated[
-        PairByChoice, typer.Option("--by", help="Pair graphs by ::id or position.")
-    ] = PairByChoice.AUTO,
+    by: PairByOption = PairByChoice.AUTO,
     jobs: JobsOption = 1,
     cluster: ClusterOption = None,
     strict: Annotated[
@@ -447,6 +484,8 @@ def score(
                     draw_all=draw_all,
                 )
             html.write_text(page, encoding="utf-8")
+    if not as_json:
+        announce(evaluation)
     if as_json:
         typer.echo(json.dumps(json_report(evaluation), indent=2, default=str))
     elif quiet:
@@ -459,6 +498,14 @@ def score(
     else:
         render(console(), evaluation)
     raise typer.Exit(code=exit_status(evaluation))
+
+
+def announce(evaluation: Evaluation) -> None:
+    """Say on stderr how each candidate was paired, with its warnings."""
+    several = len(evaluation.pairings) > 1
+    for path, pairing in evaluation.pairings.items():
+        label = path if several else None
+        announce_pairing("score", pairing.by, pairing.note, pairing.mismatches, label)
 
 
 def exit_status(evaluation: Evaluation) -> int:

@@ -11,6 +11,7 @@ import dataclasses
 import importlib
 import typing
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ..errors import MetricError
@@ -121,8 +122,77 @@ def get_metric(name: str, **options: Any) -> Metric:
     return metric
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option of a metric as the command line takes it (``-o key=value``)."""
+
+    name: str
+    #: what a value must be: ``int``, ``float``, ``bool``, ``text``,
+    #: ``path``, ``one of a|b``, ``floats, comma-separated`` (``or none``
+    #: where None is allowed)
+    type: str
+    default: Any
+    hint: Any = dataclasses.field(repr=False, compare=False)
+    kind: str | None = dataclasses.field(default=None, repr=False, compare=False)
+
+    def parse(self, text: str) -> Any:
+        """``text`` as a value of this option.
+
+        Raises:
+            ValueError: it is not one (the message says what is expected).
+        """
+        value = _convert(text.strip(), self.hint)
+        if self.kind == "path" and value is not None and not Path(value).is_file():
+            raise ValueError(f"expected a path to a file; {value} is not a file")
+        return value
+
+
+def option_specs(name: str) -> list[OptionSpec]:
+    """Every option of metric ``name``, with its type and default, in order.
+
+    Example:
+        >>> [(o.name, o.type, o.default) for o in option_specs("sembleu")][:2]
+        [('ngram', 'int', 3), ('weights', 'floats, comma-separated, or none', None)]
+    """
+    options_class = getattr(metric_factory(name), "Options", None)
+    if options_class is None or not dataclasses.is_dataclass(options_class):
+        return []
+    hints = typing.get_type_hints(options_class)
+    specs = []
+    for field in dataclasses.fields(options_class):
+        default = (
+            field.default_factory()
+            if field.default_factory is not dataclasses.MISSING
+            else None if field.default is dataclasses.MISSING else field.default
+        )
+        kind = field.metadata.get("kind")
+        hint = hints[field.name]
+        specs.append(
+            OptionSpec(field.name, _type_name(hint, kind), default, hint, kind)
+        )
+    return specs
+
+
+def _type_name(hint: Any, kind: str | None = None) -> str:
+    """How an option's type reads in listings and errors."""
+    args = typing.get_args(hint)
+    if args and type(None) in args:
+        (inner,) = [a for a in args if a is not type(None)]
+        return f"{_type_name(inner, kind)}, or none"
+    if kind == "path":
+        return "path"
+    if kind == "vectors":
+        return "path, or glove-6b-50d or minilm"
+    if typing.get_origin(hint) is typing.Literal:
+        return "one of " + "|".join(map(str, args))
+    if typing.get_origin(hint) is tuple:
+        return f"{_type_name(args[0])}s, comma-separated"
+    return {bool: "bool", int: "int", float: "float"}.get(hint, "text")
+
+
 def _convert(text: str, hint: Any) -> Any:
-    """``text`` as a ``hint`` value (bool, int, float, str, Literal, X | None)."""
+    """``text`` as a ``hint`` value (bool, int, float, str, Literal,
+    tuple[X, ...], X | None)."""
     args = typing.get_args(hint)
     if typing.get_origin(hint) is typing.Literal:
         if text not in args:
@@ -133,6 +203,16 @@ def _convert(text: str, hint: Any) -> Any:
             return None
         (inner,) = [a for a in args if a is not type(None)]
         return _convert(text, inner)
+    if typing.get_origin(hint) is tuple:  # "0.5,0.5", "(0.5, 0.5)", "0.5 0.5"
+        items = text.strip("()[] ").replace(",", " ").split()
+        if not items:
+            raise ValueError(f"expected {_type_name(hint)}")
+        return tuple(_convert(item, args[0]) for item in items)
+    return _convert_scalar(text, hint)
+
+
+def _convert_scalar(text: str, hint: Any) -> Any:
+    """``text`` as a bool, int or float (``hint``), else as it is."""
     if hint is bool:
         if text.lower() in ("1", "true", "yes", "on"):
             return True
@@ -140,37 +220,48 @@ def _convert(text: str, hint: Any) -> Any:
             return False
         raise ValueError("expected true or false")
     if hint in (int, float):
-        return hint(text)
+        try:
+            return hint(text)
+        except ValueError:
+            expected = "an int" if hint is int else "a float"
+            raise ValueError(f"expected {expected}") from None
     return text
 
 
 def metric_options(name: str, raw: dict[str, str]) -> dict[str, Any]:
     """Convert ``key=value`` strings to the typed options of metric ``name``.
 
-    Uses the metric's ``Options`` dataclass (field names and types).
+    Uses the metric's ``Options`` dataclass (field names, types and
+    metadata: :func:`option_specs`).
 
     Raises:
         MetricError: unknown metric, unknown option or a value of the
-            wrong type (the message lists the valid options).
+            wrong type (the message names the option, the value and what
+            is expected, or lists the valid options).
 
     Example:
         >>> metric_options("smatch", {"restarts": "9", "exact": "yes"})
         {'restarts': 9, 'exact': True}
+        >>> metric_options("sembleu", {"weights": "0.34,0.33,0.33"})
+        {'weights': (0.34, 0.33, 0.33)}
+        >>> metric_options("smatch", {"restarts": "many"})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        amrcheck.errors.MetricError: metric 'smatch', option restarts='many': ...
     """
-    options_class = getattr(metric_factory(name), "Options", None)
-    if options_class is None or not dataclasses.is_dataclass(options_class):
+    specs = {spec.name: spec for spec in option_specs(name)}
+    if not specs and not dataclasses.is_dataclass(
+        getattr(metric_factory(name), "Options", None)
+    ):
         return dict(raw)
-    hints = typing.get_type_hints(options_class)
-    known = {field.name for field in dataclasses.fields(options_class)}
     converted: dict[str, Any] = {}
     for key, text in raw.items():
-        if key not in known:
-            valid = ", ".join(sorted(known))
+        if key not in specs:
+            valid = ", ".join(sorted(specs))
             raise MetricError(
                 f"metric {name!r} has no option {key!r}; options: {valid}"
             )
         try:
-            converted[key] = _convert(text, hints[key])
+            converted[key] = specs[key].parse(text)
         except ValueError as exc:
             raise MetricError(
                 f"metric {name!r}, option {key}={text!r}: {exc}"
@@ -184,6 +275,7 @@ __all__ = [
     "CorpusScore",
     "Explanation",
     "Metric",
+    "OptionSpec",
     "Score",
     "TripleRef",
     "corpus_score",
@@ -192,6 +284,7 @@ __all__ = [
     "metric_factory",
     "metric_names",
     "metric_options",
+    "option_specs",
     "micro_prf",
     "prf",
     "register",

@@ -105,6 +105,12 @@ Reference = Literal["reference"]
 REFERENCE: Reference = "reference"
 
 
+#: field metadata of an option that names a file: its value must be one
+PATH_OPTION: dict[str, str] = {"kind": "path"}
+#: field metadata of a word-vectors option: a file or a packaged source's name
+VECTORS_OPTION: dict[str, str] = {"kind": "vectors"}
+
+
 def check_reference(compat: str | None) -> Reference | None:
     """``compat`` if it is None or ``"reference"``; else a ValueError."""
     if compat is None or compat == REFERENCE:

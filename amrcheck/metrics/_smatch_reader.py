@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..graph import Graph, TripleKind
+from ..standardize import as_smatch_104_reads
 
 
 @lru_cache(maxsize=16384)
@@ -114,7 +115,11 @@ def read_smatch104(graph: Graph) -> SmatchView:  # noqa: C901 -- mirrors the ref
         >>> v = read_smatch104(decode('(a / Apple :mod "Big" :ARG0-of (e / eat-01))'))
         >>> v.concepts, v.relations, v.attributes
         (['Apple', 'eat-01'], [('ARG0', 1, 0, 2)], [])
+
+    ISI alignments stay inside the token they follow, as that reader keeps
+    them (:func:`amrcheck.standardize.as_smatch_104_reads`).
     """
+    graph = as_smatch_104_reads(graph)
     triples, kinds = graph.triples, graph.kinds
     index: dict[str, int] = {}
     defined_at: dict[str, int] = {}

@@ -37,14 +37,14 @@ machine: the number changes last bits, so it is fixed, and forked
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..graph import Graph
 from ..learned import require_learned
 from ..learned.graph_tokens import Unit, UnitKind
 from . import register
-from ._protocol import Explanation, Score, TripleRef, mean_similarity
+from ._protocol import PATH_OPTION, Explanation, Score, TripleRef, mean_similarity
 from ._refs import written_ref
 
 if TYPE_CHECKING:
@@ -87,8 +87,8 @@ class AMRSim:
         ``bfloat16``. ``threads``: torch's intra-op threads (fixed, as
         it changes last bits; more cores: ``--jobs``)."""
 
-        weights: str | None = None
-        precision: str = "auto"
+        weights: str | None = field(default=None, metadata=PATH_OPTION)
+        precision: Literal["auto", "float32", "bfloat16"] = "auto"
         threads: int = 1
 
         def __post_init__(self) -> None:

@@ -42,6 +42,7 @@ from importlib import resources
 from typing import Any, ClassVar, Union
 
 from ..graph import Graph, TripleKind
+from ..standardize import as_smatch_104_reads
 from . import register
 from ._protocol import Explanation, Reference, Score, TripleRef, check_reference
 from ._refs import written_ref
@@ -172,8 +173,10 @@ class Rematch:
         defined: dict[str, int] = {}  # node -> its defining triple
         attributes: dict[str, list[tuple[AttributeMotif, int]]] = {}
         links: list[tuple[str, str, str, int]] = []  # head, role, tail, triple
+        # the reference reads ISI alignments as part of the labels
+        read = graph if opts.compat is None else as_smatch_104_reads(graph)
         for i, ((source, role, target), kind) in enumerate(
-            zip(graph.triples, graph.kinds, strict=True)
+            zip(read.triples, read.kinds, strict=True)
         ):
             if kind is _INSTANCE:
                 if source not in labels:

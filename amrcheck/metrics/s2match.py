@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
@@ -52,7 +52,7 @@ from ..embeddings import ConceptVectors, load_word_vectors
 from ..standardize import StandardGraph
 from . import register
 from ._align import Alignment, hill_climb, solve_exact
-from ._protocol import Explanation, TripleRef
+from ._protocol import VECTORS_OPTION, Explanation, TripleRef
 from .smatch import (
     Numbering,
     Smatch,
@@ -161,7 +161,7 @@ class S2match(Smatch):
 
         cutoff: float = 0.5
         diffsense: float = 0.5
-        vectors: str | None = None
+        vectors: str | None = field(default=None, metadata=VECTORS_OPTION)
 
         def __post_init__(self) -> None:
             Smatch.Options.__post_init__(self)

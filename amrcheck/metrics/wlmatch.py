@@ -59,7 +59,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -72,7 +72,7 @@ from ..graph import Graph
 from ..reading.files import read_input_text
 from ..standardize import standardize
 from . import register
-from ._protocol import Explanation, Score, TripleRef, mean_similarity
+from ._protocol import VECTORS_OPTION, Explanation, Score, TripleRef, mean_similarity
 from ._refs import written_ref
 from .wlk import WLGraph, standard_nodes, wl_similarity
 from .wwlk import (
@@ -188,7 +188,7 @@ class WLMatch:
         :func:`amrcheck.embeddings.load_word_vectors`. ``seed``: of the
         out-of-vocabulary vectors and the edge weights (WWLK's)."""
 
-        vectors: str | None = None
+        vectors: str | None = field(default=None, metadata=VECTORS_OPTION)
         seed: int = 0
 
     def __init__(self, **options: Any) -> None:

@@ -58,7 +58,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -71,6 +71,8 @@ from ..graph import Graph, TripleKind
 from ..reading.files import read_input_text
 from . import register
 from ._protocol import (
+    PATH_OPTION,
+    VECTORS_OPTION,
     Explanation,
     Reference,
     Score,
@@ -320,7 +322,7 @@ class WWLK:
         """
 
         iterations: int = 2
-        vectors: str | None = None
+        vectors: str | None = field(default=None, metadata=VECTORS_OPTION)
         seed: int = 0
         update: Update = "average"
         compat: Reference | None = None
@@ -565,7 +567,7 @@ class WWLKTheta(WWLK):
         """WWLK's options plus ``weights``: the JSON file ``amrcheck train
         wwlk`` writes (None: the shipped :data:`DEFAULT_WEIGHTS`)."""
 
-        weights: str | None = None
+        weights: str | None = field(default=None, metadata=PATH_OPTION)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

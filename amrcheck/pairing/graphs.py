@@ -8,7 +8,15 @@ annotators) are lined up graph by graph:
   an id — the order of the files may then differ;
 * else by position (the n-th graph of each file), with a
   :attr:`Matching.note` that says why, so that front ends can tell
-  their users.
+  their users (:func:`how_paired`);
+* by position, graphs whose ``::id`` both say they are different
+  sentences are an error (unless the caller forces position), and
+  graphs whose sentences (``::snt``, else ``::tok``) differ are each a
+  :class:`Mismatch` to warn about (:func:`position_mismatches`).
+
+:func:`pairing_rule` and :func:`position_mismatches` are the rule; the
+streaming readers (:mod:`.streaming`) apply the same functions to what
+they keep of each graph.
 
 :func:`match_entries` returns every row, including graphs that only
 some files have; :func:`pair_graphs` keeps the rows that can be scored
@@ -55,7 +63,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from ..errors import InputError
 from ..execution import Jobs, run_map
@@ -66,6 +74,11 @@ from ..reading.corpus import Corpus
 from ..span import Span
 
 PairBy = Literal["auto", "id", "position"]
+#: why a pairing is by position when the user asked for it
+BY_POSITION_NOTE = "graphs paired by position: --pair-by position"
+#: a graph's sentence as pairing compares it: hashes of its ``::snt`` and
+#: ``::tok`` with white space collapsed (0: none)
+Sentence = tuple[int, int]
 
 
 class PairingError(InputError):
@@ -104,6 +117,154 @@ class Matching:
     rows: list[EntryRow]
     #: why position was used (None when pairing by id)
     note: str | None = None
+    #: by position: pairs whose sentences (or forced, ids) differ
+    mismatches: list[Mismatch] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """Two graphs paired by position whose sentences differ (or, when the
+    user forced position, whose ids differ): ``places`` are their
+    ``file:line:col``, the first file's first."""
+
+    key: str
+    what: Literal["sentence", "::id"]
+    places: tuple[str, str]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.places[0]}: graph {self.key} is paired by position with "
+            f"{self.places[1]}, but their {self.what}s differ"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "what": self.what, "places": list(self.places)}
+
+
+def how_paired(by: Literal["id", "position"], note: str | None) -> str:
+    """The line every pairing command prints: by id, or by position and why."""
+    if by == "id":
+        return "graphs paired by ::id"
+    return note or BY_POSITION_NOTE
+
+
+def mismatch_lines(mismatches: Sequence[Mismatch], shown: int = 10) -> list[str]:
+    """The warnings about ``mismatches``: a count, then the first ``shown``."""
+    if not mismatches:
+        return []
+    count = len(mismatches)
+    pairs = "pair has" if count == 1 else "pairs have"
+    lines = [
+        f"warning: {count:,} {pairs} different sentences or ids: pairing by "
+        "position may pair graphs of different sentences"
+    ]
+    lines += [f"  {m}" for m in mismatches[:shown]]
+    if count > shown:
+        lines.append(f"  ... and {count - shown:,} more (all in --json)")
+    return lines
+
+
+def sentence_of(metadata: dict[str, str]) -> Sentence:
+    """:data:`Sentence` of an entry's metadata."""
+    return _text_hash(metadata.get("snt")), _text_hash(metadata.get("tok"))
+
+
+def _text_hash(text: str | None) -> int:
+    """A text's hash, white space collapsed (0: no text; never 0 otherwise)."""
+    return (hash(" ".join(text.split())) or 1) if text else 0
+
+
+def sentences_differ(a: Sentence, b: Sentence) -> bool:
+    """Whether two graphs say they are different sentences: their ``::snt``
+    differ, or (one lacks it) their ``::tok`` differ."""
+    if a[0] and b[0]:
+        return a[0] != b[0]
+    return bool(a[1] and b[1] and a[1] != b[1])
+
+
+class PositionView(Protocol):
+    """What :func:`position_mismatches` needs of a file, by position."""
+
+    path: str
+
+    def __len__(self) -> int: ...
+
+    def id_at(self, position: int) -> str | None: ...
+
+    def sentence_at(self, position: int) -> Sentence: ...
+
+    def where(self, position: int) -> str: ...
+
+
+def pairing_rule(
+    by: PairBy, problems: Sequence[str]
+) -> tuple[Literal["id", "position"], str | None]:
+    """How files pair (``id`` or ``position``) and why by position, given
+    ``problems``: why some file cannot be paired by id.
+
+    Raises:
+        PairingError: ``by="id"`` but there are problems.
+    """
+    if by == "id" and problems:
+        raise PairingError(list(problems))
+    if by == "position":
+        return "position", BY_POSITION_NOTE
+    if problems:
+        return "position", f"graphs paired by position: {problems[0]}"
+    return "id", None
+
+
+def position_mismatches(
+    by: PairBy, note: str | None, files: Sequence[PositionView]
+) -> list[Mismatch]:
+    """The pairs by position (each later file against the first) whose
+    sentences differ, and, when ``by="position"`` (forced), whose ids differ.
+
+    Raises:
+        PairingError: not forced (``by="auto"``), and two graphs paired by
+            position have ids that differ: the first such pair is named.
+    """
+    first, *others = files
+    found: list[Mismatch] = []
+    for other in others:
+        for position in range(min(len(first), len(other))):
+            a, b = first.id_at(position), other.id_at(position)
+            places = (first.where(position), other.where(position))
+            key = f"#{position + 1}"
+            if a is not None and b is not None and a != b:
+                if by != "position":
+                    raise PairingError([
+                        f"{places[0]}: ::id {a!r} is paired by position with "
+                        f"::id {b!r} at {places[1]} ({note}); give the files "
+                        "the same ids, or --pair-by position to pair them anyway"
+                    ])
+                found.append(Mismatch(key, "::id", places))
+            elif sentences_differ(
+                first.sentence_at(position), other.sentence_at(position)
+            ):
+                same = a if a is not None and a == b else key
+                found.append(Mismatch(same, "sentence", places))
+    return found
+
+
+class _CorpusView:
+    """A read corpus as a :class:`PositionView`."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self.path = corpus.path
+
+    def __len__(self) -> int:
+        return len(self.corpus)
+
+    def id_at(self, position: int) -> str | None:
+        return self.corpus[position].id
+
+    def sentence_at(self, position: int) -> Sentence:
+        return sentence_of(self.corpus[position].metadata)
+
+    def where(self, position: int) -> str:
+        return where(self.corpus[position])
 
 
 def where(entry: Entry) -> str:
@@ -142,18 +303,15 @@ def match_entries(corpora: Sequence[Corpus], by: PairBy = "auto") -> Matching:
 
     Raises:
         PairingError: ``by="id"`` but a file has graphs without ids or
-            repeats an id.
+            repeats an id; or ``by="auto"`` pairs by position graphs whose
+            ids differ (:func:`position_mismatches`).
     """
     paths = [corpus.path for corpus in corpora]
     problems = [p for p in map(_id_problem, corpora) if p is not None]
-    if by == "id" and problems:
-        raise PairingError(problems)
-    if by == "position" or problems:
-        note = (
-            "graphs paired by position: --by position"
-            if by == "position"
-            else f"graphs paired by position: {problems[0]}"
-        )
+    paired_by, note = pairing_rule(by, problems)
+    if paired_by == "position":
+        views = [_CorpusView(corpus) for corpus in corpora]
+        mismatches = position_mismatches(by, note, views) if views else []
         size = max((len(corpus) for corpus in corpora), default=0)
         rows = []
         for index in range(size):
@@ -163,7 +321,7 @@ def match_entries(corpora: Sequence[Corpus], by: PairBy = "auto") -> Matching:
             ids = {entry.id for entry in entries if entry is not None}
             key = ids.pop() if len(ids) == 1 and None not in ids else f"#{index + 1}"
             rows.append(EntryRow(str(key), entries))
-        return Matching(paths, "position", rows, note)
+        return Matching(paths, "position", rows, note, mismatches)
     order: dict[str, list[Entry | None]] = {}
     for position, corpus in enumerate(corpora):
         for entry in corpus:

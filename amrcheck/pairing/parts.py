@@ -37,7 +37,7 @@ Example:
     >>> reads = [read(pair_part(ref, [sys_], files, entries=2)) for files in plan]
     >>> [[pair.id for batch in batches for _, pair in batch] for batches, _ in reads]
     [['0', '1'], ['2', '3']]
-    >>> merge_parts(ref, [sys_], [report for _, report in reads], "auto")[sys_].by
+    >>> merge_parts(ref, [sys_], [report for _, report in reads])[sys_].by
     'id'
 """
 
@@ -51,7 +51,6 @@ from ..reading._parse import Entry
 from ..reading.corpus import CHUNK_BYTES, FilePart, split_file
 from .graphs import Gap, GraphPair, PairBy
 from .streaming import (
-    BY_POSITION_NOTE,
     Batch,
     Ledger,
     PairingReport,
@@ -181,14 +180,14 @@ def _step_keys(
 ) -> list[str] | None:
     """Each candidate's key at ``position``; None when the part does not pair
     alone here: the files hold different numbers of entries, or the ids are
-    missing or in another order."""
-    if ref is None or any(cand is None for cand in cands):
+    missing or in another order, or pairing is by position (the whole
+    files' sentences are compared: :func:`.graphs.position_mismatches`)."""
+    if ref is None or any(cand is None for cand in cands) or by == "position":
         return None
-    by_position = by == "position"
     keys = [
         key
         for cand in cands
-        if cand is not None and (key := step_key(ref, cand, position, by_position))
+        if cand is not None and (key := step_key(ref, cand, position, False))
     ]
     return keys if len(keys) == len(cands) else None
 
@@ -197,7 +196,6 @@ def merge_parts(
     reference: str,
     candidates: Sequence[str],
     reports: Sequence[PartReport],
-    by: PairBy = "auto",
 ) -> dict[str, PairingReport] | None:
     """The pairing reports of the whole files (None: the parts do not pair alone)."""
     if not all(report.fits for report in reports):
@@ -208,12 +206,7 @@ def merge_parts(
     ref_errors = [e for report in reports for e in report.errors[0]]
     merged: dict[str, PairingReport] = {}
     for number, path in enumerate(candidates):
-        pairing = (
-            PairingReport(path, "position", BY_POSITION_NOTE)
-            if by == "position"
-            else PairingReport(path, "id")
-        )
-        merged[path] = pairing.finish(
+        merged[path] = PairingReport(path, "id").finish(
             ref_errors + [e for report in reports for e in report.errors[number + 1]],
             [m for report in reports for m in report.empties[number]],
             [g for report in reports for g in report.gaps[number]],

@@ -64,13 +64,19 @@ from ..reading.corpus import (
     read_graph,
 )
 from ..reading.files import open_input
+from ..reading.metadata import is_metadata_line
 from .graphs import (
     Gap,
     GraphPair,
+    Mismatch,
     PairBy,
     PairingError,
+    Sentence,
     absent_gap,
     absent_problems,
+    pairing_rule,
+    position_mismatches,
+    sentence_of,
     unreadable,
 )
 
@@ -97,6 +103,9 @@ class Ledger:
         self.errors: list[str] = []
         #: first position of each id
         self.positions: dict[str, int] = {}
+        #: :data:`~.graphs.Sentence` of each graph, its two hashes apart
+        self.sentences = array("q")
+        self.tokens = array("q")
         self.missing = 0  # graphs without an id
         self.first_missing = -1
         self.first_repeat = -1
@@ -107,6 +116,9 @@ class Ledger:
     def add(self, entry: Entry, chunk: Chunk) -> None:
         position = len(self.ids)
         self.ids.append(entry.id)
+        sentence, tokens = sentence_of(entry.metadata)
+        self.sentences.append(sentence)
+        self.tokens.append(tokens)
         if entry.graph is None:
             line, column = chunk.line_column(entry.graph_start)
             start = end = -1
@@ -137,6 +149,12 @@ class Ledger:
 
     def has_graph(self, position: int) -> bool:
         return self.starts[position] >= 0
+
+    def id_at(self, position: int) -> str | None:
+        return self.ids[position]
+
+    def sentence_at(self, position: int) -> Sentence:
+        return self.sentences[position], self.tokens[position]
 
     def where(self, position: int) -> str:
         """``file:line:col`` as :func:`amrcheck.pairing.graphs.where` gives it."""
@@ -225,6 +243,8 @@ class PairingReport:
     #: candidate graphs that cannot be read or are absent, reference graphs
     #: that cannot be read; in the reference's order
     gaps: list[Gap] = field(default_factory=list)
+    #: by position: pairs whose sentences (or forced, ids) differ
+    mismatches: list[Mismatch] = field(default_factory=list)
 
     def finish(
         self,
@@ -237,10 +257,6 @@ class PairingReport:
         self.errors = errors + [message for _, message in sorted(empties)]
         self.gaps = sorted(gaps, key=lambda gap: gap.position)
         return self
-
-
-#: why a pairing is by position when the user asked for it
-BY_POSITION_NOTE = "graphs paired by position: --by position"
 
 
 def step_key(ref: Entry, cand: Entry, position: int, by_position: bool) -> str | None:
@@ -345,15 +361,10 @@ class _Pairer:
         """
         ref, cand = self.ref.ledger, self.cand.ledger
         problems = [p for p in (self.problem(ref), self.problem(cand)) if p]
-        if self.by == "id" and problems:
-            raise PairingError(problems)
-        if self.by == "position" or problems:
-            note = (
-                BY_POSITION_NOTE
-                if self.by == "position"
-                else f"graphs paired by position: {problems[0]}"
-            )
+        paired_by, note = pairing_rule(self.by, problems)
+        if paired_by == "position":
             report = PairingReport(cand.path, "position", note)
+            report.mismatches = position_mismatches(self.by, note, [ref, cand])
             report.unpaired = self._unequal()
             partners = {i: i for i in self.waiting if i < len(cand)}
         else:
@@ -538,7 +549,7 @@ def _sheet(entry: Entry, ledger: Ledger, graph: bool) -> Sheet:
         ledger.path,
         entry.id,
         entry.metadata,
-        [line for line in comments if not line.startswith("# ::")],
+        [line for line in comments if not is_metadata_line(line)],
         [str(f) for f in entry.errors],
         ledger.lines[-1],
         ledger.columns[-1],
@@ -563,6 +574,8 @@ class Lineup:
     sizes: list[int]
     #: syntax errors of every file, in file order, ``file:line:col: CODE message``
     errors: list[str]
+    #: by position: pairs whose sentences (or forced, ids) differ
+    mismatches: list[Mismatch] = field(default_factory=list)
 
 
 #: where a row goes in :func:`amrcheck.pairing.graphs.match_entries`' order:
@@ -651,19 +664,14 @@ class RowStream:
         """
         ledgers = [s.ledger for s in self.sources]
         problems = [p for p in (lg.id_problem() for lg in ledgers if len(lg)) if p]
-        if self.by == "id" and problems:
-            raise PairingError(problems)
+        paired_by, note = pairing_rule(self.by, problems)
         paths = [lg.path for lg in ledgers]
         sizes = [len(lg) for lg in ledgers]
         errors = [e for lg in ledgers for e in lg.errors]
-        if self.by == "position" or problems:
-            note = (
-                "graphs paired by position: --by position"
-                if self.by == "position"
-                else f"graphs paired by position: {problems[0]}"
-            )
+        if paired_by == "position":
+            mismatches = position_mismatches(self.by, note, ledgers)
             self._rows_by_position(sizes)
-            return Lineup(paths, "position", note, sizes, errors)
+            return Lineup(paths, "position", note, sizes, errors, mismatches)
         self._rows_by_id(ledgers)
         return Lineup(paths, "id", None, sizes, errors)
 

@@ -12,7 +12,8 @@ How text is cut into entries:
   joins an unclosed graph of the previous block;
 * inside a block, ``#`` lines at depth 0 are the header of the next graph,
   and ``(`` at depth 0 opens a graph;
-* a ``(`` at column 1 or a ``# ::`` line at column 1 *inside* an open graph
+* a ``(`` at column 1 or a metadata line (``# ::``, ``#::``: see
+  :mod:`.metadata`) at column 1 *inside* an open graph
   is taken as the start of the next entry (the open graph gets an
   "unbalanced parentheses" error), so a missing ``)`` never swallows the
   graph after it;
@@ -38,6 +39,7 @@ from ..graph import Graph, TripleKind
 from ..span import SourceText, Span
 from ..types import INSTANCE, Offsets, Triple
 from .closing import closing_places
+from .metadata import is_metadata_line, metadata_fields
 
 # Each lexical class once; both tokenizers below are built from these.
 _STRING = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
@@ -74,8 +76,6 @@ _FAST_TOKEN_RE = re.compile(
 )
 _NOT_SYMBOL_START = frozenset('()/:"~')
 _BLOCK_RE = re.compile(r"(?:^[^\S\n]*\S[^\n]*(?:\n|\Z))+", re.MULTILINE)
-_METADATA_KEY_RE = re.compile(r"(?:^|\s)::(\S+)")
-_REST_OF_LINE_KEYS = frozenset({"snt", "tok", "lemmas", "alignments"})
 
 Token = tuple[str, int, int]  # kind, start, end
 _PendingRole = tuple[str, int, int, str]  # role, start, end, its alignment
@@ -307,7 +307,7 @@ class _EntryParser:
         )
 
     def is_metadata(self, token: Token) -> bool:
-        return self.text[token[1] : token[2]].lstrip("#").lstrip().startswith("::")
+        return is_metadata_line(self.text[token[1] : token[2]])
 
     def new_entry(self, header: list[Token], graph_start: int) -> Entry:
         start = header[0][1] if header else graph_start
@@ -323,34 +323,10 @@ class _EntryParser:
 
     def read_metadata(self, entry: Entry, token: Token) -> None:
         line = self.text[token[1] : token[2]]
-        if line.count("::") == 1:  # one key (``# ::id x``): no regex needed
-            at = line.index("::") + 2
-            words = line[at:].split(None, 1)
-            if at > 2 and not line[at - 3].isspace() or line[at : at + 1].isspace():
-                return  # no key: "::" must follow a blank and precede one
-            if words and words[0] not in entry.metadata:
-                value = words[1].rstrip() if len(words) > 1 else ""
-                begin = token[1] + len(line) - (len(words[1]) if len(words) > 1 else 0)
-                entry.metadata[words[0]] = value
-                entry.metadata_offsets[words[0]] = (begin, begin + len(value))
-            return
-        keys = list(_METADATA_KEY_RE.finditer(line))
-        for k, match in enumerate(keys):
-            key = match.group(1)
-            value_start = match.end()
-            if key in _REST_OF_LINE_KEYS or k + 1 == len(keys):
-                value_end = len(line)
-            else:
-                value_end = keys[k + 1].start()
-            raw = line[value_start:value_end]
-            value = raw.strip()
-            lead = len(raw) - len(raw.lstrip())
+        for key, start, end in metadata_fields(line):
             if key not in entry.metadata:
-                entry.metadata[key] = value
-                begin = token[1] + value_start + lead
-                entry.metadata_offsets[key] = (begin, begin + len(value))
-            if key in _REST_OF_LINE_KEYS:
-                break
+                entry.metadata[key] = line[start:end]
+                entry.metadata_offsets[key] = (token[1] + start, token[1] + end)
 
     # -- one graph ----------------------------------------------------------
 
@@ -507,6 +483,8 @@ class _GraphParser:
         if token is None or token[0] != "SYMBOL":
             if token is None:
                 return self.fail("E006", "'(' without a variable", paren, paren + 1)
+            if token[0] == "UNTERMINATED":  # a string runs on where a variable is
+                return self.fail("E003", "unterminated string", token[1], token[2])
             return self.fail(
                 "E006",
                 f"unexpected {self.describe(token)}; expected a variable",

@@ -53,6 +53,8 @@ PRONOUN_CONCEPTS = frozenset({"i", "you", "he", "she", "it", "we", "they"})
 #: the values AMR gives ``:mode``
 MODE_VALUES = frozenset({"imperative", "interrogative", "expressive"})
 
+#: senses a W301 message names before it says how many more there are
+_SENSES_SHOWN = 5
 _NUMBER_RE = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _QUOTED_NUMBER_RE = re.compile(r'"\s*[-+]?[0-9]+(?:[.,][0-9]+)*\s*"')
 # ":op", ":ARGx", ":snt01": numbered-role prefixes with a bad or missing index
@@ -315,7 +317,11 @@ class _GraphChecker:
     def unknown_frame_message(self, concept: str) -> str:
         lemma = concept.rsplit("-", 1)[0]
         senses = self.frames.senses(lemma)
-        hint = f"; known: {', '.join(senses[:5])}" if senses else ""
+        shown = ", ".join(senses[:_SENSES_SHOWN])
+        more = len(senses) - _SENSES_SHOWN
+        if more > 0:
+            shown += f", and {more} more"
+        hint = f"; known: {shown}" if senses else ""
         return f"unknown PropBank frame {concept!r}{hint}"
 
     # -- edges ------------------------------------------------------------------

@@ -42,6 +42,9 @@ class FileBaseline:
     reference: str
     f1: float
     graphs: dict[str, float] = field(default_factory=dict)
+    #: how this run paired the graphs (:func:`amrcheck.pairing.graphs.how_paired`);
+    #: not written: a baseline read back has ""
+    how: str = ""
 
 
 @dataclass(slots=True)

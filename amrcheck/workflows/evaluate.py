@@ -345,7 +345,8 @@ class _Scoring:
     ) -> tuple[Evaluation, list[_Tally]] | None:
         """Each worker reads and scores its own part of the files (:mod:`.parts`).
 
-        None when that cannot be done (one job, a cluster, corpora in memory, files
+        None when that cannot be done (one job, a cluster, corpora in memory,
+        pairing by position, which compares the whole files' sentences; files
         that cannot be cut or do not pair part by part): then the caller
         reads the files whole, and the progress reported here is taken back.
         ``graphs`` is the reference's count of graph-opening lines.
@@ -353,6 +354,7 @@ class _Scoring:
         jobs = local_processes(self.jobs)  # 0 on a cluster: it ships batches
         if (
             jobs < 2
+            or self.by == "position"
             or "fork" not in multiprocessing.get_all_start_methods()
             or isinstance(reference, Corpus)
             or any(isinstance(c, Corpus) for c in candidates)
@@ -373,7 +375,7 @@ class _Scoring:
 
         run = run_work(self.scorer, work, jobs, self.progress, lambda r: not r.fits)
         tallies = self._tally(run, len(candidates))
-        pairings = None if run.gave_up else merge_parts(ref, cands, run.summaries, by)
+        pairings = None if run.gave_up else merge_parts(ref, cands, run.summaries)
         if pairings is None:
             scored = sum(len(t.rows) for t in tallies)
             if self.progress is not None and scored:

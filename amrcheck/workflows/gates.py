@@ -49,7 +49,13 @@ from types import TracebackType
 
 from ..errors import ConfigError, InputError, RefusedInputError
 from ..metrics import Metric, Score, TripleRef
-from ..pairing.graphs import match_entries, unreadable
+from ..pairing.graphs import (
+    Matching,
+    PairingError,
+    how_paired,
+    match_entries,
+    unreadable,
+)
 from ..reading._parse import Entry
 from ..reading.corpus import Corpus, read_corpus, read_string
 from ..span import Span
@@ -171,15 +177,14 @@ class EntryPair:
     candidate: Entry | None
 
 
-def pair_entries(reference: Corpus, candidate: Corpus) -> list[EntryPair]:
-    """Pair by ``::id`` when both files allow it, else by position.
+def pair_entries(matching: Matching) -> list[EntryPair]:
+    """The pairs of two files lined up by ``::id``, else by position.
 
     Reference order first, then candidate entries without a partner; the
     unpaired graphs stay in the list as data (see
     :func:`amrcheck.pairing.graphs.match_entries`).
     """
-    rows = match_entries([reference, candidate]).rows
-    return [EntryPair(row.key, *row.entries) for row in rows]
+    return [EntryPair(row.key, *row.entries) for row in matching.rows]
 
 
 @dataclass(slots=True)
@@ -195,6 +200,9 @@ class Comparison:
     reference: Corpus
     candidate: Corpus
     pairs: list[EntryPair]
+    #: how the files were lined up (None: they could not be, ``unpairable`` says why)
+    matching: Matching | None = None
+    unpairable: list[str] = field(default_factory=list)
     scores: dict[str, Score] = field(default_factory=dict)
     empty: dict[str, Score] = field(default_factory=dict)
     total: Score | None = None
@@ -238,10 +246,16 @@ def compare(
     that cannot be read, or that the candidate lacks, scores as an empty
     graph against its reference graph. With ``peers`` (two annotators) a
     graph that cannot be read on either side scores as empty, and a graph
-    that only one file has is not scored.
+    that only one file has is not scored. Files that cannot be lined up
+    (:func:`~amrcheck.pairing.graphs.match_entries`: ids that differ by
+    position) give no pairs and say why in ``unpairable``.
     """
+    try:
+        matching = match_entries([reference, candidate])
+    except PairingError as exc:
+        return Comparison(metric, reference, candidate, [], unpairable=exc.problems)
     result = Comparison(
-        metric, reference, candidate, pair_entries(reference, candidate)
+        metric, reference, candidate, pair_entries(matching), matching
     )
     for pair in result.pairs:
         ref = pair.reference.graph if pair.reference is not None else None
@@ -641,7 +655,7 @@ class RegressGate:
         result = compare(self.metric, read_string(text, f"HEAD:{path}"), candidate)
         changed = _changed_graphs(result)
         added = sum(pair.reference is None for pair in result.pairs)
-        failures = []
+        failures = position_failures(result, path)
         removed = sum(r.remark == "removed since HEAD" for r in changed)
         limit = rule.max_changed_graphs
         if limit is not None and len(changed) > limit:
@@ -730,9 +744,34 @@ def _changed_graphs(result: Comparison) -> list[GraphReport]:
     return changed
 
 
+def position_failures(result: Comparison, path: str) -> list[GateFailure]:
+    """Failures of a pairing that cannot be trusted: files that cannot be
+    lined up, or graphs paired by position whose sentences differ (each
+    with both places, and why the files were paired by position)."""
+    if result.unpairable:
+        return [
+            GateFailure(path, "pairing", "the files cannot be paired",
+                        details=tuple(result.unpairable))
+        ]
+    matching = result.matching
+    if matching is None or not matching.mismatches:
+        return []
+    count = len(matching.mismatches)
+    return [
+        GateFailure(
+            path,
+            "pairing",
+            f"{plural(count, 'pair')} paired by position with different sentences "
+            f"({how_paired(matching.by, matching.note)}); give every graph its ::id",
+            details=tuple(str(m) for m in matching.mismatches),
+        )
+    ]
+
+
 def _pairing_failures(result: Comparison, path: str, extra: str) -> list[GateFailure]:
-    """Failures for graphs without a partner and graphs that do not parse."""
-    failures = []
+    """Failures for graphs without a partner and graphs that do not parse,
+    and those of :func:`position_failures`."""
+    failures = position_failures(result, path)
     unpaired = result.unpaired
     if unpaired:
         lines = []
@@ -815,7 +854,9 @@ def record_baseline(
                 break
             total = result.total.f1 if result.total is not None else 0.0
             graphs = {label: score.f1 for label, score in result.scores.items()}
-            files[relative] = FileBaseline(reference, total, graphs)
+            assert result.matching is not None  # else a pairing failure above
+            how = how_paired(result.matching.by, result.matching.note)
+            files[relative] = FileBaseline(reference, total, graphs, how)
             break  # the first matching rule names the reference, as in check()
         if not matched:
             failures.append(
@@ -912,7 +953,7 @@ class IaaGate:
             if entry is not None
         ]
         details += _unscorable_lines(result)
-        failures = []
+        failures = position_failures(result, path)
         if group.min_graph_f1 is not None:
             low = [
                 r

@@ -27,7 +27,8 @@ def test_records_every_configured_file(annotation_repo: Path) -> None:
     result = runner.invoke(app, ["baseline"])
     assert result.exit_code == 0, result.output
     assert result.stdout == (
-        "parser/ch1.amr: smatch F1 0.9870 against gold/ch1.amr (5 graphs)\n"
+        "parser/ch1.amr: smatch F1 0.9870 against gold/ch1.amr (5 graphs; "
+        "graphs paired by ::id)\n"
         "Wrote .amrcheck-baseline.json; commit it with the files it scores.\n"
     )
     data = json.loads((annotation_repo / ".amrcheck-baseline.json").read_text())

@@ -9,7 +9,10 @@ from amrcheck.pairing.graphs import (
     match_entries,
     pair_corpora,
     pair_graphs,
+    sentence_of,
+    sentences_differ,
 )
+from amrcheck.pairing.streaming import RowStream
 from amrcheck.reading.corpus import read_corpus, read_string
 from tests.conftest import REPO, shared_path
 
@@ -121,3 +124,37 @@ def test_multi_annotator_toy_rows() -> None:
     assert present["sentence 1"] == (True,) * 5
     assert present["sentence 5"] == (False, True, False, False, True)
     assert present["sentence 6"] == (False, True, False, False, False)
+
+
+def test_sentences_compare_snt_first_then_tok_white_space_aside() -> None:
+    a = sentence_of({"snt": "The boy  wants\tto go.", "tok": "The boy wants to go ."})
+    b = sentence_of({"snt": "The boy wants to go."})
+    c = sentence_of({"tok": "The girl wants to go ."})
+    assert not sentences_differ(a, b)
+    assert sentences_differ(a, c)  # no ::snt in c: the tokens tell
+    assert not sentences_differ(b, c)  # nothing to compare: no warning
+    assert not sentences_differ(sentence_of({}), a)
+
+
+def test_by_position_sentences_that_differ_are_mismatches_with_both_places() -> None:
+    ref = read_string("# ::snt a\n(a / b)\n\n# ::snt c\n(c / d)\n", "ref.amr")
+    cand = read_string("# ::snt a\n(a / b)\n\n# ::snt e\n(c / d)\n", "sys.amr")
+    matching = match_entries([ref, cand])
+    assert matching.by == "position"
+    assert [str(m) for m in matching.mismatches] == [
+        "ref.amr:5:1: graph #2 is paired by position with sys.amr:5:1, "
+        "but their sentences differ"
+    ]
+
+
+def test_by_position_ids_that_differ_are_an_error_unless_forced() -> None:
+    ref = read_string("# ::id 1\n(a / b)\n\n# ::id 2\n(c / d)\n", "ref.amr")
+    cand = read_string("(a / b)\n\n# ::id 3\n(c / d)\n", "sys.amr")
+    with pytest.raises(PairingError, match=r"ref.amr:5:1: ::id '2' is paired by "
+                       r"position with ::id '3' at sys.amr:4:1"):
+        match_entries([ref, cand])
+    forced = match_entries([ref, cand], "position")
+    assert [(m.key, m.what) for m in forced.mismatches] == [("#2", "::id")]
+    stream = RowStream([ref, cand], "position")
+    list(stream.in_step(10))
+    assert stream.close().mismatches == forced.mismatches

@@ -153,7 +153,7 @@ def test_parts_pair_alone_only_where_the_ids_agree(
     entries = plan[1][0].first_entry
     reads = [read_part(ref, cand, plan[0], "auto", entries)]
     reads.append(read_part(ref, cand, plan[1], "auto", None))
-    merged = merge_parts(str(ref), [str(cand)], [r for _, r in reads], "auto")
+    merged = merge_parts(str(ref), [str(cand)], [r for _, r in reads])
     assert (merged is not None) == fits
     if merged is None:
         return

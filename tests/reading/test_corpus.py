@@ -202,6 +202,9 @@ def test_unclosed_parens_are_related_innermost_first_issue_22() -> None:
         ("(a / b :ARG0 (c / d)", "E001", 1, 21),
         ("(a / b))", "E002", 1, 8),
         ('(a / b :op1 "Paris)', "E003", 1, 13),
+        ('(a / b :ARG0 ("c / d))', "E003", 1, 15),  # where a variable belongs
+        ('("a / b)', "E003", 1, 2),
+        ('("a" / b)', "E006", 1, 2),  # a string, ended, is no variable
         ("(a :ARG0 (c / d))", "E004", 1, 2),
         ("(a / :ARG0 (c / d))", "E004", 1, 4),
         ("(a / b :ARG0)", "E005", 1, 8),

@@ -402,3 +402,16 @@ def test_cache_stays_within_its_budget_and_pins_no_old_document() -> None:
     # the first version is gone from the document: nothing cached refers to it
     gc.collect()
     assert not [r for r in gc.get_referrers(first) if not isinstance(r, FrameType)]
+
+
+def test_unknown_frame_names_every_sense_or_says_how_many_more() -> None:
+    frames = load_frames()
+    (finding,) = validate(read_string("# ::id 1\n(g / get-99)\n"))
+    senses = frames.senses("get")
+    assert len(senses) > 5
+    assert finding.message == (
+        f"unknown PropBank frame 'get-99'; known: {', '.join(senses[:5])}, "
+        f"and {len(senses) - 5} more"
+    )
+    (few,) = validate(read_string("# ::id 1\n(w / want-09)\n"))
+    assert few.message.endswith(f"known: {', '.join(frames.senses('want'))}")
