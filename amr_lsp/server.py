@@ -385,8 +385,8 @@ class AmrLanguageServer(LanguageServer):
                     + "; ".join(problems),
                 )
             )
-        if (settings.metric, settings.metric_options) != (
-            self.settings.metric, self.settings.metric_options
+        if (settings.metric, settings.metric_options, settings.time_budget) != (
+            self.settings.metric, self.settings.metric_options, self.settings.time_budget
         ):
             self.comparer = self.new_comparer(settings)
         self.settings = settings
@@ -394,7 +394,10 @@ class AmrLanguageServer(LanguageServer):
 
     def new_comparer(self, settings: Settings) -> Comparer:
         return Comparer(
-            settings.metric, settings.metric_options, self.budget["comparisons"]
+            settings.metric,
+            settings.metric_options,
+            self.budget["comparisons"],
+            settings.time_budget,
         )
 
     def update_policy(self) -> None:

@@ -28,6 +28,7 @@ from ..reading.corpus import read_errors
 from ..validation.filecheck import plural
 from ..workflows.iaa import Agreement, agreement
 from . import app
+from .score import TIME_BUDGET_HELP, time_budget_options
 from ._common import (
     ClusterOption,
     JobsOption,
@@ -278,6 +279,12 @@ def iaa(
             metavar="FILE...", help="One AMR file per annotator (two or more)."
         ),
     ],
+    time_budget: Annotated[
+        Optional[float],  # noqa: UP007
+        typer.Option(
+            "--time-budget", metavar="SECONDS", min=0.0, help=TIME_BUDGET_HELP
+        ),
+    ] = None,
     option: Annotated[
         Optional[list[str]],  # noqa: UP007
         typer.Option("--option", "-o", help="smatch option key=value (repeatable)."),
@@ -328,7 +335,7 @@ def iaa(
             raise fail("iaa", "give at least two annotators' files")
         if strict and skip_unreadable:
             raise fail("iaa", "--strict and --skip-unreadable exclude each other")
-        (metric,) = build_metrics(["smatch"], option)
+        (metric,) = build_metrics(["smatch"], option, time_budget_options(time_budget))
         assert isinstance(metric, Smatch)
         if strict:  # a quick read first: stop before comparing anything
             report_input_errors("iaa", _errors(files), strict)

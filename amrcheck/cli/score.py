@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import json
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -23,6 +24,7 @@ import typer
 from rich.console import Console
 
 from ..metrics import Score, metric_names
+from ..metrics.smatch import search_note
 from ..pairing.graphs import gap_report
 from ..reading.corpus import read_corpus
 from ..validation.filecheck import plural
@@ -48,6 +50,38 @@ from ._common import (
     table,
     workers,
 )
+
+class ScoreCompat(str, Enum):
+    """``--compat`` of ``score``: every metric's, plus ``damonte`` (the
+    aspects by Damonte et al.'s definitions)."""
+
+    REFERENCE = CompatChoice.REFERENCE.value
+    SMATCH_104 = CompatChoice.SMATCH_104.value
+    RAW = CompatChoice.RAW.value
+    DAMONTE = "damonte"
+
+
+DAMONTE_HELP = (
+    "; damonte (with --aspects): the aspects as Damonte et al.'s scripts "
+    "define them, and smatch as smatch 1.0.4 (docs/cli.md)."
+)
+
+
+TIME_BUDGET_HELP = (
+    "Seconds of alignment search per pair (smatch, s2match; default 3; 0: no "
+    "limit); with --exact, also the ILP's limit. A pair it stops keeps the "
+    "best alignment found, is not proven optimal, and the report counts it."
+)
+
+
+def time_budget_options(seconds: float | None) -> dict[str, str | None]:
+    """The metric options ``--time-budget SECONDS`` stands for (0: no limit)."""
+    if seconds is None:
+        return {}
+    if seconds == 0:
+        return {"time_budget": "none"}
+    return {"time_budget": str(seconds), "time_limit": str(seconds)}
+
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
@@ -216,12 +250,11 @@ def _scores(out: Console, evaluation: Evaluation) -> None:
     for name, settings in described:
         out.print(f"{name}: {settings}" if settings else name)
     for r in results:
-        counts = r.corpus.micro.counts
-        if "optimal" in counts:
+        note = search_note(r.corpus.micro.counts, r.corpus.n_pairs)
+        if note is not None:
             out.print(
-                f"{r.candidate if several else r.metric}: {int(counts['optimal'])}/"
-                f"{r.corpus.n_pairs} pairs proven optimal (corpus F1 upper bound "
-                f"{_fmt(r.corpus.micro.info.get('f1_upper_bound'))})"
+                f"{r.candidate if several else r.metric}: {note} (corpus F1 upper "
+                f"bound {_fmt(r.corpus.micro.info.get('f1_upper_bound'))})"
             )
 
 
@@ -297,8 +330,8 @@ def score(
         typer.Option(help="TOP triple: smatch 1.0.4's (variable) or the root concept."),
     ] = None,
     compat: Annotated[
-        Optional[CompatChoice],  # noqa: UP007
-        typer.Option(help=COMPAT_HELP),
+        Optional[ScoreCompat],  # noqa: UP007
+        typer.Option(help=COMPAT_HELP + DAMONTE_HELP),
     ] = None,
     exact: Annotated[
         Optional[bool],  # noqa: UP007
@@ -309,6 +342,15 @@ def score(
     seed: Annotated[Optional[int], typer.Option(help="Seed of the search.")] = None,  # noqa: UP007
     restarts: Annotated[
         Optional[int], typer.Option(help="Random restarts after the smart start.")  # noqa: UP007
+    ] = None,
+    time_budget: Annotated[
+        Optional[float],  # noqa: UP007
+        typer.Option(
+            "--time-budget",
+            metavar="SECONDS",
+            min=0.0,
+            help=TIME_BUDGET_HELP,
+        ),
     ] = None,
     vectors: Annotated[
         Optional[Path],  # noqa: UP007
@@ -391,13 +433,18 @@ def score(
         if strict and skip_unreadable:
             raise fail("score", "--strict and --skip-unreadable exclude each other")
         names = split_metrics(metric)
+        damonte = compat is ScoreCompat.DAMONTE
+        if damonte and not aspects:
+            raise fail("score", "--compat damonte is the aspects' definitions: "
+                       "give --aspects too")
         shortcuts = {
             "root": root,
-            "compat": compat,
+            "compat": CompatChoice.SMATCH_104 if damonte else compat,
             "exact": exact,
             "seed": seed,
             "restarts": restarts,
             "vectors": vectors,
+            **time_budget_options(time_budget),
         }
         metrics = build_metrics(names, option, shortcuts)
         if aspects and "smatch" not in names:
@@ -415,7 +462,7 @@ def score(
                 skip_unreadable=skip_unreadable,
                 ci=ci,
                 compare=compare,
-                aspects=aspects,
+                aspects="damonte" if damonte else aspects,
                 resamples=resamples,
                 confidence=confidence,
                 jobs=where,
