@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from amrcheck import Entry, Graph, Metric, Score, TripleRef, get_metric
-from amrcheck.metrics import metric_factory
 from amrcheck.cache import ByteBoundedLru
+from amrcheck.metrics import metric_factory
 from amrcheck.render.summary import summarize
 
 #: the metric whose alignment explains diffs and hovers

@@ -385,8 +385,9 @@ class AmrLanguageServer(LanguageServer):
                     + "; ".join(problems),
                 )
             )
+        old = self.settings
         if (settings.metric, settings.metric_options, settings.time_budget) != (
-            self.settings.metric, self.settings.metric_options, self.settings.time_budget
+            old.metric, old.metric_options, old.time_budget
         ):
             self.comparer = self.new_comparer(settings)
         self.settings = settings

@@ -24,7 +24,6 @@ from ..validation.filecheck import plural
 from ..workflows.diff import CorpusDiff, GraphDiff
 from ..workflows.diff import diff_corpora as run_diff
 from . import app
-from .score import TIME_BUDGET_HELP, time_budget_options
 from ._common import (
     ClusterOption,
     JobsOption,
@@ -40,6 +39,7 @@ from ._common import (
     report_input_errors,
     workers,
 )
+from .score import TIME_BUDGET_HELP, time_budget_options
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
@@ -119,7 +119,9 @@ def diff(
     interrupted.
     """
     with guarded("diff"):
-        (scorer,) = build_metrics([metric.value], option, time_budget_options(time_budget))
+        (scorer,) = build_metrics(
+            [metric.value], option, time_budget_options(time_budget)
+        )
         if strict:  # a quick read first: stop before diffing anything
             report_input_errors("diff", read_errors(old) + read_errors(new), strict)
         total = max(graphs_in(old), graphs_in(new))

@@ -28,7 +28,6 @@ from ..reading.corpus import read_errors
 from ..validation.filecheck import plural
 from ..workflows.iaa import Agreement, agreement
 from . import app
-from .score import TIME_BUDGET_HELP, time_budget_options
 from ._common import (
     ClusterOption,
     JobsOption,
@@ -45,6 +44,7 @@ from ._common import (
     table,
     workers,
 )
+from .score import TIME_BUDGET_HELP, time_budget_options
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
@@ -335,7 +335,9 @@ def iaa(
             raise fail("iaa", "give at least two annotators' files")
         if strict and skip_unreadable:
             raise fail("iaa", "--strict and --skip-unreadable exclude each other")
-        (metric,) = build_metrics(["smatch"], option, time_budget_options(time_budget))
+        (metric,) = build_metrics(
+            ["smatch"], option, time_budget_options(time_budget)
+        )
         assert isinstance(metric, Smatch)
         if strict:  # a quick read first: stop before comparing anything
             report_input_errors("iaa", _errors(files), strict)

@@ -51,6 +51,7 @@ from ._common import (
     workers,
 )
 
+
 class ScoreCompat(str, Enum):
     """``--compat`` of ``score``: every metric's, plus ``damonte`` (the
     aspects by Damonte et al.'s definitions)."""

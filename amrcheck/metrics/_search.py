@@ -287,7 +287,9 @@ def _moves_and_swaps(  # noqa: C901 (hot path)
                 if delta > best:
                     best, best_i, best_j = delta, i, j
             if sweep and best_i >= 0:
-                _apply_move(n2, row_start, partners, weights, m, inv, gain, best_i, best_j)
+                _apply_move(
+                    n2, row_start, partners, weights, m, inv, gain, best_i, best_j
+                )
                 value += best
                 moved = True
                 best, best_i, best_j = EPSILON, -1, -1
@@ -675,7 +677,7 @@ def _min_cost_assignment(cost, n, w, deadline, cut):  # noqa: C901
     return assigned
 
 
-def assignment_bound(n1, n2, stars, integral, deadline, cut):
+def assignment_bound(n1, n2, stars, integral, deadline, cut):  # noqa: C901
     """The best one-to-one assignment of ``stars``: (bound, that mapping).
 
     The mapping keeps only pairs with a positive star weight; it is also a

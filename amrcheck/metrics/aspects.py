@@ -214,9 +214,8 @@ def _labelled_as_written(graph: StandardGraph) -> StandardGraph:
 
 
 def _senses_as_01(graph: StandardGraph) -> StandardGraph:
-    return replace(
-        graph, instances=[(n, _DAMONTE_SENSE.sub(r"\1-01", c)) for n, c in graph.instances]
-    )
+    instances = [(n, _DAMONTE_SENSE.sub(r"\1-01", c)) for n, c in graph.instances]
+    return replace(graph, instances=instances)
 
 
 def _subgraph(
@@ -281,7 +280,9 @@ def _srl_subgraph(graph: StandardGraph) -> StandardGraph:
         if r != TOP_ROLE and r.lower().startswith("arg")
     ]
     picked = [
-        k for k in _in_node_order(graph) if graph.relations[k][1].lower().startswith("arg")
+        k
+        for k in _in_node_order(graph)
+        if graph.relations[k][1].lower().startswith("arg")
     ]
     return _subgraph(graph, picked, arguments)
 
@@ -294,9 +295,8 @@ def aspect_scores(
 ) -> dict[str, Score]:
     """Every aspect of :data:`ASPECTS` for one pair, under ``metric``'s
     settings, by amrcheck's or Damonte et al.'s ``definitions``."""
-    return _standard_aspects(
-        metric, metric.standardize(candidate), metric.standardize(reference), definitions
-    )
+    cand, ref = metric.standardize(candidate), metric.standardize(reference)
+    return _standard_aspects(metric, cand, ref, definitions)
 
 
 def aspect_scores_missing(

@@ -178,11 +178,12 @@ class _PairScorer:
                 from ..metrics.smatch import Smatch
 
                 assert isinstance(self.aspects, Smatch)
+                definitions = self.definitions
                 aspects = (
-                    aspect_scores_missing(self.aspects, pair.reference, self.definitions)
+                    aspect_scores_missing(self.aspects, pair.reference, definitions)
                     if pair.candidate is None
                     else aspect_scores(
-                        self.aspects, pair.candidate, pair.reference, self.definitions
+                        self.aspects, pair.candidate, pair.reference, definitions
                     )
                 )
             scores = tuple(scores[k] for scores in by_metric)

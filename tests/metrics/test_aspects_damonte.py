@@ -32,7 +32,8 @@ def _counts(matched: int, candidate: int, reference: int) -> dict[str, float]:
 def test_negation_counts_every_polarity_source() -> None:
     """``negations()``: the concept of every ``polarity`` triple's source."""
     ours, theirs = _both(
-        "(w / want-01 :polarity (a / amr-unknown))", "(w / want-01 :polarity -)",
+        "(w / want-01 :polarity (a / amr-unknown))",
+        "(w / want-01 :polarity -)",
         "negation",
     )
     assert ours == _counts(0, 0, 1)
@@ -44,7 +45,9 @@ def test_concepts_are_a_multiset() -> None:
     ours, theirs = _both("(a / dog :mod (b / dog))", "(a / dog)", "concepts")
     assert theirs == _counts(1, 2, 1)
     assert ours == _counts(1, 2, 1)  # smatch 1.0.4's counting is a multiset too
-    strict = aspect_scores(Smatch(), decode("(a / dog :mod (b / dog))"), decode("(a / dog)"))
+    strict = aspect_scores(
+        Smatch(), decode("(a / dog :mod (b / dog))"), decode("(a / dog)")
+    )
     assert strict["concepts"].counts == _counts(1, 1, 1)
 
 
@@ -103,6 +106,8 @@ def test_reentrancies_score_the_reentrant_subgraph() -> None:
 
 def test_an_aspect_nothing_has_scores_zero() -> None:
     """Their ``scores.py`` prints P = R = F = 0 when neither side has any."""
-    pair = aspect_scores(SMATCH_104, decode("(a / dog)"), decode("(a / dog)"), "damonte")
+    pair = aspect_scores(
+        SMATCH_104, decode("(a / dog)"), decode("(a / dog)"), "damonte"
+    )
     assert aggregate_aspects([pair], "damonte")["wikification"].f1 == 0.0
     assert aggregate_aspects([pair])["wikification"].f1 == 1.0

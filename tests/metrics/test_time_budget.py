@@ -36,7 +36,9 @@ def _joined() -> tuple[Any, Any]:
 def problem() -> tuple[AlignmentProblem, float | None]:
     metric = Smatch()
     candidate, reference = _joined()
-    return alignment_problem(metric.standardize(candidate), metric.standardize(reference))
+    return alignment_problem(
+        metric.standardize(candidate), metric.standardize(reference)
+    )
 
 
 def _arguments(problem: AlignmentProblem, plain: bool) -> list[Any]:
