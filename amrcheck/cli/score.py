@@ -64,7 +64,7 @@ class ScoreCompat(str, Enum):
 
 DAMONTE_HELP = (
     "; damonte (with --aspects): the aspects as Damonte et al.'s scripts "
-    "define them, and smatch as smatch 1.0.4 (docs/cli.md)."
+    "define them, smatch as smatch 1.0.4 with --root concept (docs/cli.md)."
 )
 
 
@@ -439,7 +439,9 @@ def score(
             raise fail("score", "--compat damonte is the aspects' definitions: "
                        "give --aspects too")
         shortcuts = {
-            "root": root,
+            # Damonte et al.'s smatch (an early smatch) puts the root's
+            # concept in the TOP triple, as root=concept does
+            "root": "concept" if damonte and root is None else root,
             "compat": CompatChoice.SMATCH_104 if damonte else compat,
             "exact": exact,
             "seed": seed,

@@ -214,8 +214,16 @@ def _labelled_as_written(graph: StandardGraph) -> StandardGraph:
 
 
 def _senses_as_01(graph: StandardGraph) -> StandardGraph:
-    instances = [(n, _DAMONTE_SENSE.sub(r"\1-01", c)) for n, c in graph.instances]
-    return replace(graph, instances=instances)
+    # the TOP triple carries the root's concept under root=concept: as
+    # their text rewrite does, it changes with the concept
+    return replace(
+        graph,
+        instances=[(n, _DAMONTE_SENSE.sub(r"\1-01", c)) for n, c in graph.instances],
+        attributes=[
+            (n, r, _DAMONTE_SENSE.sub(r"\1-01", v) if r == TOP_ROLE else v)
+            for n, r, v in graph.attributes
+        ],
+    )
 
 
 def _subgraph(
