@@ -27,9 +27,10 @@ inversion); ``no_wsd`` turns every sense into ``-01`` (``want`` and
 ``want-01`` still differ); ``negation`` counts every ``:polarity`` source,
 whatever the value; ``concepts``, ``named_entities``, ``negation`` and
 ``wikification`` count as multisets; ``reentrancies`` and ``srl`` are
-smatch on their own subgraphs — those relations, the concepts of the
-nodes they touch, and a TOP triple (the first such node's concept) —
-each under its own best alignment; an aspect nothing has scores 0.0.
+smatch on their own subgraphs — those relations (as written, ``-of``
+inverted), the concepts of the nodes they touch, and a TOP triple (the
+first such node's concept) — each under its own best alignment; an
+aspect nothing has scores 0.0.
 ``ignore_vars`` is amrcheck's own (it has no counterpart there) and is
 the same in both.
 
@@ -226,19 +227,39 @@ def _senses_as_01(graph: StandardGraph) -> StandardGraph:
     )
 
 
+#: a relation as Damonte et al.'s ``scores.py`` sees it, with its origin
+WrittenRelation = tuple[int, str, int, int]
+
+
+def _written_relations(graph: StandardGraph) -> list[WrittenRelation]:
+    """Relations as written, only ``-of`` inverted (every such role, as
+    ``scores.py`` does; not smatch 1.0.4's ``:mod`` / ``:domain`` rule),
+    by source node then as written (smatch's order, which decides where a
+    subgraph's TOP goes)."""
+    node = {name: n for n, name in enumerate(graph.variables)}
+    found = []
+    for origin in graph.relation_origin:
+        source, role, target = graph.graph.triples[origin]
+        name = role[1:] if role.startswith(":") else role
+        a, b = node[source], node[target]
+        if name.endswith("-of"):
+            a, b, name = b, a, name[:-3]
+        found.append((a, name, b, origin))
+    return sorted(found, key=lambda relation: relation[0])
+
+
 def _subgraph(
-    graph: StandardGraph, picked: list[int], extra_attributes: list[int]
+    graph: StandardGraph, picked: list[WrittenRelation], extra_attributes: list[int]
 ) -> StandardGraph:
-    """Relations ``picked`` (indices, in order) and attributes
-    ``extra_attributes``, with the concepts of the nodes they touch and a
-    TOP triple on the first of those nodes carrying its concept: the graph
-    Damonte et al. score with smatch for reentrancies and SRL."""
+    """Relations ``picked`` and attributes ``extra_attributes`` (indices),
+    with the concepts of the nodes they touch and a TOP triple on the first
+    of those nodes carrying its concept: the graph Damonte et al. score
+    with smatch for reentrancies and SRL."""
     involved: list[int] = []
     for k in extra_attributes:
         if graph.attributes[k][0] not in involved:
             involved.append(graph.attributes[k][0])
-    for k in picked:
-        a, _, b = graph.relations[k]
+    for a, _, b, _ in picked:
         involved += [n for n in (a, b) if n not in involved]
     concepts = _concepts(graph)
     keep = set(involved)
@@ -257,26 +278,20 @@ def _subgraph(
         instance_origin=[graph.instance_origin[k] for k, _ in instances],
         attributes=[t for t, _ in attributes],
         attribute_origin=[o for _, o in attributes],
-        relations=[graph.relations[k] for k in picked],
-        relation_origin=[graph.relation_origin[k] for k in picked],
+        relations=[(a, r, b) for a, r, b, _ in picked],
+        relation_origin=[o for _, _, _, o in picked],
     )
 
 
-def _in_node_order(graph: StandardGraph) -> list[int]:
-    """Relation indices by source node, then as written: smatch's order,
-    which decides where Damonte et al.'s subgraphs put their TOP."""
-    return sorted(range(len(graph.relations)), key=lambda k: graph.relations[k][0])
-
-
 def _reentrancy_subgraph(graph: StandardGraph) -> StandardGraph:
-    order = _in_node_order(graph)
-    incoming = Counter(b for _, _, b in graph.relations)
+    relations = _written_relations(graph)
+    incoming = Counter(b for _, _, b, _ in relations)
     picked = [
-        k
+        relation
         for node in range(len(graph.variables))
         if incoming[node] >= 2
-        for k in order
-        if graph.relations[k][2] == node
+        for relation in relations
+        if relation[2] == node
     ]
     return _subgraph(graph, picked, [])
 
@@ -287,11 +302,7 @@ def _srl_subgraph(graph: StandardGraph) -> StandardGraph:
         for k, (_, r, _) in enumerate(graph.attributes)
         if r != TOP_ROLE and r.lower().startswith("arg")
     ]
-    picked = [
-        k
-        for k in _in_node_order(graph)
-        if graph.relations[k][1].lower().startswith("arg")
-    ]
+    picked = [r for r in _written_relations(graph) if r[1].startswith("ARG")]
     return _subgraph(graph, picked, arguments)
 
 
