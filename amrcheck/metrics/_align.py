@@ -414,13 +414,16 @@ def solve_exact(
         return incumbent
     from scipy.optimize import Bounds, milp
 
+    started = time.perf_counter()
     pairs, cost, constraint, integrality = _ilp_model(problem)
+    # the model's making counts against the limit (seconds on a document)
+    left = max(time_limit - (time.perf_counter() - started), 0.01)
     result = milp(
         cost,
         constraints=[constraint],
         integrality=integrality,
         bounds=Bounds(0, 1),
-        options={"time_limit": time_limit, "presolve": True},
+        options={"time_limit": left, "presolve": True},
     )
     bound = incumbent.upper_bound
     dual = getattr(result, "mip_dual_bound", None)
