@@ -297,13 +297,20 @@ def gaps(evaluation: Evaluation) -> list[str]:
     ]
 
 
-def render(out: Console, evaluation: Evaluation) -> None:
+def render(
+    out: Console, evaluation: Evaluation, aspect_definitions: str = "amrcheck"
+) -> None:
     _scores(out, evaluation)
     for line in gaps(evaluation):
         out.print(line)
     for r in evaluation.results:
         if r.aspects is not None:
-            grid = table(out, "aspect", "P", "R", "F1", title=f"aspects: {r.candidate}")
+            title = f"aspects: {r.candidate}" + (
+                " (Damonte et al.'s definitions)"
+                if aspect_definitions == "damonte"
+                else ""
+            )
+            grid = table(out, "aspect", "P", "R", "F1", title=title)
             for name, s in r.aspects.items():
                 grid.add_row(name, _fmt(s.precision), _fmt(s.recall), _fmt(s.f1))
             out.print(grid)
@@ -488,8 +495,20 @@ def score(
                     [read_corpus(c) for c in candidates], metrics, by.value, jobs, done,
                 )
             html.write_text(page, encoding="utf-8")
+    show(evaluation, as_json, quiet, "damonte" if damonte else "amrcheck")
+    raise typer.Exit(code=exit_status(evaluation))
+
+
+def show(
+    evaluation: Evaluation, as_json: bool, quiet: bool, aspect_definitions: str
+) -> None:
+    """Print the report: JSON, the F1s only (``quiet``), or the tables."""
     if as_json:
-        typer.echo(json.dumps(json_report(evaluation), indent=2, default=str))
+        report = json_report(evaluation)
+        for result in report["results"]:
+            if "aspects" in result:
+                result["aspect_definitions"] = aspect_definitions
+        typer.echo(json.dumps(report, indent=2, default=str))
     elif quiet:
         for r in evaluation.results:
             several = len(evaluation.results) > 1
@@ -498,8 +517,7 @@ def score(
         for line in gaps(evaluation):  # no report: the places go to stderr
             typer.echo(line, err=True)
     else:
-        render(console(), evaluation)
-    raise typer.Exit(code=exit_status(evaluation))
+        render(console(), evaluation, aspect_definitions)
 
 
 def exit_status(evaluation: Evaluation) -> int:
