@@ -9,7 +9,10 @@ it. Everything here works on flat sequences of one alignment problem:
   that earns ``weights[e]`` together with ``p`` (symmetric; the two pairs
   differ in both nodes).
 
-The search is smatch's hill climbing, as :mod:`._align` describes it. The
+The search is smatch's hill climbing, as :mod:`._align` describes it,
+with a deadline (the time budget: checked at every step, it stops the
+search with the best mapping so far) and a variant for documents
+(:data:`LARGE_CELLS`: sweeps, restarts near the best mapping). The
 functions here run as they are over Python lists (no start-up cost: small
 jobs), and :func:`compiled` gives numba-compiled versions of the very same
 functions over numpy arrays (about 20× faster per pair, ~0.5 s to load).
