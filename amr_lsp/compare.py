@@ -24,6 +24,7 @@ from typing import Any
 
 from amrcheck import Entry, Graph, Metric, Score, TripleRef, get_metric
 from amrcheck.cache import ByteBoundedLru
+from amrcheck.metrics import metric_factory
 from amrcheck.render.summary import summarize
 
 #: the metric whose alignment explains diffs and hovers
@@ -94,6 +95,15 @@ def _strip(score: Score) -> Score:
                  None, dict(score.info))
 
 
+def _taken(metric: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` without a ``time_budget`` that ``metric`` does not take."""
+    fields = getattr(metric_factory(metric), "Options", None)
+    takes = fields is not None and "time_budget" in getattr(
+        fields, "__dataclass_fields__", {}
+    )
+    return {k: v for k, v in options.items() if k != "time_budget" or takes}
+
+
 class Comparer:
     """Scores graph pairs with one metric setting, behind an LRU cache.
 
@@ -104,12 +114,24 @@ class Comparer:
     """
 
     def __init__(
-        self, metric: str, options: dict[str, Any], max_bytes: int = 32 << 20
+        self,
+        metric: str,
+        options: dict[str, Any],
+        max_bytes: int = 32 << 20,
+        time_budget: float | None = None,
     ) -> None:
         self.metric_name = metric
-        self.metric: Metric = get_metric(metric, **options)
+        # the editor's search budget goes to every metric that searches,
+        # unless the metric's own options set one: a large graph is then
+        # scored in bounded time, cut and said so, never hanging a worker
+        bounded = {} if time_budget is None else {"time_budget": time_budget}
+        self.metric: Metric = get_metric(
+            metric, **_taken(metric, {**bounded, **options})
+        )
         self.aligner: Metric = (
-            self.metric if metric == DIFF_METRIC else get_metric(DIFF_METRIC)
+            self.metric
+            if metric == DIFF_METRIC
+            else get_metric(DIFF_METRIC, **_taken(DIFF_METRIC, bounded))
         )
         self._cache: ByteBoundedLru[tuple[Any, ...], GraphComparison] = (
             ByteBoundedLru(max_bytes)

@@ -69,6 +69,10 @@ class Settings:
     #: none by default: changes that arrive while a check runs are merged
     #: anyway (see ``AmrLanguageServer.schedule``)
     debounce_ms: int = 0
+    #: seconds of alignment search per graph pair (smatch-family metrics,
+    #: and the diff's alignment): a larger graph is cut, keeps the best
+    #: alignment found, and its score says it is not proven optimal
+    time_budget: float = 1.0
     #: graphs scoring below it get a ``low-score`` warning (0: none)
     low_score_threshold: float = 0.8
     #: files or folders outside the workspace that a ``# ::reference``
@@ -171,6 +175,7 @@ def _absolute(path: str) -> bool:
 _RANGES: tuple[tuple[str, str, float, float, str], ...] = (
     ("debounce_ms", "debounceMs", 0, float("inf"), "must be >= 0"),
     ("low_score_threshold", "lowScoreThreshold", 0, 1, "must be between 0 and 1"),
+    ("time_budget", "timeBudget", 0.01, 600, "must be between 0.01 and 600"),
     ("max_reference_megabytes", "maxReferenceMegabytes", 1, float("inf"),
      "must be >= 1"),
 )

@@ -385,8 +385,9 @@ class AmrLanguageServer(LanguageServer):
                     + "; ".join(problems),
                 )
             )
-        if (settings.metric, settings.metric_options) != (
-            self.settings.metric, self.settings.metric_options
+        old = self.settings
+        if (settings.metric, settings.metric_options, settings.time_budget) != (
+            old.metric, old.metric_options, old.time_budget
         ):
             self.comparer = self.new_comparer(settings)
         self.settings = settings
@@ -394,7 +395,10 @@ class AmrLanguageServer(LanguageServer):
 
     def new_comparer(self, settings: Settings) -> Comparer:
         return Comparer(
-            settings.metric, settings.metric_options, self.budget["comparisons"]
+            settings.metric,
+            settings.metric_options,
+            self.budget["comparisons"],
+            settings.time_budget,
         )
 
     def update_policy(self) -> None:

@@ -50,6 +50,7 @@ from ._common import (
     report_input_errors,
     workers,
 )
+from .score import TIME_BUDGET_HELP, time_budget_options
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
@@ -71,6 +72,12 @@ def diff(
         PairByChoice,
         typer.Option("--metric", "-m", help="Metric that scores each changed graph."),
     ] = MetricName["smatch"],  # noqa: B008
+    time_budget: Annotated[
+        Optional[float],  # noqa: UP007
+        typer.Option(
+            "--time-budget", metavar="SECONDS", min=0.0, help=TIME_BUDGET_HELP
+        ),
+    ] = None,
     option: Annotated[
         Optional[list[str]],  # noqa: UP007
         typer.Option("--option", "-o", help="Metric option key=value (repeatable)."),
@@ -130,7 +137,9 @@ def diff(
     interrupted.
     """
     with guarded("diff"):
-        (scorer,) = build_metrics([metric.value], option)
+        (scorer,) = build_metrics(
+            [metric.value], option, time_budget_options(time_budget)
+        )
         if strict:  # a quick read first: stop before diffing anything
             report_input_errors("diff", read_errors(old) + read_errors(new), strict)
         total = max(graphs_in(old), graphs_in(new))
@@ -431,6 +440,9 @@ def summary_line(result: CorpusDiff) -> str:
                 f", {result.counted_empty} of them counted as empty graphs "
                 "(removed, or unreadable in NEW)"
             )
+        cut = int(result.total.counts.get("cut", 0))
+        if cut:
+            text += f", {cut} cut by the time budget (not proven optimal)"
         text += f" ({settings})" if settings else ""
     if result.left_out:
         why = (

@@ -47,6 +47,7 @@ from ._common import (
     table,
     workers,
 )
+from .score import TIME_BUDGET_HELP, time_budget_options
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
@@ -285,6 +286,12 @@ def iaa(
             metavar="FILE...", help="One AMR file per annotator (two or more)."
         ),
     ],
+    time_budget: Annotated[
+        Optional[float],  # noqa: UP007
+        typer.Option(
+            "--time-budget", metavar="SECONDS", min=0.0, help=TIME_BUDGET_HELP
+        ),
+    ] = None,
     option: Annotated[
         Optional[list[str]],  # noqa: UP007
         typer.Option("--option", "-o", help="smatch option key=value (repeatable)."),
@@ -333,7 +340,9 @@ def iaa(
             raise fail("iaa", "give at least two annotators' files")
         if strict and skip_unreadable:
             raise fail("iaa", "--strict and --skip-unreadable exclude each other")
-        (metric,) = build_metrics(["smatch"], option)
+        (metric,) = build_metrics(
+            ["smatch"], option, time_budget_options(time_budget)
+        )
         assert isinstance(metric, Smatch)
         if strict:  # a quick read first: stop before comparing anything
             report_input_errors("iaa", _errors(files), strict)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import json
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -24,6 +25,7 @@ from rich.console import Console
 
 from ..errors import MetricError
 from ..metrics import Score, metric_names
+from ..metrics.smatch import search_note
 from ..pairing.graphs import gap_report
 from ..reading.corpus import read_corpus
 from ..validation.filecheck import plural
@@ -53,6 +55,39 @@ from ._common import (
     table,
     workers,
 )
+
+
+class ScoreCompat(str, Enum):
+    """``--compat`` of ``score``: every metric's, plus ``damonte`` (the
+    aspects by Damonte et al.'s definitions)."""
+
+    REFERENCE = CompatChoice.REFERENCE.value
+    SMATCH_104 = CompatChoice.SMATCH_104.value
+    RAW = CompatChoice.RAW.value
+    DAMONTE = "damonte"
+
+
+DAMONTE_HELP = (
+    "; damonte (with --aspects): the aspects as Damonte et al.'s scripts "
+    "define them, smatch as smatch 1.0.4 with --root concept (docs/cli.md)."
+)
+
+
+TIME_BUDGET_HELP = (
+    "Seconds of alignment search per pair (smatch, s2match; default 3; 0: no "
+    "limit); with --exact, also the ILP's limit. A pair it stops keeps the "
+    "best alignment found, is not proven optimal, and the report counts it."
+)
+
+
+def time_budget_options(seconds: float | None) -> dict[str, str | None]:
+    """The metric options ``--time-budget SECONDS`` stands for (0: no limit)."""
+    if seconds is None:
+        return {}
+    if seconds == 0:
+        return {"time_budget": "none"}
+    return {"time_budget": str(seconds), "time_limit": str(seconds)}
+
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
@@ -226,12 +261,11 @@ def _scores(out: Console, evaluation: Evaluation) -> None:
     for name, settings in described:
         out.print(f"{name}: {settings}" if settings else name)
     for r in results:
-        counts = r.corpus.micro.counts
-        if "optimal" in counts:
+        note = search_note(r.corpus.micro.counts, r.corpus.n_pairs)
+        if note is not None:
             out.print(
-                f"{r.candidate if several else r.metric}: {int(counts['optimal'])}/"
-                f"{r.corpus.n_pairs} pairs proven optimal (corpus F1 upper bound "
-                f"{_fmt(r.corpus.micro.info.get('f1_upper_bound'))})"
+                f"{r.candidate if several else r.metric}: {note} (corpus F1 upper "
+                f"bound {_fmt(r.corpus.micro.info.get('f1_upper_bound'))})"
             )
 
 
@@ -273,7 +307,9 @@ def gaps(evaluation: Evaluation) -> list[str]:
     ]
 
 
-def render(out: Console, evaluation: Evaluation) -> None:
+def render(
+    out: Console, evaluation: Evaluation, aspect_definitions: str = "amrcheck"
+) -> None:
     _scores(out, evaluation)
     for line in gaps(evaluation):
         out.print(line)
@@ -285,7 +321,12 @@ def render(out: Console, evaluation: Evaluation) -> None:
             )
     for r in evaluation.results:
         if r.aspects is not None:
-            grid = table(out, "aspect", "P", "R", "F1", title=f"aspects: {r.candidate}")
+            title = f"aspects: {r.candidate}" + (
+                " (Damonte et al.'s definitions)"
+                if aspect_definitions == "damonte"
+                else ""
+            )
+            grid = table(out, "aspect", "P", "R", "F1", title=title)
             for name, s in r.aspects.items():
                 grid.add_row(name, _fmt(s.precision), _fmt(s.recall), _fmt(s.f1))
             out.print(grid)
@@ -325,8 +366,8 @@ def score(
         typer.Option(help="TOP triple: smatch 1.0.4's (variable) or the root concept."),
     ] = None,
     compat: Annotated[
-        Optional[CompatChoice],  # noqa: UP007
-        typer.Option(help=COMPAT_HELP),
+        Optional[ScoreCompat],  # noqa: UP007
+        typer.Option(help=COMPAT_HELP + DAMONTE_HELP),
     ] = None,
     exact: Annotated[
         Optional[bool],  # noqa: UP007
@@ -337,6 +378,15 @@ def score(
     seed: Annotated[Optional[int], typer.Option(help="Seed of the search.")] = None,  # noqa: UP007
     restarts: Annotated[
         Optional[int], typer.Option(help="Random restarts after the smart start.")  # noqa: UP007
+    ] = None,
+    time_budget: Annotated[
+        Optional[float],  # noqa: UP007
+        typer.Option(
+            "--time-budget",
+            metavar="SECONDS",
+            min=0.0,
+            help=TIME_BUDGET_HELP,
+        ),
     ] = None,
     vectors: Annotated[
         Optional[Path],  # noqa: UP007
@@ -436,13 +486,20 @@ def score(
         if strict and skip_unreadable:
             raise fail("score", "--strict and --skip-unreadable exclude each other")
         names = split_metrics(metric)
+        damonte = compat is ScoreCompat.DAMONTE
+        if damonte and not aspects:
+            raise fail("score", "--compat damonte is the aspects' definitions: "
+                       "give --aspects too")
         shortcuts = {
-            "root": root,
-            "compat": compat,
+            # Damonte et al.'s smatch (an early smatch) puts the root's
+            # concept in the TOP triple, as root=concept does
+            "root": "concept" if damonte and root is None else root,
+            "compat": CompatChoice.SMATCH_104 if damonte else compat,
             "exact": exact,
             "seed": seed,
             "restarts": restarts,
             "vectors": vectors,
+            **time_budget_options(time_budget),
         }
         metrics = build_metrics(names, option, shortcuts)
         if aspects and "smatch" not in names:
@@ -460,7 +517,7 @@ def score(
                 skip_unreadable=skip_unreadable,
                 ci=ci,
                 compare=compare,
-                aspects=aspects,
+                aspects="damonte" if damonte else aspects,
                 resamples=resamples,
                 confidence=confidence,
                 jobs=where,
@@ -486,8 +543,20 @@ def score(
             html.write_text(page, encoding="utf-8")
     if not as_json:
         announce(evaluation)
+    show(evaluation, as_json, quiet, "damonte" if damonte else "amrcheck")
+    raise typer.Exit(code=exit_status(evaluation))
+
+
+def show(
+    evaluation: Evaluation, as_json: bool, quiet: bool, aspect_definitions: str
+) -> None:
+    """Print the report: JSON, the F1s only (``quiet``), or the tables."""
     if as_json:
-        typer.echo(json.dumps(json_report(evaluation), indent=2, default=str))
+        report = json_report(evaluation)
+        for result in report["results"]:
+            if "aspects" in result:
+                result["aspect_definitions"] = aspect_definitions
+        typer.echo(json.dumps(report, indent=2, default=str))
     elif quiet:
         for r in evaluation.results:
             several = len(evaluation.results) > 1
@@ -496,8 +565,7 @@ def score(
         for line in gaps(evaluation):  # no report: the places go to stderr
             typer.echo(line, err=True)
     else:
-        render(console(), evaluation)
-    raise typer.Exit(code=exit_status(evaluation))
+        render(console(), evaluation, aspect_definitions)
 
 
 def announce(evaluation: Evaluation) -> None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +46,7 @@ __all__ = [
     "SWITCH_AFTER",
     "Alignment",
     "AlignmentProblem",
+    "deadline_after",
     "hill_climb",
     "solve_exact",
     "triple_problem",
@@ -103,7 +105,9 @@ def use_compiled(wait: bool = False) -> bool:
         unary, row_start, partners, weights, _ = compiled["build_triple_problem"](
             np.array([1, 1, 1, 0, 0, 1, 0, 0, 0, 7, 0, 7], dtype=np.int64), True
         )
-        compiled["search"](1, 1, unary, row_start, partners, weights, True, 4, 0, 1.0)
+        compiled["search"](
+            1, 1, unary, row_start, partners, weights, True, 4, 0, 1.0, math.inf
+        )
         compiled["mapping_value"](
             1, 1, unary, row_start, partners, weights, np.zeros(1, dtype=np.int64)
         )
@@ -126,9 +130,17 @@ def stay_plain() -> None:
     _plain_only = True
 
 
-def _kernels() -> tuple[dict[str, Any], bool]:
-    """The search to use now, and whether it takes numpy arrays (else lists)."""
-    if _compiled is None and not _declined and _plain_alignments >= SWITCH_AFTER:
+def _kernels(cells: int = 0) -> tuple[dict[str, Any], bool]:
+    """The search to use now, and whether it takes numpy arrays (else lists).
+
+    A problem of ``cells`` >= :data:`._search.LARGE_CELLS` node pairs (a
+    document, not a sentence) loads the compiled search at once where it is
+    ready: some 20× faster, it is worth its 0.5 s of loading on one such
+    pair.
+    """
+    if _compiled is None and not _declined and (
+        _plain_alignments >= SWITCH_AFTER or cells >= _search.LARGE_CELLS
+    ):
         use_compiled()
     if _compiled is not None:
         return _compiled, True
@@ -258,10 +270,18 @@ class Alignment:
     upper_bound: float
     #: how the value was found: "search", "search+bound", "ilp"
     method: str = "search"
+    #: the time budget stopped the search (or the ILP) before it was done
+    cut: bool = False
 
     @property
     def optimal(self) -> bool:
         return self.value >= self.upper_bound - EPSILON
+
+
+def deadline_after(budget: float | None) -> float:
+    """The ``time.perf_counter()`` at which a budget of ``budget`` seconds
+    started now runs out (``math.inf`` for None: no budget)."""
+    return math.inf if budget is None else time.perf_counter() + budget
 
 
 def hill_climb(
@@ -269,6 +289,7 @@ def hill_climb(
     restarts: int = 4,
     seed: int = 0,
     bound: float | None = None,
+    deadline: float = math.inf,
 ) -> Alignment:
     """Smart starts + ``restarts`` seeded random starts, each hill-climbed.
 
@@ -277,12 +298,15 @@ def hill_climb(
     behind the star bound. The search stops as soon as a mapping reaches
     the upper bound (it is then proven optimal). ``bound`` is a known upper
     bound (e.g. the smaller graph's triple count). Same problem and seed
-    give the same result in any process.
+    give the same result in any process. At ``deadline``
+    (:func:`deadline_after`) the search stops with the best mapping found,
+    ``cut`` (an upper bound is computed all the same), and the result then
+    depends on the machine's speed.
     """
     global _plain_alignments
-    kernels, arrays = _kernels()
+    kernels, arrays = _kernels(problem.n1 * problem.n2)
     _plain_alignments += not arrays
-    mapping, value, upper, proven = kernels["search"](
+    mapping, value, upper, proven, cut = kernels["search"](
         problem.n1,
         problem.n2,
         *problem._storage(arrays),
@@ -290,9 +314,12 @@ def hill_climb(
         restarts,
         seed,
         math.inf if bound is None else float(bound),
+        deadline,
     )
     method = "search+bound" if proven else "search"
-    return Alignment(list(map(int, mapping)), float(value), float(upper), method)
+    return Alignment(
+        list(map(int, mapping)), float(value), float(upper), method, bool(cut)
+    )
 
 
 def triple_problem(
@@ -301,7 +328,7 @@ def triple_problem(
     """smatch's problem from a graph pair's triples encoded as ints, and its
     label bound (None where it bounds nothing); see
     :func:`._search.build_triple_problem` for the encoding."""
-    kernels, arrays = _kernels()
+    kernels, arrays = _kernels(int(encoded[0]) * int(encoded[1]))
     data = np.array(encoded, dtype=np.int64) if arrays else encoded
     built = kernels["build_triple_problem"](data, product)
     unary, row_start, partners, weights, bound = built
@@ -380,19 +407,23 @@ def solve_exact(
     the ``y_pq`` whose ``q`` uses ``k`` sum to at most ``x_p`` (tighter
     than ``y <= x`` alone, and it keeps ``y`` integral without declaring
     it so). The better of incumbent and ILP solution is returned, with the
-    solver's proven bound.
+    solver's proven bound (its dual bound when the time limit stops it:
+    then ``cut``, unless the incumbent reaches that bound).
     """
     if incumbent.optimal:
         return incumbent
     from scipy.optimize import Bounds, milp
 
+    started = time.perf_counter()
     pairs, cost, constraint, integrality = _ilp_model(problem)
+    # the model's making counts against the limit (seconds on a document)
+    left = max(time_limit - (time.perf_counter() - started), 0.01)
     result = milp(
         cost,
         constraints=[constraint],
         integrality=integrality,
         bounds=Bounds(0, 1),
-        options={"time_limit": time_limit, "presolve": True},
+        options={"time_limit": left, "presolve": True},
     )
     bound = incumbent.upper_bound
     dual = getattr(result, "mip_dual_bound", None)
@@ -406,6 +437,7 @@ def solve_exact(
         incumbent.value,
         _search._round_down(bound + EPSILON, problem.integral),
         incumbent.method,
+        incumbent.cut or result.status == 1,  # 1: HiGHS's time limit
     )
     if result.x is not None:
         mapping = [-1] * problem.n1
@@ -418,4 +450,5 @@ def solve_exact(
             best.mapping, best.value = mapping, value
         best.method = "ilp"
     best.upper_bound = max(best.upper_bound, best.value)
+    best.cut = best.cut and not best.optimal
     return best

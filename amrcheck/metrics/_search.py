@@ -9,7 +9,10 @@ it. Everything here works on flat sequences of one alignment problem:
   that earns ``weights[e]`` together with ``p`` (symmetric; the two pairs
   differ in both nodes).
 
-The search is smatch's hill climbing, as :mod:`._align` describes it. The
+The search is smatch's hill climbing, as :mod:`._align` describes it,
+with a deadline (the time budget: checked at every step, it stops the
+search with the best mapping so far) and a variant for documents
+(:data:`LARGE_CELLS`: sweeps, restarts near the best mapping). The
 functions here run as they are over Python lists (no start-up cost: small
 jobs), and :func:`compiled` gives numba-compiled versions of the very same
 functions over numpy arrays (about 20× faster per pair, ~0.5 s to load).
@@ -25,6 +28,7 @@ as integers (one sequence per graph pair).
 from __future__ import annotations
 
 import math
+import time
 from bisect import bisect_left
 from types import FunctionType
 from typing import Any
@@ -36,6 +40,17 @@ EPSILON = 1e-9
 
 #: the modulus of the starts' random generator (Lehmer / MINSTD, 48271)
 _RANDOM_MODULUS = 2147483647
+#: node pairs (``n1 * n2``) from which a problem is large: its climbs take
+#: each node's best move at once (sweeps) instead of the best of all moves,
+#: and its restarts perturb the best mapping instead of drawing a new one.
+#: Far above any sentence's graph (the largest of the shared corpora,
+#: ~150 nodes, make 22,500): only documents are large.
+LARGE_CELLS = 90_000
+#: share of nodes a large problem's restart moves away from the best mapping
+_KICK_SHARE = 0.05
+
+#: numba's ``objmode`` where compiled (:func:`compiled`); unused in plain code
+_objmode: Any = None
 
 # -- storage: lists here, numpy arrays where compiled (:func:`compiled`) -------
 
@@ -95,6 +110,26 @@ def _array_largest(values):
 
 def _array_stable_order(values):
     return np.argsort(values, kind="mergesort")
+
+
+def _now():
+    return time.perf_counter()
+
+
+def _array_now():
+    # numba has no clock: the interpreter reads it (about 1 us a call)
+    with _objmode(now="float64"):
+        now = time.perf_counter()
+    return now
+
+
+def _out_of_time(deadline, cut):
+    """Whether ``deadline`` (``time.perf_counter()`` seconds) has passed;
+    then also ``cut[0] = 1``."""
+    if deadline < math.inf and _now() >= deadline:
+        cut[0] = 1
+        return True
+    return False
 
 
 def _random_below(state, bound):
@@ -194,22 +229,41 @@ def _release(n2, row_start, partners, weights, m, inv, gain, i):
 # -- the climb ----------------------------------------------------------------
 
 
+def _apply_move(n2, row_start, partners, weights, m, inv, gain, i, j):
+    """Align ``i -> j``; the node holding ``j`` takes ``i``'s old target."""
+    a, k = m[i], inv[j]
+    if a >= 0:
+        _release(n2, row_start, partners, weights, m, inv, gain, i)
+    if k >= 0:
+        _release(n2, row_start, partners, weights, m, inv, gain, k)
+    _assign(n2, row_start, partners, weights, m, inv, gain, i, j)
+    if k >= 0 and a >= 0:
+        _assign(n2, row_start, partners, weights, m, inv, gain, k, a)
+
+
 def _moves_and_swaps(  # noqa: C901 (hot path)
-    n1, n2, row_start, partners, weights, cand_start, cand, m, inv, gain, value, stop_at
+    n1, n2, row_start, partners, weights, cand_start, cand, m, inv, gain, value,
+    stop_at, sweep, deadline, cut,
 ):
     """Best-improvement moves and swaps until none gains (or ``stop_at``).
 
     A move sends ``i`` to a free ``j`` (or takes ``j`` from ``k``, leaving
     ``k`` unaligned when ``i`` was); a swap exchanges the targets of ``i``
     and ``k``. Gains come from ``gain`` in O(1), plus the relation between
-    the two swapped pairs. Ties go to the first ``(i, j)``.
+    the two swapped pairs. Ties go to the first ``(i, j)``. With ``sweep``
+    (large problems), each node's best move is made as soon as its
+    candidates are scanned: a pass over all candidates then makes many
+    moves, not one. Stops early, cut, at ``deadline``.
     """
     # a swap's two relation weights are looked up only when, at their
     # heaviest, the swap could beat the best so far (each <= heaviest, and
     # rounding is monotonic: skipping never changes the choice)
     heaviest = _largest(weights)
     while value < stop_at - EPSILON:
+        if _out_of_time(deadline, cut):
+            break
         best, best_i, best_j = EPSILON, -1, -1
+        moved = False
         for i in range(n1):
             a = m[i]
             base = i * n2
@@ -235,16 +289,22 @@ def _moves_and_swaps(  # noqa: C901 (hot path)
                     )
                 if delta > best:
                     best, best_i, best_j = delta, i, j
+            if sweep and best_i >= 0:
+                _apply_move(
+                    n2, row_start, partners, weights, m, inv, gain, best_i, best_j
+                )
+                value += best
+                moved = True
+                best, best_i, best_j = EPSILON, -1, -1
+                if value >= stop_at - EPSILON or _out_of_time(deadline, cut):
+                    return value
+        if sweep:
+            if not moved:
+                break
+            continue
         if best_i < 0:
             break
-        a, k = m[best_i], inv[best_j]
-        if a >= 0:
-            _release(n2, row_start, partners, weights, m, inv, gain, best_i)
-        if k >= 0:
-            _release(n2, row_start, partners, weights, m, inv, gain, k)
-        _assign(n2, row_start, partners, weights, m, inv, gain, best_i, best_j)
-        if k >= 0 and a >= 0:
-            _assign(n2, row_start, partners, weights, m, inv, gain, k, a)
+        _apply_move(n2, row_start, partners, weights, m, inv, gain, best_i, best_j)
         value += best
     return value
 
@@ -380,19 +440,20 @@ def _edge_step(  # noqa: C901 (hot path)
 
 def _climb(
     n1, n2, row_start, partners, weights, cand_start, cand, related, m, inv, gain,
-    value, stop_at, trial, chosen,
+    value, stop_at, trial, chosen, sweep, deadline, cut,
 ):
     """Climb to a local optimum (or to ``stop_at``); return its value.
 
-    Best-improvement moves and swaps; at their local optimum, one edge step
-    (first improvement), then moves and swaps again.
+    Best-improvement moves and swaps (sweeps where ``sweep``); at their
+    local optimum, one edge step (first improvement), then moves and swaps
+    again. At ``deadline`` it stops where it is, cut (``cut[0] = 1``).
     """
     while True:
         value = _moves_and_swaps(
             n1, n2, row_start, partners, weights, cand_start, cand, m, inv, gain,
-            value, stop_at,
+            value, stop_at, sweep, deadline, cut,
         )
-        if value >= stop_at - EPSILON:
+        if value >= stop_at - EPSILON or cut[0]:
             return value
         gained = _edge_step(
             n2, row_start, partners, weights, related, m, inv, gain, trial, chosen
@@ -483,6 +544,34 @@ def _random_start(n1, n2, cand_start, cand, rng):
     return mapping
 
 
+def _kicked_start(n1, n2, best, cand_start, cand, rng):
+    """``best`` with a random :data:`_KICK_SHARE` of its nodes sent to
+    random free candidates (or left unaligned if none is free): a large
+    problem's restart, near a good mapping rather than anywhere."""
+    mapping = _copy(best)
+    used = _flags(n2)
+    for i in range(n1):
+        if mapping[i] >= 0:
+            used[mapping[i]] = True
+    free = _ints(n2, 0)
+    kicks = int(n1 * _KICK_SHARE) + 1
+    for _ in range(kicks):
+        i = _random_below(rng, n1)
+        if mapping[i] >= 0:
+            used[mapping[i]] = False
+            mapping[i] = -1
+        count = 0
+        for c in range(cand_start[i], cand_start[i + 1]):
+            if not used[cand[c]]:
+                free[count] = cand[c]
+                count += 1
+        if count:
+            j = free[_random_below(rng, count)]
+            mapping[i] = j
+            used[j] = True
+    return mapping
+
+
 def star_weights(n1, n2, unary, row_start, partners, weights):
     """Per node pair: unary weight + half its best relation gain to the neighbours.
 
@@ -537,9 +626,10 @@ def line_bound(n1, n2, stars, known, integral):
     return _round_down(min(known, row_sum, col_sum), integral)
 
 
-def _min_cost_assignment(cost, n, w):  # noqa: C901
+def _min_cost_assignment(cost, n, w, deadline, cut):  # noqa: C901
     """Column of each row in a minimum-cost assignment of the ``n`` x ``w``
-    matrix ``cost`` (flat, rows <= columns).
+    matrix ``cost`` (flat, rows <= columns); None-like (all -1) when
+    ``deadline`` stops it (``cut[0] = 1``).
 
     Shortest augmenting paths with potentials (the Hungarian method in
     its O(n^2 m) form).
@@ -551,6 +641,8 @@ def _min_cost_assignment(cost, n, w):  # noqa: C901
     min_v = _floats(w + 1)
     used = _flags(w + 1)
     for row in range(1, n + 1):
+        if _out_of_time(deadline, cut):
+            return _ints(n, -1)
         owner[0] = row
         col0 = 0
         for col in range(w + 1):
@@ -588,11 +680,13 @@ def _min_cost_assignment(cost, n, w):  # noqa: C901
     return assigned
 
 
-def assignment_bound(n1, n2, stars, integral):
+def assignment_bound(n1, n2, stars, integral, deadline, cut):  # noqa: C901
     """The best one-to-one assignment of ``stars``: (bound, that mapping).
 
     The mapping keeps only pairs with a positive star weight; it is also a
-    good start for the search.
+    good start for the search. When ``deadline`` stops it (O(n^3): the
+    search's one step that is not near-linear), the bound is ``math.inf``
+    and the mapping empty.
     """
     mapping = _ints(n1, -1)
     cost = _floats(n1 * n2)
@@ -600,7 +694,9 @@ def assignment_bound(n1, n2, stars, integral):
     if n1 <= n2:
         for p in range(n1 * n2):
             cost[p] = -stars[p]
-        columns = _min_cost_assignment(cost, n1, n2)
+        columns = _min_cost_assignment(cost, n1, n2, deadline, cut)
+        if cut[0]:
+            return math.inf, mapping
         for i in range(n1):
             p = i * n2 + columns[i]
             total += stars[p]
@@ -610,7 +706,9 @@ def assignment_bound(n1, n2, stars, integral):
         for i in range(n1):
             for j in range(n2):
                 cost[j * n1 + i] = -stars[i * n2 + j]
-        rows = _min_cost_assignment(cost, n2, n1)
+        rows = _min_cost_assignment(cost, n2, n1, deadline, cut)
+        if cut[0]:
+            return math.inf, mapping
         for j in range(n2):
             p = rows[j] * n2 + j
             total += stars[p]
@@ -629,19 +727,27 @@ def mapping_value(n1, n2, unary, row_start, partners, weights, mapping):
 
 
 def search(
-    n1, n2, unary, row_start, partners, weights, integral, restarts, seed, known
+    n1, n2, unary, row_start, partners, weights, integral, restarts, seed, known,
+    deadline,
 ):
     """Smart starts + ``restarts`` seeded random starts, each climbed.
 
     Returns (mapping, value, upper bound, proven by the bound after the
-    first climb: 0, or later: 1). The first climb starts from
-    :func:`_smart_start`; when it is not proven optimal against ``known``,
-    the assignment behind :func:`assignment_bound` is climbed, then the
-    random starts (seeded with ``seed`` for each problem), stopping as soon
-    as a mapping reaches the bound.
+    first climb: 0, or later: 1, cut: 1 when ``deadline`` stopped it). The
+    first climb starts from :func:`_smart_start`; when it is not proven
+    optimal against ``known``, the assignment behind
+    :func:`assignment_bound` is climbed, then the random starts (seeded
+    with ``seed`` for each problem), stopping as soon as a mapping reaches
+    the bound. A large problem (:data:`LARGE_CELLS`) climbs by sweeps, and
+    its restarts perturb the best mapping (:func:`_kicked_start`).
+    ``deadline`` (``time.perf_counter()`` seconds, ``math.inf`` for none)
+    stops the search where it is: the best mapping so far is returned, and
+    the bound is computed all the same.
     """
     m, inv, gain = _ints(n1, -1), _ints(n2, -1), _floats(n1 * n2)
     trial, chosen = _ints(12, 0), _ints(12, 0)  # up to 4 (node, old, new)
+    cut = _ints(1, 0)
+    sweep = n1 * n2 >= LARGE_CELLS
     cand_start, cand = _candidates(n1, n2, unary, row_start)
     related = _related(n1 * n2, row_start)
     value = _load(
@@ -650,33 +756,38 @@ def search(
     )
     value = _climb(
         n1, n2, row_start, partners, weights, cand_start, cand, related, m, inv,
-        gain, value, known, trial, chosen,
+        gain, value, known, trial, chosen, sweep, deadline, cut,
     )
     best, best_value, bound = _copy(m), value, known
     if best_value >= bound - EPSILON:
-        return best, best_value, bound, 0
+        return best, best_value, bound, 0, 0
     stars = star_weights(n1, n2, unary, row_start, partners, weights)
     bound = line_bound(n1, n2, stars, known, integral)
     if best_value >= bound - EPSILON:
-        return best, best_value, bound, 1
-    tighter, start = assignment_bound(n1, n2, stars, integral)
+        return best, best_value, bound, 1, 0
+    if cut[0]:  # out of time: the assignment would not be climbed
+        return best, best_value, bound, 0, 1
+    tighter, start = assignment_bound(n1, n2, stars, integral, deadline, cut)
     bound = min(bound, tighter)
     rng = _ints(1, seed % (_RANDOM_MODULUS - 1) + 1)
     for run in range(restarts + 1):
-        if best_value >= bound - EPSILON:
+        if best_value >= bound - EPSILON or _out_of_time(deadline, cut):
             break
-        if run > 0:
+        if run > 0 and sweep:
+            start = _kicked_start(n1, n2, best, cand_start, cand, rng)
+        elif run > 0:
             start = _random_start(n1, n2, cand_start, cand, rng)
         value = _load(n1, n2, unary, row_start, partners, weights, start, m, inv, gain)
         value = _climb(
             n1, n2, row_start, partners, weights, cand_start, cand, related, m, inv,
-            gain, value, bound, trial, chosen,
+            gain, value, bound, trial, chosen, sweep, deadline, cut,
         )
         if value > best_value + EPSILON:
             for i in range(n1):
                 best[i] = m[i]
             best_value = value
-    return best, best_value, bound, 1 if best_value >= bound - EPSILON else 0
+    proven = 1 if best_value >= bound - EPSILON else 0
+    return best, best_value, bound, proven, 0 if proven else cut[0]
 
 
 # -- smatch's problem from encoded triples -------------------------------------
@@ -895,6 +1006,7 @@ _STORAGE = (
     "_stable_order",
     "_largest",
     "_pair_weight",
+    "_now",
 )
 
 
@@ -907,9 +1019,10 @@ def compiled() -> dict[str, Any]:
     search and give the same results. Compiled code is cached beside this
     file (numba keys it on this file alone, which holds all of it).
     """
-    from numba import njit
+    from numba import njit, objmode
 
     namespace = dict(globals())
+    namespace["_objmode"] = objmode
     for name, function in globals().items():
         if (
             not isinstance(function, FunctionType)

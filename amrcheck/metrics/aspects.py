@@ -1,7 +1,10 @@
-"""Fine-grained smatch scores (Damonte et al. 2017), on the shared standardisation.
+"""Fine-grained smatch scores after Damonte et al. (2017): ours, or theirs.
 
 Layer: metrics, on top of :mod:`.smatch`. Each aspect is P/R/F1 over a
-sub-part of the graphs, with counts that corpus scores sum (micro):
+sub-part of the graphs, with counts that corpus scores sum (micro). Two
+sets of definitions (``docs/cli.md`` compares them aspect by aspect):
+
+**amrcheck's** (the default), on the shared standardisation:
 
 * ``smatch`` — the metric itself, as configured;
 * ``unlabeled`` — smatch with every role (TOP aside) replaced by one label;
@@ -16,6 +19,20 @@ sub-part of the graphs, with counts that corpus scores sum (micro):
   under the smatch alignment of the whole graphs.
 
 When both graphs have nothing of an aspect, its score is 1.0.
+
+**Damonte et al.'s** (``definitions="damonte"``), as their scripts
+(``mdtux89/amr-evaluation``) compute them, which differ in: ``unlabeled``
+relabels inverse roles as written (``:ARG0-of`` too, before any
+inversion); ``no_wsd`` turns every sense into ``-01`` (``want`` and
+``want-01`` still differ); ``negation`` counts every ``:polarity`` source,
+whatever the value; ``concepts``, ``named_entities``, ``negation`` and
+``wikification`` count as multisets; ``reentrancies`` and ``srl`` are
+smatch on their own subgraphs — those relations (as written, ``-of``
+inverted), the concepts of the nodes they touch, and a TOP triple (the
+first such node's concept) — each under its own best alignment; an
+aspect nothing has scores 0.0.
+``ignore_vars`` is amrcheck's own (it has no counterpart there) and is
+the same in both.
 
 Example:
     >>> from amrcheck.reading.corpus import decode
@@ -35,6 +52,7 @@ import re
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from typing import Literal
 
 from ..graph import Graph
 from ..standardize import TOP_ROLE, StandardGraph
@@ -54,13 +72,21 @@ ASPECTS: tuple[str, ...] = (
     "srl",
     "ignore_vars",
 )
+#: whose definitions the aspects follow (see the module's docstring)
+AspectDefinitions = Literal["amrcheck", "damonte"]
+DEFINITIONS: tuple[AspectDefinitions, ...] = ("amrcheck", "damonte")
 UNLABELED_ROLE = "label"
+#: Damonte et al.'s sense pattern: a concept of letters, digits and
+#: hyphens ending in a number (their ``perl`` rewrite gives it ``-01``)
+_DAMONTE_SENSE = re.compile(r"^([a-zA-Z0-9-][a-zA-Z0-9-]*)-[0-9][0-9]*")
 _SENSE = re.compile(r"-\d+$")
 _ARG = re.compile(r"^arg\d+$", re.IGNORECASE)
 
 
-def _score(matched: int, candidate: int, reference: int) -> Score:
-    if candidate == 0 and reference == 0:
+def _score(
+    matched: int, candidate: int, reference: int, empty_is_perfect: bool = True
+) -> Score:
+    if candidate == 0 and reference == 0 and empty_is_perfect:
         precision = recall = f1 = 1.0
     elif candidate == 0 or reference == 0 or matched == 0:
         precision = matched / candidate if candidate else 0.0
@@ -169,26 +195,191 @@ def _aligned(
     return _overlap(mapped, theirs, multiset)
 
 
-def aspect_scores(
-    metric: Smatch, candidate: Graph, reference: Graph
-) -> dict[str, Score]:
-    """Every aspect of :data:`ASPECTS` for one pair, under ``metric``'s settings."""
-    return _standard_aspects(
-        metric, metric.standardize(candidate), metric.standardize(reference)
+def _labelled_as_written(graph: StandardGraph) -> StandardGraph:
+    """Every role (TOP aside) as one label, relations in their written
+    direction: Damonte et al. relabel the text (``:ARG0-of`` too) before
+    anything is inverted."""
+    node = {name: n for n, name in enumerate(graph.variables)}
+    written = graph.graph.triples
+    return replace(
+        graph,
+        attributes=[
+            (n, r if r == TOP_ROLE else UNLABELED_ROLE, v)
+            for n, r, v in graph.attributes
+        ],
+        relations=[
+            (node[written[o][0]], UNLABELED_ROLE, node[written[o][2]])
+            for o in graph.relation_origin
+        ],
     )
 
 
-def aspect_scores_missing(metric: Smatch, reference: Graph) -> dict[str, Score]:
+def _senses_as_01(graph: StandardGraph) -> StandardGraph:
+    # the TOP triple carries the root's concept under root=concept: as
+    # their text rewrite does, it changes with the concept
+    return replace(
+        graph,
+        instances=[(n, _DAMONTE_SENSE.sub(r"\1-01", c)) for n, c in graph.instances],
+        attributes=[
+            (n, r, _DAMONTE_SENSE.sub(r"\1-01", v) if r == TOP_ROLE else v)
+            for n, r, v in graph.attributes
+        ],
+    )
+
+
+#: a relation as Damonte et al.'s ``scores.py`` sees it, with its origin
+WrittenRelation = tuple[int, str, int, int]
+
+
+def _written_relations(graph: StandardGraph) -> list[WrittenRelation]:
+    """Relations as written, only ``-of`` inverted (every such role, as
+    ``scores.py`` does; not smatch 1.0.4's ``:mod`` / ``:domain`` rule),
+    by source node then as written (smatch's order, which decides where a
+    subgraph's TOP goes)."""
+    node = {name: n for n, name in enumerate(graph.variables)}
+    found = []
+    for origin in graph.relation_origin:
+        source, role, target = graph.graph.triples[origin]
+        name = role[1:] if role.startswith(":") else role
+        a, b = node[source], node[target]
+        if name.endswith("-of"):
+            a, b, name = b, a, name[:-3]
+        found.append((a, name, b, origin))
+    return sorted(found, key=lambda relation: relation[0])
+
+
+def _subgraph(
+    graph: StandardGraph, picked: list[WrittenRelation], extra_attributes: list[int]
+) -> StandardGraph:
+    """Relations ``picked`` and attributes ``extra_attributes`` (indices),
+    with the concepts of the nodes they touch and a TOP triple on the first
+    of those nodes carrying its concept: the graph Damonte et al. score
+    with smatch for reentrancies and SRL."""
+    involved: list[int] = []
+    for k in extra_attributes:
+        if graph.attributes[k][0] not in involved:
+            involved.append(graph.attributes[k][0])
+    for a, _, b, _ in picked:
+        involved += [n for n in (a, b) if n not in involved]
+    concepts = _concepts(graph)
+    keep = set(involved)
+    instances = [(k, t) for k, t in enumerate(graph.instances) if t[0] in keep]
+    top = (
+        [((involved[0], TOP_ROLE, concepts.get(involved[0], "")), -1)]
+        if involved
+        else []
+    )
+    attributes = top + [
+        (graph.attributes[k], graph.attribute_origin[k]) for k in extra_attributes
+    ]
+    return replace(
+        graph,
+        instances=[t for _, t in instances],
+        instance_origin=[graph.instance_origin[k] for k, _ in instances],
+        attributes=[t for t, _ in attributes],
+        attribute_origin=[o for _, o in attributes],
+        relations=[(a, r, b) for a, r, b, _ in picked],
+        relation_origin=[o for _, _, _, o in picked],
+    )
+
+
+def _reentrancy_subgraph(graph: StandardGraph) -> StandardGraph:
+    relations = _written_relations(graph)
+    incoming = Counter(b for _, _, b, _ in relations)
+    picked = [
+        relation
+        for node in range(len(graph.variables))
+        if incoming[node] >= 2
+        for relation in relations
+        if relation[2] == node
+    ]
+    return _subgraph(graph, picked, [])
+
+
+def _srl_subgraph(graph: StandardGraph) -> StandardGraph:
+    arguments = [
+        k
+        for k, (_, r, _) in enumerate(graph.attributes)
+        if r != TOP_ROLE and r.lower().startswith("arg")
+    ]
+    picked = [r for r in _written_relations(graph) if r[1].startswith("ARG")]
+    return _subgraph(graph, picked, arguments)
+
+
+def aspect_scores(
+    metric: Smatch,
+    candidate: Graph,
+    reference: Graph,
+    definitions: AspectDefinitions = "amrcheck",
+) -> dict[str, Score]:
+    """Every aspect of :data:`ASPECTS` for one pair, under ``metric``'s
+    settings, by amrcheck's or Damonte et al.'s ``definitions``."""
+    cand, ref = metric.standardize(candidate), metric.standardize(reference)
+    return _standard_aspects(metric, cand, ref, definitions)
+
+
+def aspect_scores_missing(
+    metric: Smatch, reference: Graph, definitions: AspectDefinitions = "amrcheck"
+) -> dict[str, Score]:
     """Every aspect for a candidate that cannot be read (or is absent): an
     empty graph, so each aspect's reference items are all missing
     (:meth:`amrcheck.metrics.Metric.score_missing`)."""
     ref = metric.standardize(reference)
-    return _standard_aspects(metric, emptied(ref), ref)
+    return _standard_aspects(metric, emptied(ref), ref, definitions)
+
+
+def _damonte_aspects(
+    metric: Smatch, cand: StandardGraph, ref: StandardGraph
+) -> dict[str, Score]:
+    """Damonte et al.'s definitions (the module's docstring)."""
+    scores = {"smatch": metric.score_standard(cand, ref)}
+    scores["unlabeled"] = metric.score_standard(
+        _labelled_as_written(cand), _labelled_as_written(ref)
+    )
+    scores["no_wsd"] = metric.score_standard(_senses_as_01(cand), _senses_as_01(ref))
+    concepts_c = [c for _, c in cand.instances]
+    concepts_r = [c for _, c in ref.instances]
+    scores["concepts"] = _overlap(concepts_c, concepts_r, True)
+    scores["frames"] = _overlap(
+        [c for c in concepts_c if _SENSE.search(c)],
+        [c for c in concepts_r if _SENSE.search(c)],
+        True,
+    )
+    scores["named_entities"] = _overlap(
+        _sources(cand, "name"), _sources(ref, "name"), True
+    )
+    scores["negation"] = _overlap(
+        _sources(cand, "polarity"), _sources(ref, "polarity"), True
+    )
+    scores["wikification"] = _overlap(
+        [v for _, r, v in cand.attributes if r.lower() == "wiki"],
+        [v for _, r, v in ref.attributes if r.lower() == "wiki"],
+        True,
+    )
+    for name, subgraph in (
+        ("reentrancies", _reentrancy_subgraph),
+        ("srl", _srl_subgraph),
+    ):
+        found = metric.score_standard(subgraph(cand), subgraph(ref))
+        scores[name] = _score(
+            int(found.counts["matched"]),
+            int(found.counts["candidate"]),
+            int(found.counts["reference"]),
+        )
+    scores["ignore_vars"] = _overlap(
+        _without_variables(cand), _without_variables(ref), cand.options.multiset
+    )
+    return scores
 
 
 def _standard_aspects(
-    metric: Smatch, cand: StandardGraph, ref: StandardGraph
+    metric: Smatch,
+    cand: StandardGraph,
+    ref: StandardGraph,
+    definitions: AspectDefinitions = "amrcheck",
 ) -> dict[str, Score]:
+    if definitions == "damonte":
+        return _damonte_aspects(metric, cand, ref)
     multiset = cand.options.multiset
     main = metric.align(cand, ref)
     scores = {"smatch": metric.score_standard(cand, ref)}
@@ -229,8 +420,11 @@ def _standard_aspects(
     return scores
 
 
-def aggregate_aspects(pairs: Sequence[Mapping[str, Score]]) -> dict[str, Score]:
-    """Corpus (micro) score per aspect; an aspect absent everywhere scores 1.0."""
+def aggregate_aspects(
+    pairs: Sequence[Mapping[str, Score]], definitions: AspectDefinitions = "amrcheck"
+) -> dict[str, Score]:
+    """Corpus (micro) score per aspect; an aspect absent everywhere scores
+    1.0 (0.0 by Damonte et al.'s ``definitions``, as their scripts print)."""
     totals: dict[str, Score] = {}
     for aspect in ASPECTS:
         summed = micro_prf([pair[aspect] for pair in pairs])
@@ -239,6 +433,7 @@ def aggregate_aspects(pairs: Sequence[Mapping[str, Score]]) -> dict[str, Score]:
             int(counts.get("matched", 0)),
             int(counts.get("candidate", 0)),
             int(counts.get("reference", 0)),
+            empty_is_perfect=definitions == "amrcheck",
         )
         totals[aspect].counts = counts
     return totals

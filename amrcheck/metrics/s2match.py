@@ -51,7 +51,7 @@ import numpy as np
 from ..embeddings import ConceptVectors, load_word_vectors
 from ..standardize import StandardGraph
 from . import register
-from ._align import Alignment, hill_climb, solve_exact
+from ._align import Alignment, deadline_after, hill_climb, solve_exact
 from ._protocol import VECTORS_OPTION, Explanation, TripleRef
 from .smatch import (
     Numbering,
@@ -221,6 +221,7 @@ class S2match(Smatch):
             restarts=self.options.restarts,
             seed=self.options.seed,
             bound=_graded_bound(candidate, reference, table, exact),
+            deadline=deadline_after(self.options.time_budget),
         )
         if self.options.exact and not found.optimal:
             found = solve_exact(problem, found, self.options.time_limit)

@@ -49,6 +49,7 @@ from ._align import (
     SWITCH_AFTER,
     Alignment,
     AlignmentProblem,
+    deadline_after,
     hill_climb,
     solve_exact,
     triple_problem,
@@ -143,7 +144,9 @@ class Numbering:
         for node, rank in enumerate(self.candidate):
             target = found.mapping[rank]
             mapping[node] = reference_node[target] if target >= 0 else -1
-        return Alignment(mapping, found.value, found.upper_bound, found.method)
+        return Alignment(
+            mapping, found.value, found.upper_bound, found.method, found.cut
+        )
 
 
 def isomorphic_alignment(
@@ -192,6 +195,12 @@ def alignment_problem(
 #: smatch's ``compat`` values: the standardisation's, and every metric's
 #: ``reference`` (smatch 1.0.4, as which it is stored)
 SmatchCompat = Literal["smatch-1.0.4", "raw", "reference"]
+#: seconds of search per pair by default (``time_budget``)
+DEFAULT_TIME_BUDGET = 3.0
+#: options that limit resources, not what is computed: left out of
+#: :meth:`Smatch.settings`, so that scores recorded under another budget
+#: stay comparable (a pair the budget cuts is counted and reported apart)
+RESOURCE_OPTIONS = frozenset({"time_budget"})
 
 
 @register("smatch")
@@ -213,7 +222,12 @@ class Smatch:
         ``DoNothingStandardizer``). ``restarts``: random starts after the
         smart start. ``seed``: the random starts' seed. ``exact``: solve
         the ILP for every pair the search does not prove optimal, with at
-        most ``time_limit`` seconds per pair.
+        most ``time_limit`` seconds per pair. ``time_budget``: seconds per
+        pair for the search (None: no limit); a pair it stops is *cut*: it
+        keeps the best mapping found and the upper bound, ``optimal`` is
+        False and ``counts["cut"]`` is 1. The default is far above what a
+        sentence's graph needs (milliseconds): only documents of hundreds
+        of sentences meet it.
         """
 
         root: RootPolicy = "variable"
@@ -222,6 +236,7 @@ class Smatch:
         seed: int = 0
         exact: bool = False
         time_limit: float = 30.0
+        time_budget: float | None = DEFAULT_TIME_BUDGET
 
         def __post_init__(self) -> None:
             if self.root not in ROOT_POLICIES:
@@ -237,6 +252,8 @@ class Smatch:
                 raise ValueError("restarts must be >= 0")
             if self.time_limit <= 0:
                 raise ValueError("time_limit must be > 0")
+            if self.time_budget is not None and not self.time_budget > 0:
+                raise ValueError("time_budget must be > 0 (or None: no limit)")
 
     def __init__(self, **options: Any) -> None:
         if options.get("compat") == REFERENCE:
@@ -255,7 +272,9 @@ class Smatch:
     def settings(self) -> dict[str, Any]:
         """What a report must state: every option and the standardisation."""
         described = {
-            f.name: getattr(self.options, f.name) for f in fields(self.options)
+            f.name: getattr(self.options, f.name)
+            for f in fields(self.options)
+            if f.name not in RESOURCE_OPTIONS
         }
         described["standardization"] = self.standardization.describe()
         return described
@@ -276,7 +295,11 @@ class Smatch:
         found = isomorphic_alignment(
             problem, candidate, reference, numbering
         ) or hill_climb(
-            problem, restarts=self.options.restarts, seed=self.options.seed, bound=known
+            problem,
+            restarts=self.options.restarts,
+            seed=self.options.seed,
+            bound=known,
+            deadline=deadline_after(self.options.time_budget),
         )
         if self.options.exact and not found.optimal:
             found = solve_exact(problem, found, self.options.time_limit)
@@ -307,6 +330,7 @@ class Smatch:
                 "reference": n_ref,
                 "upper_bound": bound,
                 "optimal": int(found.optimal),
+                "cut": int(found.cut),
             },
             info={
                 "optimal": found.optimal,
@@ -340,7 +364,8 @@ class Smatch:
         return explain_alignment(candidate, reference, mapping)
 
     def aggregate(self, pairs: Sequence[Score]) -> Score:
-        """Micro P/R/F1; ``counts["optimal"]`` = pairs proven optimal."""
+        """Micro P/R/F1; ``counts["optimal"]`` = pairs proven optimal,
+        ``counts["cut"]`` = pairs the time budget stopped."""
         total = micro_prf(pairs)
         total.info["f1_upper_bound"] = prf(
             total.counts.get("upper_bound", 0.0),
@@ -348,6 +373,18 @@ class Smatch:
             total.counts.get("reference", 0.0),
         )[2]
         return total
+
+
+def search_note(counts: dict[str, float], pairs: int) -> str | None:
+    """How a corpus's alignments were found, for a report: pairs proven
+    optimal and pairs the time budget cut (None without smatch's counts)."""
+    if "optimal" not in counts:
+        return None
+    cut = int(counts.get("cut", 0))
+    note = f"{int(counts['optimal'])}/{pairs} pairs proven optimal"
+    return note + f", {cut} cut by the time budget" + (
+        " (best alignment found kept)" if cut else ""
+    )
 
 
 def emptied(graph: StandardGraph) -> StandardGraph:

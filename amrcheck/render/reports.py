@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..metrics import Metric, Score, get_metric
+from ..metrics.smatch import search_note
 from ..pairing.graphs import Gap, PairBy, gap_report, match_entries
 from ..reading._parse import Entry
 from ..reading.corpus import Corpus
@@ -84,6 +85,12 @@ def _score_text(metric: str, score: Score | None) -> str:
     if score.precision is not None and score.recall is not None:
         text += f" · P {score.precision:.4f} R {score.recall:.4f}"
     return text
+
+
+def _searched(score: Score, pairs: int) -> str:
+    """``; N/M pairs proven optimal, K cut by the time budget`` (smatch's)."""
+    note = search_note(score.counts, pairs)
+    return "" if note is None else f"; {note}"
 
 
 def _counts(rows: Sequence[TripleRow]) -> dict[str, int]:
@@ -382,6 +389,7 @@ def score_report(
         *(
             f"{shown_path(r.candidate) if several else r.metric}: "
             f"{_score_text(r.metric, r.corpus.micro)} over {r.corpus.n_pairs} pairs"
+            + _searched(r.corpus.micro, r.corpus.n_pairs)
             for r in evaluation.results
         ),
         *(

@@ -63,6 +63,7 @@ from ..pairing.streaming import Batch, PairingReport, PairStream, check_reports
 from ..reading.corpus import CHUNK_BYTES, Corpus, graph_count
 
 if TYPE_CHECKING:  # numpy is imported only when --ci or --compare need it
+    from ..metrics.aspects import AspectDefinitions
     from .stats import Interval, PairedComparison
 
 #: pairs per batch, the unit of work handed to a worker process; with the
@@ -153,11 +154,16 @@ class _PairScorer:
     """
 
     def __init__(
-        self, metrics: Sequence[Metric], aspects: Metric | None, skip_unreadable: bool
+        self,
+        metrics: Sequence[Metric],
+        aspects: Metric | None,
+        skip_unreadable: bool,
+        definitions: AspectDefinitions = "amrcheck",
     ) -> None:
         self.metrics = tuple(metrics)
         self.aspects = aspects
         self.skip_unreadable = skip_unreadable
+        self.definitions: AspectDefinitions = definitions
 
     def __call__(self, batch: Sequence[tuple[int, GraphPair]]) -> list[Scored]:
         if self.skip_unreadable:
@@ -172,10 +178,13 @@ class _PairScorer:
                 from ..metrics.smatch import Smatch
 
                 assert isinstance(self.aspects, Smatch)
+                definitions = self.definitions
                 aspects = (
-                    aspect_scores_missing(self.aspects, pair.reference)
+                    aspect_scores_missing(self.aspects, pair.reference, definitions)
                     if pair.candidate is None
-                    else aspect_scores(self.aspects, pair.candidate, pair.reference)
+                    else aspect_scores(
+                        self.aspects, pair.candidate, pair.reference, definitions
+                    )
                 )
             scores = tuple(scores[k] for scores in by_metric)
             scored.append((number, pair.index, pair.id, scores, aspects))
@@ -217,12 +226,16 @@ class _Tally:
         ordered = sorted(self.rows, key=lambda row: row[0])
         return [scores[metric] for _, key, scores in ordered if key in keys]
 
-    def aspect_total(self, keys: set[str]) -> dict[str, Score]:
+    def aspect_total(
+        self, keys: set[str], definitions: AspectDefinitions = "amrcheck"
+    ) -> dict[str, Score]:
         from ..metrics.aspects import aggregate_aspects
 
         if self.keep_aspects:
-            return aggregate_aspects([a for k, a in self.aspect_rows if k in keys])
-        return aggregate_aspects([] if self.aspect_sum is None else [self.aspect_sum])
+            kept = [a for k, a in self.aspect_rows if k in keys]
+        else:
+            kept = [] if self.aspect_sum is None else [self.aspect_sum]
+        return aggregate_aspects(kept, definitions)
 
 
 def evaluate(
@@ -235,7 +248,7 @@ def evaluate(
     skip_unreadable: bool = False,
     ci: bool = False,
     compare: bool = False,
-    aspects: bool = False,
+    aspects: bool | AspectDefinitions = False,
     resamples: int = 1000,
     confidence: float = 0.95,
     seed: int = 0,
@@ -256,7 +269,9 @@ def evaluate(
             ``confidence``, ``seed``) of every corpus score.
         compare: paired test between exactly two candidates, per metric,
             over the pairs both have.
-        aspects: fine-grained scores for the smatch metrics.
+        aspects: fine-grained scores for the smatch metrics, by amrcheck's
+            definitions (True, ``"amrcheck"``) or Damonte et al.'s
+            (``"damonte"``; :mod:`amrcheck.metrics.aspects`).
         jobs: worker processes, or a cluster (:mod:`amrcheck.execution`);
             results do not depend on it.
         progress: called with the number of pairs scored.
@@ -273,7 +288,10 @@ def evaluate(
     if compare and len(candidates) != 2:
         raise InputError(f"--compare needs two candidate files, not {len(candidates)}")
     smatch = next((m for m in metrics if m.name == "smatch"), None)
-    scorer = _PairScorer(metrics, smatch if aspects else None, skip_unreadable)
+    definitions: AspectDefinitions = "damonte" if aspects == "damonte" else "amrcheck"
+    scorer = _PairScorer(
+        metrics, smatch if aspects else None, skip_unreadable, definitions
+    )
     # graph-opening lines per file: a cheap look before reading
     counts = [graph_count(f) for f in (reference, *candidates)]
     _fail_fast(reference, candidates, counts, by, strict, chunk_bytes)
@@ -298,7 +316,7 @@ def evaluate(
             if ci:
                 result.ci = _interval(metric, scores, resamples, confidence, seed)
             if aspects and metric is smatch:
-                result.aspects = tally.aspect_total(chosen)
+                result.aspects = tally.aspect_total(chosen, definitions)
             report.results.append(result)
     if compare:
         _compare(report, metrics, resamples, confidence, seed)

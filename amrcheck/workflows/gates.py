@@ -316,6 +316,14 @@ def graph_reports(
     ]
 
 
+#: a graph whose alignment search the time budget stopped (its F1 may be
+#: below the optimum's): said beside its score
+CUT_REMARK = (
+    "alignment cut by the time budget, not proven optimal "
+    "(metric-options time_budget)"
+)
+
+
 def _graph_place(entry: Entry) -> str:
     return str(Span(entry.source, entry.graph_start, entry.graph_start))
 
@@ -348,6 +356,7 @@ def graph_report(
         f1=score.f1,
         before=before,
         notes=tuple(notes),
+        remark=CUT_REMARK if score.counts.get("cut") else "",
     )
 
 

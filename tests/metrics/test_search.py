@@ -159,14 +159,18 @@ def test_assignment_bound_is_the_optimal_assignment(
     stars = rng.integers(0, 4, size=n1 * n2).astype(float) / 2
     matrix = stars.reshape(n1, n2)
     rows, cols = linear_sum_assignment(matrix, maximize=True)
-    plain = _search.assignment_bound(n1, n2, stars.tolist(), False)
-    bound, mapping = compiled["assignment_bound"](n1, n2, stars, False)
+    plain = _search.assignment_bound(n1, n2, stars.tolist(), False, math.inf, [0])
+    bound, mapping = compiled["assignment_bound"](
+        n1, n2, stars, False, math.inf, np.zeros(1, dtype=np.int64)
+    )
     assert (bound, list(mapping)) == plain
     assert bound == pytest.approx(matrix[rows, cols].sum(), abs=1e-12)
     taken = [j for j in mapping if j >= 0]
     assert len(taken) == len(set(taken))
     assert sum(matrix[i, j] for i, j in enumerate(mapping) if j >= 0) == bound
-    integral, _ = _search.assignment_bound(n1, n2, stars.tolist(), True)
+    integral, _ = _search.assignment_bound(
+        n1, n2, stars.tolist(), True, math.inf, [0]
+    )
     assert integral == np.floor(bound + 1e-9)
 
 
@@ -174,7 +178,7 @@ def _both_ways(problem: AlignmentProblem, seed: int) -> tuple[Any, Any]:
     """(plain, compiled) ``search`` results on one problem, as lists."""
     arrays = (problem.unary, problem.row_start, problem.partners, problem.weights)
     args = (problem.n1, problem.n2)
-    tail = (problem.integral, 4, seed, math.inf)
+    tail = (problem.integral, 4, seed, math.inf, math.inf)
     plain = _search.search(*args, *(a.tolist() for a in arrays), *tail)
     compiled = _search.compiled()["search"](*args, *arrays, *tail)
     return plain, (list(compiled[0]), *compiled[1:])

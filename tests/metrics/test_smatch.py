@@ -46,6 +46,7 @@ def test_precision_is_relative_to_the_candidate() -> None:
         "reference": 4,
         "upper_bound": 2,
         "optimal": 1,
+        "cut": 0,
     }
     assert (score.precision, score.recall) == (1.0, 0.5)
 
