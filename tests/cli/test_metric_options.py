@@ -63,7 +63,7 @@ def other_value(metric: str, spec: OptionSpec) -> tuple[str, Any]:
         return ("false", False) if spec.default else ("true", True)
     if spec.type == "int":
         return str(spec.default + 1), spec.default + 1
-    if spec.type == "float":
+    if spec.type in ("float", "float, or none"):
         return str(spec.default / 2), spec.default / 2
     if spec.type.startswith("floats"):
         return "0.5, 0.3, 0.2", (0.5, 0.3, 0.2)
