@@ -117,8 +117,10 @@ class Analysis:
             "f1": score.f1 if score else None,
             "precision": score.precision if score else None,
             "recall": score.recall if score else None,
-            "missing": sum(len(c.missing) for c in compared),
-            "extra": sum(len(c.extra) for c in compared),
+            # counted as every front end counts them (ChangeCounts)
+            "missing": sum(c.counts.missing for c in compared),
+            "extra": sum(c.counts.extra for c in compared),
+            "relabelled": sum(c.counts.relabelled for c in compared),
             # counted as empty graphs (F1 0) in the score above, each with why
             "counted_empty": [
                 {
@@ -251,9 +253,7 @@ def _differences(
     for report in graphs:
         comparison, graph = report.comparison, report.entry.graph
         # most graphs match their reference: nothing to say, nothing to build
-        if comparison is None or graph is None or not (
-            comparison.extra or comparison.missing
-        ):
+        if comparison is None or graph is None or not comparison.counts.total:
             continue
         if settings.diff_diagnostics == "grouped":
             found.append(
@@ -485,13 +485,22 @@ def _describe_extra(
     )
 
 
-def _missing_items(comparison: GraphComparison, places: _ReferencePlaces) -> list[str]:
-    """``(h / here) at gold/lpp.amr:44:18`` for each missing reference triple."""
-    return [
-        f"{written(places.graph, m.index)} at "
-        f"{places.place(triple_span_of(places.graph, m)[0])}"
-        for m in comparison.missing
-    ]
+def _reference_item(places: _ReferencePlaces, triple: TripleId) -> str:
+    """``(h / here) at gold/lpp.amr:44:18``: a reference triple and its place."""
+    return (
+        f"{written(places.graph, triple.index)} at "
+        f"{places.place(triple_span_of(places.graph, triple)[0])}"
+    )
+
+
+def _relabelled_item(
+    graph: Graph, reference: TripleId, candidate: TripleId, places: _ReferencePlaces
+) -> str:
+    """``relabelled (m / magnificent) at gold/x.amr:15:23 -> (m / beautiful)``."""
+    return (
+        f"relabelled {_reference_item(places, reference)} -> "
+        f"{written(graph, candidate.index)}"
+    )
 
 
 def grouped_diff_diagnostic(
@@ -506,14 +515,26 @@ def grouped_diff_diagnostic(
     ``"grouped"``): a much changed graph is no longer underlined nearly line
     by line (issue 22).
 
-    Each differing triple is one ``relatedInformation`` entry: an extra
-    triple at its place in the graph, a missing one at its place in the
-    reference, named ``gold/lpp.amr:44:18``. The message counts exactly
-    those entries and lists the first :data:`MESSAGE_TRIPLES`.
+    Each difference is one ``relatedInformation`` entry: an extra triple
+    or a relabelled one at its place in the graph, a missing one at its
+    place in the reference, named ``gold/lpp.amr:44:18``. The message
+    counts them as the lens and ``amrcheck diff`` do
+    (:class:`~amrcheck.workflows.diff.ChangeCounts`) and lists the first
+    :data:`MESSAGE_TRIPLES`.
     """
     places = _ReferencePlaces(comparison.reference, reference, name)
     related = []
-    for extra in comparison.extra:
+    for before, after in comparison.relabelled:
+        start, end = triple_span_of(graph, after)
+        related.append(
+            types.DiagnosticRelatedInformation(
+                location=types.Location(
+                    uri=parsed.uri, range=parsed.lines.range(start, end)
+                ),
+                message=_relabelled_item(graph, before, after, places),
+            )
+        )
+    for extra in comparison.unpaired_extra():
         start, end = triple_span_of(graph, extra)
         related.append(
             types.DiagnosticRelatedInformation(
@@ -523,24 +544,21 @@ def grouped_diff_diagnostic(
                 message=_describe_extra(graph, extra, comparison, places).item,
             )
         )
-    for missing, text in zip(
-        comparison.missing, _missing_items(comparison, places), strict=True
-    ):
+    for missing in comparison.unpaired_missing():
         related.append(
             types.DiagnosticRelatedInformation(
-                location=places.location(missing), message=f"missing {text}"
+                location=places.location(missing),
+                message=f"missing {_reference_item(places, missing)}",
             )
         )
     items = [r.message for r in related]
     shown = "; ".join(items[:MESSAGE_TRIPLES])
     if len(items) > MESSAGE_TRIPLES:
         shown += f"; … (+{len(items) - MESSAGE_TRIPLES})"
-    differ = "triple differs" if len(items) == 1 else "triples differ"
     return types.Diagnostic(
         range=parsed.lines.line_range(graph.start),
-        message=f"{len(items)} {differ} from {name}#{comparison.reference.label} "
-                f"({len(comparison.missing)} missing, {len(comparison.extra)} "
-                f"extra): {shown}",
+        message=f"differs from {name}#{comparison.reference.label} "
+                f"({comparison.counts}): {shown}",
         severity=types.DiagnosticSeverity.Information,
         code="diff",
         source=DIFF_SOURCE,
@@ -568,7 +586,25 @@ def diff_diagnostics(
     places = _ReferencePlaces(comparison.reference, reference, name)
     found: list[types.Diagnostic] = []
 
-    for extra in comparison.extra:
+    for before, after in comparison.relabelled:
+        start, end = triple_span_of(graph, after)
+        concept = graph.triples[after.index][1] == ":instance"
+        node, related = places.node(places.graph.triples[before.index][0])
+        found.append(
+            types.Diagnostic(
+                range=lines.range(start, end),
+                message=(
+                    f"concept {graph.triples[after.index][2]!r} relabels "
+                    f"reference node {node}" if concept
+                    else _relabelled_item(graph, before, after, places)
+                ),
+                severity=types.DiagnosticSeverity.Information,
+                code="diff-concept" if concept else "diff-relabel",
+                source=DIFF_SOURCE,
+                related_information=related or None,
+            )
+        )
+    for extra in comparison.unpaired_extra():
         start, end = triple_span_of(graph, extra)
         described = _describe_extra(graph, extra, comparison, places)
         found.append(
@@ -583,8 +619,9 @@ def diff_diagnostics(
                 related_information=described.related or None,
             )
         )
-    if comparison.missing:
-        listed = _missing_items(comparison, places)
+    unpaired = comparison.unpaired_missing()
+    if unpaired:
+        listed = [_reference_item(places, m) for m in unpaired]
         more = len(listed) - MESSAGE_TRIPLES
         shown = ", ".join(listed[:MESSAGE_TRIPLES])
         if more > 0:
@@ -603,7 +640,7 @@ def diff_diagnostics(
                     types.DiagnosticRelatedInformation(
                         location=places.location(missing), message=f"missing {text}"
                     )
-                    for missing, text in zip(comparison.missing, listed, strict=True)
+                    for missing, text in zip(unpaired, listed, strict=True)
                 ],
             )
         )
@@ -673,11 +710,13 @@ def next_low_score(analysis: Analysis, offset: int) -> GraphReport | None:
 
 
 def lens_title(analysis: Analysis, report: GraphReport) -> str:
-    """``smatch 0.87 · P 0.90 R 0.84 · 3 missing, 2 extra vs gold/x.amr#id``.
+    """``smatch 0.87 · P 0.90 R 0.84 · 1 missing, 1 extra, 1 relabelled vs gold/x.amr#id``.
 
     The counts are in the lens metric's own units: triples for smatch and
     s2match, ``motifs: 9 shared, 2 missing, 0 extra`` for rematch, and so
-    on (:attr:`GraphComparison.summary`).
+    on (:attr:`GraphComparison.summary`). Triples are counted as
+    ``amrcheck diff`` and the diff diagnostics count them
+    (:attr:`GraphComparison.counts`).
     """
     metric = analysis.settings.metric
     comparison = report.comparison
@@ -697,7 +736,7 @@ def lens_title(analysis: Analysis, report: GraphReport) -> str:
         title += f" · P {score.precision:.2f} R {score.recall:.2f}"
     title += " · " + (
         comparison.summary if comparison.summary is not None
-        else f"{len(comparison.missing)} missing, {len(comparison.extra)} extra"
+        else str(comparison.counts)
     )
     return f"{title} vs {analysis.reference_name}#{comparison.reference.label}"
 
