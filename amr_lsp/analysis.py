@@ -212,7 +212,7 @@ def analyze(
         diagnostics[DIFF_SOURCE].append(_reference_problem(parsed, choice, reference))
     if settings.features.diff and reference is not None and reference.lines is not None:
         diagnostics[DIFF_SOURCE].extend(
-            _differences(graphs, settings, parsed, reference, name or "")
+            _differences(graphs, settings, parsed, reference, name or "", root)
         )
     diagnostics[SCORE_SOURCE] = low_score_diagnostics(
         graphs, settings, parsed.lines
@@ -247,9 +247,14 @@ def _differences(
     parsed: ParsedDocument,
     reference: LoadedReference,
     name: str,
+    root: Path | None,
 ) -> list[types.Diagnostic]:
     """The diff diagnostics of every graph, in the form the settings ask for."""
     found: list[types.Diagnostic] = []
+    document = uri_to_path(parsed.uri)
+    own_name = (
+        _display_name(document, None, root) if document is not None else parsed.uri
+    )
     for report in graphs:
         comparison, graph = report.comparison, report.entry.graph
         # most graphs match their reference: nothing to say, nothing to build
@@ -257,7 +262,9 @@ def _differences(
             continue
         if settings.diff_diagnostics == "grouped":
             found.append(
-                grouped_diff_diagnostic(graph, comparison, parsed, reference, name)
+                grouped_diff_diagnostic(
+                    graph, comparison, parsed, reference, name, own_name
+                )
             )
         else:
             found.extend(
@@ -509,6 +516,7 @@ def grouped_diff_diagnostic(
     parsed: ParsedDocument,
     reference: LoadedReference,
     name: str,
+    own_name: str,
 ) -> types.Diagnostic:
     """All differences of one graph from its reference graph, as one
     diagnostic on the graph's opening line (``amrcheck.diffDiagnostics``
@@ -517,32 +525,33 @@ def grouped_diff_diagnostic(
 
     Each difference is one ``relatedInformation`` entry: an extra triple
     or a relabelled one at its place in the graph, a missing one at its
-    place in the reference, named ``gold/lpp.amr:44:18``. The message
+    place in the reference, each named with its file's path in the
+    workspace (``gold/lpp.amr:44:18``, ``annotations/lpp.amr:20:5``: VS
+    Code shows only a file's name beside them, the same for a reference
+    with the annotation's name; issue 29). The message
     counts them as the lens and ``amrcheck diff`` do
     (:class:`~amrcheck.workflows.diff.ChangeCounts`) and lists the first
     :data:`MESSAGE_TRIPLES`.
     """
     places = _ReferencePlaces(comparison.reference, reference, name)
     related = []
-    for before, after in comparison.relabelled:
-        start, end = triple_span_of(graph, after)
-        related.append(
-            types.DiagnosticRelatedInformation(
-                location=types.Location(
-                    uri=parsed.uri, range=parsed.lines.range(start, end)
-                ),
-                message=_relabelled_item(graph, before, after, places),
-            )
+
+    def own(triple: TripleId, item: str) -> types.DiagnosticRelatedInformation:
+        """``item`` at the triple's place in the annotation, named in it."""
+        start, end = triple_span_of(graph, triple)
+        line, column = graph.source.line_column(start)
+        return types.DiagnosticRelatedInformation(
+            location=types.Location(
+                uri=parsed.uri, range=parsed.lines.range(start, end)
+            ),
+            message=f"{item} (at {own_name}:{line}:{column})",
         )
+
+    for before, after in comparison.relabelled:
+        related.append(own(after, _relabelled_item(graph, before, after, places)))
     for extra in comparison.unpaired_extra():
-        start, end = triple_span_of(graph, extra)
         related.append(
-            types.DiagnosticRelatedInformation(
-                location=types.Location(
-                    uri=parsed.uri, range=parsed.lines.range(start, end)
-                ),
-                message=_describe_extra(graph, extra, comparison, places).item,
-            )
+            own(extra, _describe_extra(graph, extra, comparison, places).item)
         )
     for missing in comparison.unpaired_missing():
         related.append(
@@ -710,7 +719,8 @@ def next_low_score(analysis: Analysis, offset: int) -> GraphReport | None:
 
 
 def lens_title(analysis: Analysis, report: GraphReport) -> str:
-    """``smatch 0.87 · P 0.90 R 0.84 · 1 missing, 1 extra, 1 relabelled vs gold/x.amr#id``.
+    """``smatch 0.87 · P 0.90 R 0.84 · 1 missing, 1 extra, 1 relabelled vs
+    gold/x.amr#id``.
 
     The counts are in the lens metric's own units: triples for smatch and
     s2match, ``motifs: 9 shared, 2 missing, 0 extra`` for rematch, and so

@@ -169,6 +169,11 @@ class AmrLanguageServer(LanguageServer):
         self.graph_views = GraphViews(self.budget["drawings"])
         #: the code lenses last sent for each document (reused when unchanged)
         self.lenses: dict[str, list[types.CodeLens]] = {}
+        #: the client asks for lenses and hints again after each edit by
+        #: itself (:func:`asks_again_after_edits`)
+        self.client_follows_edits = False
+        #: documents whose pending analysis is for the client's own edit
+        self.edited: set[str] = set()
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._shown_problems: set[str] = set()
         #: set once the client's settings are known (or it has none to give):
@@ -233,8 +238,9 @@ class AmrLanguageServer(LanguageServer):
 
     # -- analysis scheduling ----------------------------------------------------
 
-    def schedule(self, uri: str, delay: float) -> None:
-        """(Re-)analyse ``uri`` after ``delay`` seconds of quiet.
+    def schedule(self, uri: str, delay: float, edited: bool = False) -> None:
+        """(Re-)analyse ``uri`` after ``delay`` seconds of quiet (``edited``:
+        because the client changed it).
 
         Bursts coalesce without a long delay: a new change cancels the
         pending run, whether it is still waiting out its delay or queued
@@ -246,6 +252,10 @@ class AmrLanguageServer(LanguageServer):
         pending = self._tasks.pop(uri, None)
         if pending is not None:
             pending.cancel()
+        if edited:
+            self.edited.add(uri)
+        else:
+            self.edited.discard(uri)
         self._tasks[uri] = asyncio.get_running_loop().create_task(
             self._debounced(uri, delay)
         )
@@ -312,7 +322,8 @@ class AmrLanguageServer(LanguageServer):
         self.store.sync(uri, analysis.version)
         if analysis.settings.features.document_score:
             self.protocol.notify(DOCUMENT_SCORE_NOTIFICATION, analysis.score_summary())
-        self._refresh_views(analysis.settings)
+        if not (self.client_follows_edits and uri in self.edited):
+            self._refresh_views(analysis.settings)
         log.debug(
             "analysed %s v%s: %s", uri, analysis.version,
             {phase: round(s * 1000) for phase, s in analysis.timings.items()},
@@ -430,12 +441,36 @@ SERVER = AmrLanguageServer()
 # -- lifecycle and synchronisation --------------------------------------------
 
 
+#: clients whose editor asks for code lenses and inlay hints again after
+#: each edit on its own: VS Code and its builds (its CodeLens controller
+#: re-requests on every content change, after its own debounce)
+FOLLOWS_EDITS = ("Visual Studio Code", "code-server", "Code - OSS", "VSCodium")
+
+
+def asks_again_after_edits(client: types.ClientInfo | None) -> bool:
+    """Whether the client asks for lenses and hints again after its edits.
+
+    To such a client, a ``workspace/codeLens/refresh`` after each edit's
+    analysis is worse than useless: VS Code restarts its lens debounce on
+    it, so the lens of the edited graph came the analysis's time later
+    (issue 29). Refreshes are still sent for what the client cannot know:
+    a setting or a reference file changed.
+
+        >>> asks_again_after_edits(types.ClientInfo(name="code-server"))
+        True
+        >>> asks_again_after_edits(types.ClientInfo(name="Neovim"))
+        False
+    """
+    return client is not None and client.name.startswith(FOLLOWS_EDITS)
+
+
 @SERVER.feature(types.INITIALIZE)
 def initialize(ls: AmrLanguageServer, params: types.InitializeParams) -> None:
     raw = params.initialization_options
     if isinstance(raw, dict) and set(raw) == {SECTION}:
         raw = raw[SECTION]  # {"amrcheck": settings} is accepted too
     ls.init_options = raw if isinstance(raw, dict) else {}
+    ls.client_follows_edits = asks_again_after_edits(params.client_info)
     ls.apply_settings(raw)  # None: defaults; anything else wrong: reported
     ls.references.encoding = ls.encoding
     # load the frame inventory and metrics before the first request needs them
@@ -513,7 +548,7 @@ def did_open(ls: AmrLanguageServer, params: types.DidOpenTextDocumentParams) -> 
 def did_change(
     ls: AmrLanguageServer, params: types.DidChangeTextDocumentParams
 ) -> None:
-    ls.schedule(params.text_document.uri, ls.settings.debounce_ms / 1000)
+    ls.schedule(params.text_document.uri, ls.settings.debounce_ms / 1000, edited=True)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_SAVE)
@@ -533,6 +568,7 @@ def did_close(ls: AmrLanguageServer, params: types.DidCloseTextDocumentParams) -
         pending.cancel()
     ls.analyses.pop(uri, None)
     ls.lenses.pop(uri, None)
+    ls.edited.discard(uri)
     ls.documents.forget(uri)
     ls.store.clear(uri)
     ls.store.sync(uri)

@@ -69,10 +69,11 @@ SETTLE_S = 0.6
 OBSERVER = """
 (() => {
   const b = (window.__bench = { armed: false, key: null, status: null, lens: null });
-  b.statusText = () => [...document.querySelectorAll('.statusbar-item')]
-    .map((e) => e.textContent ?? '').find((t) => /smatch (\\d\\.\\d{3}|—)/.test(t)) ?? '';
-  b.lensText = () => [...document.querySelectorAll('.monaco-editor .codelens-decoration')]
-    .map((e) => e.textContent ?? '').join('\\n');
+  const texts = (selector) =>
+    [...document.querySelectorAll(selector)].map((e) => e.textContent ?? '');
+  b.statusText = () =>
+    texts('.statusbar-item').find((t) => /smatch (\\d\\.\\d{3}|—)/.test(t)) ?? '';
+  b.lensText = () => texts('.monaco-editor .codelens-decoration').join('\\n');
   b.arm = () => {
     Object.assign(b, { armed: true, key: null, status: null, lens: null,
       statusBefore: b.statusText(), lensBefore: b.lensText() });
@@ -141,7 +142,9 @@ def free_port() -> int:
         return port
 
 
-def start_code_server(tmp: Path, ws: Path, vsix: Path) -> tuple[subprocess.Popen[bytes], int]:
+def start_code_server(
+    tmp: Path, ws: Path, vsix: Path
+) -> tuple[subprocess.Popen[bytes], int]:
     user_data, extensions, home = tmp / "user-data", tmp / "extensions", tmp / "home"
     for directory in (user_data / "User", extensions, home):
         directory.mkdir(parents=True, exist_ok=True)
@@ -215,8 +218,8 @@ def go_to(page: Any, line: int, column: int) -> None:
 def wait_ready(page: Any, graph: str, timeout_ms: int = 120_000) -> None:
     """The status bar shows a score and the graph's lens its title."""
     page.wait_for_function(
-        """(id) => window.__bench.statusText() !== ''
-            && window.__bench.lensText().split('\\n').some((t) => t.endsWith('#' + id))""",
+        """(id) => window.__bench.statusText() !== '' && window.__bench
+            .lensText().split('\\n').some((t) => t.endsWith('#' + id))""",
         arg=graph, timeout=timeout_ms,
     )
 
@@ -253,7 +256,9 @@ def summary(values: list[float | None]) -> str:
         f"p50 {statistics.median(seen):6.0f} ms  p95 {p95(seen):6.0f} ms  "
         f"max {max(seen):6.0f} ms  (n={len(seen)})"
     )
-    return text + (f", {missed} unchanged after {EDIT_TIMEOUT_S:.0f} s" if missed else "")
+    if missed:
+        text += f", {missed} unchanged after {EDIT_TIMEOUT_S:.0f} s"
+    return text
 
 
 def load() -> str:
@@ -295,7 +300,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     load_at = load()
                     for graph, line, column in places:
                         go_to(page, line, column)
-                        wait_ready(page, graph)
+                        try:
+                            wait_ready(page, graph)
+                        except Exception:
+                            page.screenshot(path=str(args.failure_screenshot))
+                            raise
                         time.sleep(SETTLE_S)  # the newly visible lenses resolve
                         for press in (key, "Backspace"):
                             samples.append(one_key(page, press))
@@ -308,8 +317,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     }
                     print(f"{label} (load {load_at}):", flush=True)
                     for what in ("status", "lens"):
-                        print(f"  keystroke -> {what:6}: {summary(results[label][what])}",
-                              flush=True)
+                        shown = summary(results[label][what])
+                        print(f"  keystroke -> {what:6}: {shown}", flush=True)
                 page.keyboard.press("Control+K")
                 page.keyboard.press("W")  # close the editors before the next file
             browser.close()
@@ -332,6 +341,8 @@ def main() -> None:
     parser.add_argument("--no-sidebar", action="store_true",
                         help="hide the side bar (and the Graphs by Score view)")
     parser.add_argument("--json", type=Path, help="write every sample here")
+    parser.add_argument("--failure-screenshot", type=Path,
+                        default=Path(tempfile.gettempdir()) / "editor-bench.png")
     args = parser.parse_args()
     for needed in (CODE_SERVER, CHROMIUM):
         if not needed.exists():

@@ -32,7 +32,9 @@ from .conftest import (
     resolved_lenses,
 )
 
-LITTLE_PRINCE = REPO.parent / "shared" / "data" / "little_prince" / "amr-bank-struct-v3.0.txt"
+LITTLE_PRINCE = (
+    REPO.parent / "shared" / "data" / "little_prince" / "amr-bank-struct-v3.0.txt"
+)
 COUNTS = re.compile(r"(\d+) missing, (\d+) extra, (\d+) relabelled")
 GRAPHS = 30
 
@@ -69,7 +71,7 @@ def shifted_pairs(folder: Path) -> tuple[Path, Path]:
     annotation.parent.mkdir()
     gold.write_text("\n\n".join(blocks[:GRAPHS]) + "\n", encoding="utf-8")
     shifted = []
-    for block, following in zip(blocks, blocks[1:]):
+    for block, following in zip(blocks, blocks[1:], strict=False):
         header = [line for line in block.splitlines() if line.startswith("#")]
         body = [line for line in following.splitlines() if not line.startswith("#")]
         shifted.append("\n".join(header + body))

@@ -81,7 +81,12 @@ async def test_differences_are_one_diagnostic_per_graph_issue_22(
     concept = graph_diff(client, uri, "lpp_1943.2")
     # a concept replaced is one difference, as amrcheck diff counts it (~1)
     where = place("gold/lpp.amr", gold, "magnificent)")
-    relabelled = f"relabelled (m / magnificent) at {where} -> (m / beautiful)"
+    here = place("annotations/lpp.amr", text, "beautiful")
+    # each place named by its path in the workspace: VS Code shows only
+    # "lpp.amr" beside either file's places (issue 29)
+    relabelled = (
+        f"relabelled (m / magnificent) at {where} -> (m / beautiful) (at {here})"
+    )
     assert concept.message == (
         "differs from gold/lpp.amr#lpp_1943.2 (0 missing, 0 extra, 1 relabelled): "
         f"{relabelled}"
@@ -95,7 +100,8 @@ async def test_differences_are_one_diagnostic_per_graph_issue_22(
     polarity = graph_diff(client, uri, "lpp_1943.5")
     assert polarity.message == (
         "differs from gold/lpp.amr#lpp_1943.5 (0 missing, 1 extra, 0 relabelled): "
-        "extra (s2 :polarity -)"
+        "extra (s2 :polarity -) "
+        f"(at {place('annotations/lpp.amr', text, ':polarity -')})"
     )
     [link] = polarity.related_information
     assert (link.location.uri, link.location.range.start) == (
@@ -251,7 +257,8 @@ async def test_header_reference_on_a_bamboo_pair(client: LanguageClient) -> None
     [concept] = [r for r in first.related_information if "wear-01" in r.message]
     assert concept.location.range.start == find(text, "wear-01")
     assert concept.message == (
-        "relabelled (xv1 / have-03) at bamboo/src.amr:5:29 -> (xv4 / wear-01)"
+        "relabelled (xv1 / have-03) at bamboo/src.amr:5:29 -> (xv4 / wear-01) "
+        f"(at {place('bamboo/tgt.amr', text, 'wear-01')})"
     )
     score = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(command="amrcheck.documentScore", arguments=[uri])
