@@ -208,6 +208,16 @@ def open_file(page: Any, relative: str) -> None:
     page.keyboard.press("Enter")
 
 
+def run_command(page: Any, title: str) -> None:
+    page.keyboard.press("F1")
+    page.wait_for_selector(".quick-input-widget input", state="visible")
+    page.keyboard.type(title)
+    page.wait_for_selector(
+        f'.quick-input-list .monaco-list-row[aria-label*="{title}"]', timeout=30_000
+    )
+    page.keyboard.press("Enter")
+
+
 def go_to(page: Any, line: int, column: int) -> None:
     page.keyboard.press("Control+G")
     page.wait_for_selector(".quick-input-widget input", state="visible")
@@ -319,8 +329,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     for what in ("status", "lens"):
                         shown = summary(results[label][what])
                         print(f"  keystroke -> {what:6}: {shown}", flush=True)
-                page.keyboard.press("Control+K")
-                page.keyboard.press("W")  # close the editors before the next file
+                run_command(page, "View: Close All Editors")  # before the next file
             browser.close()
     finally:
         os.killpg(server.pid, signal.SIGTERM)

@@ -406,6 +406,24 @@ try {
     undefined, { timeout: 30_000 },
   ).then(() => true).catch(() => false);
   check("status bar: no colour above the threshold (setting changed)", plain);
+  // ... and the view's marks follow it: none below 0.50, and the check only on the graphs
+  // identical to their reference (issue 29: a green check sat on a graph at 0.848)
+  const marks = await page.waitForFunction(
+    () => {
+      const pane = [...document.querySelectorAll(".pane")].find((p) => /AMR Graphs by Score/i.test(p.querySelector(".pane-header")?.textContent ?? ""));
+      const found = [...(pane?.querySelectorAll(".monaco-list-row") ?? [])].map((row) => ({
+        id: row.querySelector(".label-name")?.textContent ?? "",
+        pass: row.querySelector(".codicon-pass") !== null,
+        plain: row.querySelector(".codicon-circle-outline") !== null,
+        warning: row.querySelector(".codicon-warning") !== null,
+      }));
+      return found.length === 8 && !found.some((r) => r.warning) ? found : null;
+    },
+    undefined, { timeout: 30_000 },
+  ).then((h) => h.jsonValue()).catch(() => []);
+  check("graphs by score: the marks follow the threshold, the check only on identical graphs",
+    marks.filter((r) => r.plain).map((r) => r.id).sort().join(" ") === "lpp_1943.2 lpp_1943.4 lpp_1943.5"
+      && marks.filter((r) => r.pass).length === 5, JSON.stringify(marks));
   await page.keyboard.press("Control+F8");
   const none = await page.waitForFunction(
     () => [...document.querySelectorAll(".notifications-toasts .notification-list-item-message")].map((e) => e.textContent ?? "").find((t) => /no graph of lpp\.amr scores below 0\.50/.test(t)),
