@@ -200,10 +200,11 @@ def open_file(page: Any, relative: str) -> None:
     page.keyboard.press("Control+P")
     page.wait_for_selector(".quick-input-widget input", state="visible")
     page.keyboard.type(relative)
+    # the search's result, not the recently opened file listed first meanwhile
     page.wait_for_function(
-        """(dir) => (document.querySelector('.quick-input-list .monaco-list-row')
-            ?.textContent ?? '').includes(dir)""",
-        arg=relative.rsplit("/", 1)[0], timeout=30_000,
+        """(name) => (document.querySelector('.quick-input-list .monaco-list-row')
+            ?.textContent ?? '').includes(name)""",
+        arg=relative.rsplit("/", 1)[-1], timeout=30_000,
     )
     page.keyboard.press("Enter")
 
