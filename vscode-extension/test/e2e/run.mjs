@@ -112,6 +112,8 @@ const env = {
   PATH: process.env.PATH, LANG: "C.UTF-8", HOME: home, TMPDIR: tmp,
   XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local/share"),
   XDG_CACHE_HOME: join(home, ".cache"), XDG_STATE_HOME: join(home, ".local/state"),
+  // the server of the checkout under test (a test run with PYTHONPATH=<checkout>)
+  ...(process.env.PYTHONPATH ? { PYTHONPATH: process.env.PYTHONPATH } : {}),
 };
 const common = ["--user-data-dir", userData, "--extensions-dir", extensions];
 
