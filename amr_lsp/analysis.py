@@ -117,8 +117,10 @@ class Analysis:
             "f1": score.f1 if score else None,
             "precision": score.precision if score else None,
             "recall": score.recall if score else None,
-            "missing": sum(len(c.missing) for c in compared),
-            "extra": sum(len(c.extra) for c in compared),
+            # counted as every front end counts them (ChangeCounts)
+            "missing": sum(c.counts.missing for c in compared),
+            "extra": sum(c.counts.extra for c in compared),
+            "relabelled": sum(c.counts.relabelled for c in compared),
             # counted as empty graphs (F1 0) in the score above, each with why
             "counted_empty": [
                 {
@@ -210,7 +212,7 @@ def analyze(
         diagnostics[DIFF_SOURCE].append(_reference_problem(parsed, choice, reference))
     if settings.features.diff and reference is not None and reference.lines is not None:
         diagnostics[DIFF_SOURCE].extend(
-            _differences(graphs, settings, parsed, reference, name or "")
+            _differences(graphs, settings, parsed, reference, name or "", root)
         )
     diagnostics[SCORE_SOURCE] = low_score_diagnostics(
         graphs, settings, parsed.lines
@@ -245,19 +247,24 @@ def _differences(
     parsed: ParsedDocument,
     reference: LoadedReference,
     name: str,
+    root: Path | None,
 ) -> list[types.Diagnostic]:
     """The diff diagnostics of every graph, in the form the settings ask for."""
     found: list[types.Diagnostic] = []
+    document = uri_to_path(parsed.uri)
+    own_name = (
+        _display_name(document, None, root) if document is not None else parsed.uri
+    )
     for report in graphs:
         comparison, graph = report.comparison, report.entry.graph
         # most graphs match their reference: nothing to say, nothing to build
-        if comparison is None or graph is None or not (
-            comparison.extra or comparison.missing
-        ):
+        if comparison is None or graph is None or not comparison.counts.total:
             continue
         if settings.diff_diagnostics == "grouped":
             found.append(
-                grouped_diff_diagnostic(graph, comparison, parsed, reference, name)
+                grouped_diff_diagnostic(
+                    graph, comparison, parsed, reference, name, own_name
+                )
             )
         else:
             found.extend(
@@ -485,13 +492,22 @@ def _describe_extra(
     )
 
 
-def _missing_items(comparison: GraphComparison, places: _ReferencePlaces) -> list[str]:
-    """``(h / here) at gold/lpp.amr:44:18`` for each missing reference triple."""
-    return [
-        f"{written(places.graph, m.index)} at "
-        f"{places.place(triple_span_of(places.graph, m)[0])}"
-        for m in comparison.missing
-    ]
+def _reference_item(places: _ReferencePlaces, triple: TripleId) -> str:
+    """``(h / here) at gold/lpp.amr:44:18``: a reference triple and its place."""
+    return (
+        f"{written(places.graph, triple.index)} at "
+        f"{places.place(triple_span_of(places.graph, triple)[0])}"
+    )
+
+
+def _relabelled_item(
+    graph: Graph, reference: TripleId, candidate: TripleId, places: _ReferencePlaces
+) -> str:
+    """``relabelled (m / magnificent) at gold/x.amr:15:23 -> (m / beautiful)``."""
+    return (
+        f"relabelled {_reference_item(places, reference)} -> "
+        f"{written(graph, candidate.index)}"
+    )
 
 
 def grouped_diff_diagnostic(
@@ -500,47 +516,58 @@ def grouped_diff_diagnostic(
     parsed: ParsedDocument,
     reference: LoadedReference,
     name: str,
+    own_name: str,
 ) -> types.Diagnostic:
     """All differences of one graph from its reference graph, as one
     diagnostic on the graph's opening line (``amrcheck.diffDiagnostics``
     ``"grouped"``): a much changed graph is no longer underlined nearly line
     by line (issue 22).
 
-    Each differing triple is one ``relatedInformation`` entry: an extra
-    triple at its place in the graph, a missing one at its place in the
-    reference, named ``gold/lpp.amr:44:18``. The message counts exactly
-    those entries and lists the first :data:`MESSAGE_TRIPLES`.
+    Each difference is one ``relatedInformation`` entry: an extra triple
+    or a relabelled one at its place in the graph, a missing one at its
+    place in the reference, each named with its file's path in the
+    workspace (``gold/lpp.amr:44:18``, ``annotations/lpp.amr:20:5``: VS
+    Code shows only a file's name beside them, the same for a reference
+    with the annotation's name; issue 29). The message
+    counts them as the lens and ``amrcheck diff`` do
+    (:class:`~amrcheck.workflows.diff.ChangeCounts`) and lists the first
+    :data:`MESSAGE_TRIPLES`.
     """
     places = _ReferencePlaces(comparison.reference, reference, name)
     related = []
-    for extra in comparison.extra:
-        start, end = triple_span_of(graph, extra)
-        related.append(
-            types.DiagnosticRelatedInformation(
-                location=types.Location(
-                    uri=parsed.uri, range=parsed.lines.range(start, end)
-                ),
-                message=_describe_extra(graph, extra, comparison, places).item,
-            )
+
+    def own(triple: TripleId, item: str) -> types.DiagnosticRelatedInformation:
+        """``item`` at the triple's place in the annotation, named in it."""
+        start, end = triple_span_of(graph, triple)
+        line, column = graph.source.line_column(start)
+        return types.DiagnosticRelatedInformation(
+            location=types.Location(
+                uri=parsed.uri, range=parsed.lines.range(start, end)
+            ),
+            message=f"{item} (at {own_name}:{line}:{column})",
         )
-    for missing, text in zip(
-        comparison.missing, _missing_items(comparison, places), strict=True
-    ):
+
+    for before, after in comparison.relabelled:
+        related.append(own(after, _relabelled_item(graph, before, after, places)))
+    for extra in comparison.unpaired_extra():
+        related.append(
+            own(extra, _describe_extra(graph, extra, comparison, places).item)
+        )
+    for missing in comparison.unpaired_missing():
         related.append(
             types.DiagnosticRelatedInformation(
-                location=places.location(missing), message=f"missing {text}"
+                location=places.location(missing),
+                message=f"missing {_reference_item(places, missing)}",
             )
         )
     items = [r.message for r in related]
     shown = "; ".join(items[:MESSAGE_TRIPLES])
     if len(items) > MESSAGE_TRIPLES:
         shown += f"; … (+{len(items) - MESSAGE_TRIPLES})"
-    differ = "triple differs" if len(items) == 1 else "triples differ"
     return types.Diagnostic(
         range=parsed.lines.line_range(graph.start),
-        message=f"{len(items)} {differ} from {name}#{comparison.reference.label} "
-                f"({len(comparison.missing)} missing, {len(comparison.extra)} "
-                f"extra): {shown}",
+        message=f"differs from {name}#{comparison.reference.label} "
+                f"({comparison.counts}): {shown}",
         severity=types.DiagnosticSeverity.Information,
         code="diff",
         source=DIFF_SOURCE,
@@ -568,7 +595,25 @@ def diff_diagnostics(
     places = _ReferencePlaces(comparison.reference, reference, name)
     found: list[types.Diagnostic] = []
 
-    for extra in comparison.extra:
+    for before, after in comparison.relabelled:
+        start, end = triple_span_of(graph, after)
+        concept = graph.triples[after.index][1] == ":instance"
+        node, related = places.node(places.graph.triples[before.index][0])
+        found.append(
+            types.Diagnostic(
+                range=lines.range(start, end),
+                message=(
+                    f"concept {graph.triples[after.index][2]!r} relabels "
+                    f"reference node {node}" if concept
+                    else _relabelled_item(graph, before, after, places)
+                ),
+                severity=types.DiagnosticSeverity.Information,
+                code="diff-concept" if concept else "diff-relabel",
+                source=DIFF_SOURCE,
+                related_information=related or None,
+            )
+        )
+    for extra in comparison.unpaired_extra():
         start, end = triple_span_of(graph, extra)
         described = _describe_extra(graph, extra, comparison, places)
         found.append(
@@ -583,8 +628,9 @@ def diff_diagnostics(
                 related_information=described.related or None,
             )
         )
-    if comparison.missing:
-        listed = _missing_items(comparison, places)
+    unpaired = comparison.unpaired_missing()
+    if unpaired:
+        listed = [_reference_item(places, m) for m in unpaired]
         more = len(listed) - MESSAGE_TRIPLES
         shown = ", ".join(listed[:MESSAGE_TRIPLES])
         if more > 0:
@@ -603,7 +649,7 @@ def diff_diagnostics(
                     types.DiagnosticRelatedInformation(
                         location=places.location(missing), message=f"missing {text}"
                     )
-                    for missing, text in zip(comparison.missing, listed, strict=True)
+                    for missing, text in zip(unpaired, listed, strict=True)
                 ],
             )
         )
@@ -673,11 +719,14 @@ def next_low_score(analysis: Analysis, offset: int) -> GraphReport | None:
 
 
 def lens_title(analysis: Analysis, report: GraphReport) -> str:
-    """``smatch 0.87 · P 0.90 R 0.84 · 3 missing, 2 extra vs gold/x.amr#id``.
+    """``smatch 0.87 · P 0.90 R 0.84 · 1 missing, 1 extra, 1 relabelled vs
+    gold/x.amr#id``.
 
     The counts are in the lens metric's own units: triples for smatch and
     s2match, ``motifs: 9 shared, 2 missing, 0 extra`` for rematch, and so
-    on (:attr:`GraphComparison.summary`).
+    on (:attr:`GraphComparison.summary`). Triples are counted as
+    ``amrcheck diff`` and the diff diagnostics count them
+    (:attr:`GraphComparison.counts`).
     """
     metric = analysis.settings.metric
     comparison = report.comparison
@@ -697,7 +746,7 @@ def lens_title(analysis: Analysis, report: GraphReport) -> str:
         title += f" · P {score.precision:.2f} R {score.recall:.2f}"
     title += " · " + (
         comparison.summary if comparison.summary is not None
-        else f"{len(comparison.missing)} missing, {len(comparison.extra)} extra"
+        else str(comparison.counts)
     )
     return f"{title} vs {analysis.reference_name}#{comparison.reference.label}"
 

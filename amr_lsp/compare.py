@@ -7,8 +7,13 @@ has identical triples in the same order, so a comparison cached under
 ``(graph text, reference graph)`` is valid for every later version of
 the document in which that graph's text is unchanged, wherever it moved.
 
-Diffs and alignments always come from smatch (the metric with a variable
-alignment and triple-level explanation); the lens metric, when it is
+Diffs and alignments always come from the alignment ``amrcheck diff``
+uses (:func:`amrcheck.workflows.diff.diff_aligner`: smatch, proven
+optimal), and differences are counted as it counts them
+(:class:`amrcheck.workflows.diff.ChangeCounts`), so the lens, hovers,
+Problems and ``diff`` say the same (issue 29). When the lens metric is
+smatch and its search proved its alignment optimal, that alignment is the
+diff's, and is not searched for again. The lens metric, when it is
 another one, is scored alongside for its number and what differs in its
 own units (:func:`amrcheck.render.summary.summarize`: motifs, n-grams,
 WL features, flows, ...), which its lens prints instead of smatch's
@@ -19,13 +24,15 @@ from __future__ import annotations
 
 import sys
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from amrcheck import Entry, Graph, Metric, Score, TripleRef, get_metric
 from amrcheck.cache import ByteBoundedLru
 from amrcheck.metrics import metric_factory
+from amrcheck.metrics.smatch import Smatch
 from amrcheck.render.summary import summarize
+from amrcheck.workflows.diff import ChangeCounts, diff_aligner, relabels
 
 #: the metric whose alignment explains diffs and hovers
 DIFF_METRIC = "smatch"
@@ -62,6 +69,11 @@ class GraphComparison:
     missing: tuple[TripleId, ...]
     #: candidate triples with no reference partner
     extra: tuple[TripleId, ...]
+    #: (reference, candidate) triples of ``missing`` and ``extra`` that
+    #: replace one another (a node's concept, an attribute's value)
+    relabelled: tuple[tuple[TripleId, TripleId], ...]
+    #: the differences as every front end counts them
+    counts: ChangeCounts
     #: what differs in the lens metric's own units (None: the lens metric
     #: is smatch, whose counts are ``missing`` and ``extra``)
     summary: str | None = None
@@ -73,6 +85,7 @@ class GraphComparison:
         summary = 0 if self.summary is None else sys.getsizeof(self.summary)
         return (
             1800 + 350 * len(self.matched) + 200 * (len(self.missing) + len(self.extra))
+            + 250 * len(self.relabelled)
             + 30 * len(self.alignment) + summary
         )
 
@@ -88,6 +101,23 @@ class GraphComparison:
         if any(extra.index == index for extra in self.extra):
             return False
         return None
+
+    def relabelled_from(self, index: int) -> TripleId | None:
+        """The reference triple that candidate triple ``index`` relabels, if any."""
+        for reference, candidate in self.relabelled:
+            if candidate.index == index:
+                return reference
+        return None
+
+    def unpaired_missing(self) -> list[TripleId]:
+        """The missing triples that no extra triple relabels."""
+        paired = {reference.index for reference, _ in self.relabelled}
+        return [m for m in self.missing if m.index not in paired]
+
+    def unpaired_extra(self) -> list[TripleId]:
+        """The extra triples that relabel no missing triple."""
+        paired = {candidate.index for _, candidate in self.relabelled}
+        return [e for e in self.extra if e.index not in paired]
 
 
 def _strip(score: Score) -> Score:
@@ -128,11 +158,7 @@ class Comparer:
         self.metric: Metric = get_metric(
             metric, **_taken(metric, {**bounded, **options})
         )
-        self.aligner: Metric = (
-            self.metric
-            if metric == DIFF_METRIC
-            else get_metric(DIFF_METRIC, **_taken(DIFF_METRIC, bounded))
-        )
+        self.aligner: Smatch = diff_aligner(time_budget)
         self._cache: ByteBoundedLru[tuple[Any, ...], GraphComparison] = (
             ByteBoundedLru(max_bytes)
         )
@@ -172,15 +198,14 @@ class Comparer:
 
     def _compute(self, candidate: Graph, reference: Entry) -> GraphComparison:
         assert reference.graph is not None
-        aligned = self.aligner.score(candidate, reference.graph, explain=True)
+        score = self.metric.score(candidate, reference.graph, explain=True)
+        aligned = score if self._aligned_as_diff(score) else self.aligner.score(
+            candidate, reference.graph, explain=True
+        )
         explanation = aligned.explanation
         assert explanation is not None
-        summary = None
-        if self.aligner is self.metric:
-            score = aligned
-        else:
-            score = self.metric.score(candidate, reference.graph, explain=True)
-            summary = summarize(score)
+        summary = None if self.metric_name == DIFF_METRIC else summarize(score)
+        pairs = relabels(explanation.missing, explanation.extra, explanation.alignment)
         return GraphComparison(
             score=_strip(score),
             reference=reference,
@@ -190,7 +215,26 @@ class Comparer:
             ),
             missing=tuple(TripleId.of(r) for r in explanation.missing),
             extra=tuple(TripleId.of(c) for c in explanation.extra),
+            relabelled=tuple(
+                (TripleId.of(r), TripleId.of(c)) for r, c in pairs
+            ),
+            counts=ChangeCounts.of(
+                explanation.missing, explanation.extra, explanation.alignment
+            ),
             summary=summary,
+        )
+
+    def _aligned_as_diff(self, score: Score) -> bool:
+        """Whether ``score`` (the lens metric's) holds the diff aligner's
+        explanation: smatch with the aligner's options but its exact mode,
+        whose search proved its alignment optimal (the exact mode then
+        returns that very alignment: it only solves what the search did
+        not prove)."""
+        metric = self.metric
+        return (
+            isinstance(metric, Smatch)
+            and replace(metric.options, exact=True) == self.aligner.options
+            and bool(metric.options.exact or score.info.get("optimal"))
         )
 
     def missing(self, reference: Entry, generation: int) -> Score:

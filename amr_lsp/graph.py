@@ -23,7 +23,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from amrcheck import Entry
+from amrcheck import Entry, Finding
 from amrcheck.cache import ByteBoundedLru, approximate_size
 from amrcheck.reading.locate import entry_at
 from amrcheck.render import (
@@ -235,6 +235,12 @@ def _entry_near(analysis: Analysis, offset: int) -> Entry | None:
     return before[-1] if before else (corpus.entries[0] if corpus.entries else None)
 
 
+def _error_text(error: Finding) -> str:
+    """``25:38: E001 ...``: where in the graph's file, not the document's raw
+    ``file:///...`` URI (issue 29)."""
+    return f"{error.span.line}:{error.span.column}: {error.code} {error.message}"
+
+
 def _unparsed(entry: Entry, lines: LineIndex) -> dict[str, Any]:
     return {
         "id": entry.label,
@@ -242,7 +248,8 @@ def _unparsed(entry: Entry, lines: LineIndex) -> dict[str, Any]:
         "range": lsp_range(entry.span, lines),
         "text": entry.text,
         "errors": [
-            {"code": e.code, "message": str(e), "range": lsp_range(e.span, lines)}
+            {"code": e.code, "message": _error_text(e),
+             "range": lsp_range(e.span, lines)}
             for e in entry.errors
         ],
         "nodes": [],
@@ -281,7 +288,8 @@ def _side(side: Side, entry: Entry, lines: LineIndex) -> dict[str, Any]:
             for edge in scene.edges
         ],
         "errors": [
-            {"code": e.code, "message": str(e), "range": lsp_range(e.span, lines)}
+            {"code": e.code, "message": _error_text(e),
+             "range": lsp_range(e.span, lines)}
             for e in entry.errors
         ],
     }

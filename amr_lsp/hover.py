@@ -113,7 +113,7 @@ def _alignment_lines(
         or (graph.kinds[i] is TripleKind.RELATION and target == variable)
     ]
     missing = [
-        m for m in comparison.missing
+        m for m in comparison.unpaired_missing()
         if aligned is not None and m.index >= 0
         and aligned in (m.triple[0], m.triple[2])
     ]
@@ -131,14 +131,18 @@ def _alignment_lines(
 def _count_line(
     own: list[int], missing: list[TripleId], comparison: GraphComparison
 ) -> str:
-    """``3 triples: 1 match, 1 extra, 1 missing from the reference:``, one
-    per bullet below it, so the count and the list agree (issue 22: "1 of
-    3 triples match" sat above 6 bullets, the missing ones uncounted)."""
+    """``2 triples of this node: 1 match, 0 missing, 0 extra, 1 relabelled:``,
+    one per bullet below it, so the count and the list agree (issue 22: "1
+    of 3 triples match" sat above 6 bullets, the missing ones uncounted);
+    missing, extra and relabelled as the lens and ``amrcheck diff`` count
+    them (issue 29)."""
     statuses = [comparison.status(i) for i in own]
+    relabelled = sum(comparison.relabelled_from(i) is not None for i in own)
     counts = {
         "match": sum(isinstance(status, TripleId) for status in statuses),
-        "extra": statuses.count(False),
-        "missing from the reference": len(missing),
+        "missing": len(missing),
+        "extra": statuses.count(False) - relabelled,
+        "relabelled": relabelled,
         "not scored": statuses.count(None),
     }
     total = len(own) + len(missing)
@@ -154,6 +158,12 @@ def _status_line(graph: Graph, index: int, comparison: GraphComparison) -> str:
     status = comparison.status(index)
     if isinstance(status, TripleId):
         return f"- ✓ `{written(graph, index)}`"
+    before = comparison.relabelled_from(index)
+    if before is not None:
+        return (
+            f"- ~ relabelled `{written(graph, index)}`, "
+            f"reference `{_reference_written(comparison, before)}`"
+        )
     if status is False:
         return f"- ✗ extra `{written(graph, index)}`"
     return f"- · `{written(graph, index)}` (not scored)"
@@ -166,6 +176,18 @@ def _triple_status(graph: Graph, index: int, comparison: GraphComparison) -> str
         ref_graph = comparison.reference.graph
         assert ref_graph is not None
         return f"✓ `{text}` matches reference `{written(ref_graph, status.index)}`"
+    before = comparison.relabelled_from(index)
+    if before is not None:
+        return (
+            f"~ `{text}` relabels reference "
+            f"`{_reference_written(comparison, before)}`"
+        )
     if status is False:
         return f"✗ `{text}` is not in the reference"
     return f"`{text}` is not scored"
+
+
+def _reference_written(comparison: GraphComparison, triple: TripleId) -> str:
+    ref_graph = comparison.reference.graph
+    assert ref_graph is not None
+    return written(ref_graph, triple.index)

@@ -169,6 +169,18 @@ class AmrLanguageServer(LanguageServer):
         self.graph_views = GraphViews(self.budget["drawings"])
         #: the code lenses last sent for each document (reused when unchanged)
         self.lenses: dict[str, list[types.CodeLens]] = {}
+        #: the client asks for lenses and hints again after each edit by
+        #: itself (:func:`asks_again_after_edits`)
+        self.client_follows_edits = False
+        #: documents whose pending analysis is for the client's own edit
+        self.edited: set[str] = set()
+        #: the version each document's last lenses (``lenses``) were made for
+        self.lens_versions: dict[str, int | None] = {}
+        #: the last version of each document whose edit moved lines
+        self.lines_moved: dict[str, int] = {}
+        #: documents whose last lenses were sent before their analysis (a
+        #: version's lenses, reused for a later one that moved no line)
+        self.sent_early: set[str] = set()
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._shown_problems: set[str] = set()
         #: set once the client's settings are known (or it has none to give):
@@ -233,8 +245,9 @@ class AmrLanguageServer(LanguageServer):
 
     # -- analysis scheduling ----------------------------------------------------
 
-    def schedule(self, uri: str, delay: float) -> None:
-        """(Re-)analyse ``uri`` after ``delay`` seconds of quiet.
+    def schedule(self, uri: str, delay: float, edited: bool = False) -> None:
+        """(Re-)analyse ``uri`` after ``delay`` seconds of quiet (``edited``:
+        because the client changed it).
 
         Bursts coalesce without a long delay: a new change cancels the
         pending run, whether it is still waiting out its delay or queued
@@ -246,6 +259,10 @@ class AmrLanguageServer(LanguageServer):
         pending = self._tasks.pop(uri, None)
         if pending is not None:
             pending.cancel()
+        if edited:
+            self.edited.add(uri)
+        else:
+            self.edited.discard(uri)
         self._tasks[uri] = asyncio.get_running_loop().create_task(
             self._debounced(uri, delay)
         )
@@ -312,11 +329,49 @@ class AmrLanguageServer(LanguageServer):
         self.store.sync(uri, analysis.version)
         if analysis.settings.features.document_score:
             self.protocol.notify(DOCUMENT_SCORE_NOTIFICATION, analysis.score_summary())
-        self._refresh_views(analysis.settings)
+        if not (self.client_follows_edits and uri in self.edited) or (
+            self._early_lenses_moved(uri, analysis)
+        ):
+            self._refresh_views(analysis.settings)
         log.debug(
             "analysed %s v%s: %s", uri, analysis.version,
             {phase: round(s * 1000) for phase, s in analysis.timings.items()},
         )
+
+    def early_lenses(
+        self, uri: str, version: int | None
+    ) -> list[types.CodeLens] | None:
+        """The last lenses sent, if they are still where the graphs of
+        ``version`` start (no edit since moved a line), else None.
+
+        They are sent again at once, instead of after the analysis: VS Code
+        asks for lenses a debounce after each edit, a debounce that grows
+        with how long its requests take (a request waiting for a 1,562-graph
+        analysis made the next edits' lenses later still, issue 29); the
+        titles come with ``codeLens/resolve``, which waits for the analysis.
+        """
+        given, made_for = self.lenses.get(uri), self.lens_versions.get(uri)
+        if (
+            given is None or made_for is None or version is None
+            or made_for == version
+            or self.lines_moved.get(uri, made_for) > made_for
+        ):
+            return None
+        self.sent_early.add(uri)
+        return given
+
+    def _early_lenses_moved(self, uri: str, analysis: Analysis) -> bool:
+        """Whether lenses sent before ``analysis`` are not where its graphs
+        start (a graph split or joined on a line): the client must ask again."""
+        if uri not in self.sent_early:
+            return False
+        self.sent_early.discard(uri)
+        given = self.lenses.get(uri) or []
+        fresh = unresolved_lenses(analysis, given)
+        self.lenses[uri], self.lens_versions[uri] = fresh, analysis.version
+        return [lens.range.start for lens in fresh] != [
+            lens.range.start for lens in given
+        ]
 
     def _refresh_views(self, settings: Settings) -> None:
         """Ask the client to re-request lenses and hints (if it can be asked)."""
@@ -434,12 +489,36 @@ SERVER = AmrLanguageServer()
 # -- lifecycle and synchronisation --------------------------------------------
 
 
+#: clients whose editor asks for code lenses and inlay hints again after
+#: each edit on its own: VS Code and its builds (its CodeLens controller
+#: re-requests on every content change, after its own debounce)
+FOLLOWS_EDITS = ("Visual Studio Code", "code-server", "Code - OSS", "VSCodium")
+
+
+def asks_again_after_edits(client: types.ClientInfo | None) -> bool:
+    """Whether the client asks for lenses and hints again after its edits.
+
+    To such a client, a ``workspace/codeLens/refresh`` after each edit's
+    analysis is worse than useless: VS Code restarts its lens debounce on
+    it, so the lens of the edited graph came the analysis's time later
+    (issue 29). Refreshes are still sent for what the client cannot know:
+    a setting or a reference file changed.
+
+        >>> asks_again_after_edits(types.ClientInfo(name="code-server"))
+        True
+        >>> asks_again_after_edits(types.ClientInfo(name="Neovim"))
+        False
+    """
+    return client is not None and client.name.startswith(FOLLOWS_EDITS)
+
+
 @SERVER.feature(types.INITIALIZE)
 def initialize(ls: AmrLanguageServer, params: types.InitializeParams) -> None:
     raw = params.initialization_options
     if isinstance(raw, dict) and set(raw) == {SECTION}:
         raw = raw[SECTION]  # {"amrcheck": settings} is accepted too
     ls.init_options = raw if isinstance(raw, dict) else {}
+    ls.client_follows_edits = asks_again_after_edits(params.client_info)
     ls.apply_settings(raw)  # None: defaults; anything else wrong: reported
     ls.references.encoding = ls.encoding
     # load the frame inventory and metrics before the first request needs them
@@ -517,7 +596,25 @@ def did_open(ls: AmrLanguageServer, params: types.DidOpenTextDocumentParams) -> 
 def did_change(
     ls: AmrLanguageServer, params: types.DidChangeTextDocumentParams
 ) -> None:
-    ls.schedule(params.text_document.uri, ls.settings.debounce_ms / 1000)
+    uri, version = params.text_document.uri, params.text_document.version
+    if any(moves_lines(change) for change in params.content_changes):
+        ls.lines_moved[uri] = version
+    ls.schedule(uri, ls.settings.debounce_ms / 1000, edited=True)
+
+
+def moves_lines(change: types.TextDocumentContentChangeEvent) -> bool:
+    """Whether an edit may move a line (or replaces the whole text).
+
+        >>> moves_lines(types.TextDocumentContentChangeWholeDocument(text="x"))
+        True
+        >>> at = types.Position(line=3, character=4)
+        >>> moves_lines(types.TextDocumentContentChangePartial(
+        ...     range=types.Range(start=at, end=at), text="x"))
+        False
+    """
+    if not isinstance(change, types.TextDocumentContentChangePartial):
+        return True
+    return "\n" in change.text or change.range.start.line != change.range.end.line
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_SAVE)
@@ -537,6 +634,10 @@ def did_close(ls: AmrLanguageServer, params: types.DidCloseTextDocumentParams) -
         pending.cancel()
     ls.analyses.pop(uri, None)
     ls.lenses.pop(uri, None)
+    ls.edited.discard(uri)
+    ls.lens_versions.pop(uri, None)
+    ls.lines_moved.pop(uri, None)
+    ls.sent_early.discard(uri)
     ls.documents.forget(uri)
     ls.store.clear(uri)
     ls.store.sync(uri)
@@ -557,9 +658,14 @@ async def code_lens(
     uri = params.text_document.uri
     if not ls.settings.features.code_lens:
         return []
+    if ls.client_follows_edits:
+        early = ls.early_lenses(uri, ls.require_open(uri).version)
+        if early is not None:
+            return early
     analysis = await ls.analysis(uri)
     lenses = unresolved_lenses(analysis, ls.lenses.get(uri))
     ls.lenses[uri] = lenses
+    ls.lens_versions[uri] = analysis.version
     return lenses
 
 

@@ -261,13 +261,8 @@ def _f1(graph: GraphDiff, metric: str) -> str:
 
 
 def _counts(graph: GraphDiff) -> str:
-    counts = graph.counts
-    parts = [
-        f"{sign}{counts[kind]}"
-        for sign, kind in (("-", "removed"), ("+", "added"), ("~", "relabel"))
-        if counts[kind]
-    ]
-    return " ".join(parts)
+    """``-1 +2 ~1``: the engine's one way of counting (ChangeCounts)."""
+    return graph.change_counts.compact()
 
 
 def _notes(graph: GraphDiff) -> list[str]:

@@ -156,6 +156,12 @@ class GraphDiff:
         return counts
 
     @property
+    def change_counts(self) -> ChangeCounts:
+        """:attr:`counts` in the words every front end uses (old = reference)."""
+        counts = self.counts
+        return ChangeCounts(counts["removed"], counts["added"], counts["relabel"])
+
+    @property
     def header_changed(self) -> bool:
         return bool(self.metadata) or self.comments_changed
 
@@ -248,13 +254,17 @@ def locate(ref: TripleRef) -> Located:
 # --- one graph ---------------------------------------------------------------
 
 @cache
-def diff_aligner() -> Smatch:
+def diff_aligner(time_budget: float | None = None) -> Smatch:
     """The alignment every diff uses: strict triples, proven optimal.
 
+    ``time_budget``: the search's seconds per pair where a front end sets
+    its own (the editor's); None keeps smatch's default.
     Made on first use: making it loads the compiled search (0.3 s), which
     importing this module should not cost.
     """
-    return Smatch(exact=True)
+    if time_budget is None:
+        return Smatch(exact=True)
+    return Smatch(exact=True, time_budget=time_budget)
 
 
 Slot = tuple[str | None, str]  # (node in the old graph's variables, role)
@@ -294,6 +304,64 @@ def relabels(
         if len(candidates) == 1 and len(news) == 1:  # an unambiguous replacement
             pairs.append((candidates[0], news[0]))
     return pairs
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeCounts:
+    """How many triples of a pair differ, counted the one way that every
+    front end shows (issue 29: the editor said "3 missing, 2 extra" where
+    ``diff`` said ``(-1 +2 ~1)``).
+
+    ``missing``: reference triples without a partner; ``extra``: candidate
+    triples without one; ``relabelled``: the (missing, extra) pairs that
+    replace one another (:func:`relabels`), counted once and not again as
+    missing or extra. In ``diff`` the old version is the reference:
+    removed triples are missing, added ones extra.
+
+    Example:
+        >>> counts = ChangeCounts(missing=1, extra=2, relabelled=1)
+        >>> str(counts), counts.compact(), counts.total
+        ('1 missing, 2 extra, 1 relabelled', '-1 +2 ~1', 4)
+    """
+
+    missing: int = 0
+    extra: int = 0
+    relabelled: int = 0
+
+    #: what the signs of :meth:`compact` stand for
+    LEGEND = "-missing +extra ~relabelled"
+
+    @classmethod
+    def of(
+        cls,
+        missing: list[TripleRef],
+        extra: list[TripleRef],
+        alignment: dict[str, str | None],
+    ) -> ChangeCounts:
+        """The counts of an explanation's unmatched triples under its alignment."""
+        pairs = len(relabels(missing, extra, alignment))
+        return cls(len(missing) - pairs, len(extra) - pairs, pairs)
+
+    @property
+    def total(self) -> int:
+        """Differences: a relabelling is one."""
+        return self.missing + self.extra + self.relabelled
+
+    def __str__(self) -> str:
+        return (
+            f"{self.missing} missing, {self.extra} extra, "
+            f"{self.relabelled} relabelled"
+        )
+
+    def compact(self) -> str:
+        """``-1 +2 ~1``, the kinds that occur (see :attr:`LEGEND`)."""
+        return " ".join(
+            f"{sign}{count}"
+            for sign, count in (
+                ("-", self.missing), ("+", self.extra), ("~", self.relabelled)
+            )
+            if count
+        )
 
 
 def triple_changes(

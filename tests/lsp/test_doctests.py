@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["config", "references", "completion", "fixes", "workspace"]
+MODULES = ["config", "references", "completion", "fixes", "workspace", "server"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -195,7 +195,9 @@ def test_view_lists_the_graphs_by_score(real_vscode: str) -> None:
     passed(real_vscode,
            "graphs by score: all eight, lowest first",
            "... the three below the threshold marked, with their scores",
-           "a click on a graph of the view moves the cursor there")
+           "a click on a graph of the view moves the cursor there",
+           "graphs by score: the marks follow the threshold, the check only on "
+           "identical graphs")
     screenshot("editor-graphs-by-score.png")
 
 

@@ -113,6 +113,8 @@ export class GraphScoresView implements vscode.TreeDataProvider<GraphScore>, vsc
   private readonly listeners: vscode.Disposable[] = [];
   /** the scores changed while the view was hidden: fetch them when it shows */
   private stale = true;
+  /** `amrcheck.lowScoreThreshold` of the listed document: the status bar's, the server's warnings' */
+  private threshold = 0;
 
   constructor(private readonly run: ServerCommand) {
     this.view = vscode.window.createTreeView(GRAPH_SCORES_VIEW, { treeDataProvider: this });
@@ -120,6 +122,10 @@ export class GraphScoresView implements vscode.TreeDataProvider<GraphScore>, vsc
       this.view,
       this.changed,
       vscode.window.onDidChangeActiveTextEditor(() => void this.refresh()),
+      // the marks follow the threshold at once, as the status bar's colour does
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration("amrcheck.lowScoreThreshold")) void this.refresh();
+      }),
       // a document opened again starts at version 1: forget the versions of its last opening
       vscode.workspace.onDidCloseTextDocument((document) => {
         if (this.scores && vscode.Uri.parse(this.scores.uri).toString() === document.uri.toString()) this.scores = undefined;
@@ -153,11 +159,12 @@ export class GraphScoresView implements vscode.TreeDataProvider<GraphScore>, vsc
     const shown = this.scores;
     if (scores && shown && shown.uri === scores.uri && (shown.version ?? -1) > (scores.version ?? -1)) return;
     this.scores = scores;
+    this.threshold = editor ? lowScoreThreshold(editor.document.uri) : 0;
     const scored = scores?.graphs.filter((g) => g.score !== null) ?? [];
-    const low = scored.filter((g) => g.low).length;
-    this.view.description = editor ? path.basename(editor.document.uri.fsPath) : undefined;
-    this.view.badge = low && scores
-      ? { value: low, tooltip: `${low} graph${low === 1 ? "" : "s"} below ${scores.threshold.toFixed(2)}` }
+    const low = scored.filter((g) => g.score! < this.threshold).length;
+    this.view.description = editor ? vscode.workspace.asRelativePath(editor.document.uri) : undefined;
+    this.view.badge = low
+      ? { value: low, tooltip: `${low} graph${low === 1 ? "" : "s"} below ${this.threshold.toFixed(2)}` }
       : undefined;
     this.view.message = !editor ? "Open an .amr file to list its graphs by score."
       : failure ? `No scores: ${failure}`
@@ -185,14 +192,21 @@ export class GraphScoresView implements vscode.TreeDataProvider<GraphScore>, vsc
       item.iconPath = new vscode.ThemeIcon("circle-slash");
       tooltip.appendText(`${graph.id}: ${graph.note ?? "no score"}`);
     } else {
-      // the threshold is the server's, so the marks agree with its low-score warnings
-      const level = graph.low ? scoreLevel(graph.score, scores.threshold) : "ok";
-      item.description = `${scores.metric} ${graph.score.toFixed(3)}${graph.low ? ` < ${scores.threshold.toFixed(2)}` : ""}`;
-      item.iconPath = level === "ok" ? new vscode.ThemeIcon("pass", new vscode.ThemeColor("testing.iconPassed"))
-        : level === "low" ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("list.warningForeground"))
-        : new vscode.ThemeIcon("error", new vscode.ThemeColor("list.errorForeground"));
+      // marks by amrcheck.lowScoreThreshold, as the status bar colours the document score
+      // (issue 29: a green check sat on a graph at 0.848); the check only on a graph
+      // that is its reference's, a plain circle on one that differs above the threshold
+      const threshold = this.threshold;
+      const level = scoreLevel(graph.score, threshold);
+      const below = level !== "ok";
+      item.description = `${scores.metric} ${graph.score.toFixed(3)}${below ? ` < ${threshold.toFixed(2)}` : ""}`;
+      item.iconPath = below
+        ? level === "low" ? new vscode.ThemeIcon("warning", new vscode.ThemeColor("list.warningForeground"))
+          : new vscode.ThemeIcon("error", new vscode.ThemeColor("list.errorForeground"))
+        : graph.score >= 1 ? new vscode.ThemeIcon("pass", new vscode.ThemeColor("testing.iconPassed"))
+        : new vscode.ThemeIcon("circle-outline");
       tooltip.appendText(`${graph.id}: ${scores.metric} ${graph.score.toFixed(4)}`);
-      if (graph.low) tooltip.appendText(` (below the threshold ${scores.threshold.toFixed(2)})`);
+      tooltip.appendText(below ? ` (below the threshold ${threshold.toFixed(2)})`
+        : graph.score < 1 ? ` (differs from its reference; not below the threshold ${threshold.toFixed(2)})` : "");
     }
     if (graph.sentence) tooltip.appendText(`\n\n${graph.sentence}`);
     item.tooltip = tooltip;

@@ -40,8 +40,10 @@ export interface DocumentScore {
   f1: number | null;
   precision: number | null;
   recall: number | null;
+  /** differences, counted as the lenses and `amrcheck diff` count them */
   missing: number;
   extra: number;
+  relabelled?: number;
   /** graphs counted as empty graphs (F1 0) in `f1`: unreadable, or not in the document */
   counted_empty?: { graph: string; where: string; why: string }[];
 }
@@ -118,7 +120,8 @@ export class ScoreStatus implements vscode.Disposable {
       if (score.f1 !== null) {
         tooltip.appendMarkdown(
           `F1 ${fmt(score.f1)} · P ${fmt(score.precision)} · R ${fmt(score.recall)}\n\n` +
-            `${score.compared} of ${score.graphs} graphs compared · ${score.missing} missing, ${score.extra} extra triples\n\n`,
+            `${score.compared} of ${score.graphs} graphs compared · ${score.missing} missing, ${score.extra} extra, ` +
+            `${score.relabelled ?? 0} relabelled triples\n\n`,
         );
         if (level !== "ok") {
           const far = level === "far below" ? `, more than ${FAR_BELOW.toFixed(2)} below` : "";

@@ -79,27 +79,29 @@ async def test_differences_are_one_diagnostic_per_graph_issue_22(
     assert all(d.severity == types.DiagnosticSeverity.Information for d in diffs)
 
     concept = graph_diff(client, uri, "lpp_1943.2")
-    node = f"(m / magnificent) at {place('gold/lpp.amr', gold, 'm / magnificent')}"
-    extra = f"extra (m / beautiful): aligned to reference node {node}"
-    missing = "missing (m / magnificent) at gold/lpp.amr:15:23"
-    assert concept.message == (
-        "2 triples differ from gold/lpp.amr#lpp_1943.2 (1 missing, 1 extra): "
-        f"{extra}; {missing}"
+    # a concept replaced is one difference, as amrcheck diff counts it (~1)
+    where = place("gold/lpp.amr", gold, "magnificent)")
+    here = place("annotations/lpp.amr", text, "beautiful")
+    # each place named by its path in the workspace: VS Code shows only
+    # "lpp.amr" beside either file's places (issue 29)
+    relabelled = (
+        f"relabelled (m / magnificent) at {where} -> (m / beautiful) (at {here})"
     )
-    # the extra triple at its place in the annotation, the missing one in
-    # the reference
+    assert concept.message == (
+        "differs from gold/lpp.amr#lpp_1943.2 (0 missing, 0 extra, 1 relabelled): "
+        f"{relabelled}"
+    )
+    # at its place in the annotation, the reference's place in the message
     assert [
         (r.message, r.location.uri, r.location.range.start)
         for r in concept.related_information
-    ] == [
-        (extra, uri, find(text, "beautiful")),
-        (missing, GOLD.as_uri(), find(gold, "magnificent)")),
-    ]
+    ] == [(relabelled, uri, find(text, "beautiful"))]
 
     polarity = graph_diff(client, uri, "lpp_1943.5")
     assert polarity.message == (
-        "1 triple differs from gold/lpp.amr#lpp_1943.5 (0 missing, 1 extra): "
-        "extra (s2 :polarity -)"
+        "differs from gold/lpp.amr#lpp_1943.5 (0 missing, 1 extra, 0 relabelled): "
+        "extra (s2 :polarity -) "
+        f"(at {place('annotations/lpp.amr', text, ':polarity -')})"
     )
     [link] = polarity.related_information
     assert (link.location.uri, link.location.range.start) == (
@@ -161,7 +163,7 @@ async def test_missing_triples_point_into_reference(client: LanguageClient) -> N
     assert here.range.start == find(text, "(b / be-located-at-91")
     assert here.range.end.line == here.range.start.line
     assert here.message.startswith(
-        "2 triples differ from gold/lpp.amr#lpp_1943.4 (2 missing, 0 extra): "
+        "differs from gold/lpp.amr#lpp_1943.4 (2 missing, 0 extra, 0 relabelled): "
     )
     locations = {r.message: r.location for r in here.related_information}
     assert set(locations) == {
@@ -255,8 +257,8 @@ async def test_header_reference_on_a_bamboo_pair(client: LanguageClient) -> None
     [concept] = [r for r in first.related_information if "wear-01" in r.message]
     assert concept.location.range.start == find(text, "wear-01")
     assert concept.message == (
-        "extra (xv4 / wear-01): aligned to reference node (xv1 / have-03)"
-        " at bamboo/src.amr:5:23"
+        "relabelled (xv1 / have-03) at bamboo/src.amr:5:29 -> (xv4 / wear-01) "
+        f"(at {place('bamboo/tgt.amr', text, 'wear-01')})"
     )
     score = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(command="amrcheck.documentScore", arguments=[uri])
@@ -297,25 +299,29 @@ async def test_e001_points_where_the_indentation_says_issue_29(
 async def test_lens_counts_are_the_diagnostic_s_details_issue_22(
     client: LanguageClient,
 ) -> None:
-    """A graph's lens (``2 missing, 0 extra``) and its diff diagnostic count
-    the same triples, and the diagnostic lists each of them once."""
+    """A graph's lens (``2 missing, 0 extra, 0 relabelled``) and its diff
+    diagnostic count the same differences, and the diagnostic lists each of
+    them once."""
     uri = await open_document(client, ANNOTATION)
     lenses = await resolved_lenses(client, uri)
     diffs = {d.range.start.line: d for d in by_source(client, uri, "amrcheck-diff")}
     compared = 0
     for lens in lenses:
         assert lens.command is not None
-        counts = re.search(r"(\d+) missing, (\d+) extra", lens.command.title)
-        assert counts is not None, lens.command.title
-        missing, extra = int(counts[1]), int(counts[2])
+        found = re.search(
+            r"(\d+) missing, (\d+) extra, (\d+) relabelled", lens.command.title
+        )
+        assert found is not None, lens.command.title
+        missing, extra, relabelled = (int(found[i]) for i in (1, 2, 3))
         diff = diffs.get(lens.range.start.line)
-        if missing + extra == 0:
+        if missing + extra + relabelled == 0:
             assert diff is None
             continue
         compared += 1
         assert diff is not None
-        assert f"({missing} missing, {extra} extra)" in diff.message
+        assert f"({found[0]})" in diff.message
         messages = [r.message for r in diff.related_information]
-        assert len(messages) == len(set(messages)) == missing + extra
+        assert len(messages) == len(set(messages)) == missing + extra + relabelled
         assert sum(m.startswith("missing ") for m in messages) == missing
+        assert sum(m.startswith("relabelled ") for m in messages) == relabelled
     assert compared == 3

@@ -39,10 +39,12 @@ async def test_lens_per_graph(client: LanguageClient) -> None:
     assert lenses[3].range.start == find(text, "(b / be-located-at-91")
     titles = [lens.command.title for lens in lenses if lens.command]
     assert titles[0] == (
-        "smatch 1.00 · P 1.00 R 1.00 · 0 missing, 0 extra vs gold/lpp.amr#lpp_1943.1"
+        "smatch 1.00 · P 1.00 R 1.00 · 0 missing, 0 extra, 0 relabelled"
+        " vs gold/lpp.amr#lpp_1943.1"
     )
     assert titles[3] == (
-        "smatch 0.91 · P 1.00 R 0.83 · 2 missing, 0 extra vs gold/lpp.amr#lpp_1943.4"
+        "smatch 0.91 · P 1.00 R 0.83 · 2 missing, 0 extra, 0 relabelled"
+        " vs gold/lpp.amr#lpp_1943.4"
     )
     assert lenses[0].command is not None
     assert lenses[0].command.command == "amrcheck.documentScore"
@@ -167,7 +169,8 @@ async def test_document_score(client: LanguageClient) -> None:
     assert score["uri"] == uri and score["metric"] == "smatch"
     assert score["graphs"] == score["compared"] == 8
     assert 0.9 < score["f1"] < 1.0
-    assert (score["missing"], score["extra"]) == (3, 2)
+    # magnificent -> beautiful is one relabelling, not one missing and one extra
+    assert (score["missing"], score["extra"], score["relabelled"]) == (2, 1, 1)
     # the same payload arrives as the amr/documentScore notification
     notified = client.scores[-1]
     assert (notified.uri, notified.version, notified.f1) == (uri, 1, score["f1"])
@@ -256,7 +259,7 @@ async def test_other_metric_from_configuration(start_client, metric: str) -> Non
     assert titles[0].startswith(f"{metric} 1.00")
     # the diff still comes from smatch's alignment
     assert any(
-        "aligned to reference node (m / magnificent)" in d.message
+        "relabelled (m / magnificent) at gold/lpp.amr:15:23" in d.message
         for d in client.diagnostics[uri]
     )
 
@@ -284,8 +287,8 @@ async def test_inlay_hints(start_client) -> None:
         )
     )
     assert [h.label.split(" vs ")[0] for h in hints] == [
-        "smatch 1.00 · P 1.00 R 1.00 · 0 missing, 0 extra",
-        "smatch 0.97 · P 0.97 R 0.97 · 1 missing, 1 extra",
+        "smatch 1.00 · P 1.00 R 1.00 · 0 missing, 0 extra, 0 relabelled",
+        "smatch 0.97 · P 0.97 R 0.97 · 0 missing, 0 extra, 1 relabelled",
     ]
     text = ANNOTATION.read_text(encoding="utf-8")
     top = find(text, "(c / chapter")  # the hint ends the graph's first line
@@ -337,7 +340,7 @@ async def test_reordered_branches_leave_the_lenses_unchanged_issue_24(
 #: graph lpp_1943.4 (two reference triples missing) as each metric's lens
 #: says it: in that metric's own units (issue 22)
 OWN_UNITS = {
-    "smatch": "smatch 0.91 · P 1.00 R 0.83 · 2 missing, 0 extra",
+    "smatch": "smatch 0.91 · P 1.00 R 0.83 · 2 missing, 0 extra, 0 relabelled",
     "s2match": "s2match 0.91 · P 1.00 R 0.83 · 2 missing, 0 extra",
     "rematch": "rematch 0.82 · motifs: 9 shared, 2 missing, 0 extra",
     "sembleu": "sembleu 0.80 · n-grams: 9 shared, 2 missing, 0 extra",

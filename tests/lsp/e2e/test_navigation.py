@@ -42,23 +42,24 @@ async def test_hover_on_misaligned_concept(client: LanguageClient) -> None:
     assert text.startswith("**(m / beautiful)**")
     assert "Aligned to reference node **(m / magnificent)** in lpp_1943.2" in text
     assert "[gold/lpp.amr:15:19]" in text
-    assert "- ✗ extra `(m / beautiful)`" in text
-    assert "- ✗ missing `(m / magnificent)`" in text
+    # one difference, counted as the lens and amrcheck diff count it
+    assert "- ~ relabelled `(m / beautiful)`, reference `(m / magnificent)`" in text
+    assert "missing `(m / magnificent)`" not in text
 
 
 async def test_hover_counts_what_it_lists_issue_22(client: LanguageClient) -> None:
     """The count above a node's triples counts its bullets, missing ones
     included, and names the unit ("1 of 2 triples match" sat above 3)."""
     uri = await open_document(client, ANNOTATION)
-    for needle, count in (
-        ("beautiful", "3 triples of this node: 1 match, 1 extra, "
-                      "1 missing from the reference:"),
-        ("be-located-at-91", "3 triples of this node: 2 match, 0 extra, "
-                             "1 missing from the reference:"),
+    for needle, count, lines in (
+        ("beautiful", "2 triples of this node: 1 match, 0 missing, 0 extra, "
+                      "1 relabelled:", 2),
+        ("be-located-at-91", "3 triples of this node: 2 match, 1 missing, "
+                             "0 extra, 0 relabelled:", 3),
     ):
         text = await hover(client, uri, needle)
         head, bullets = text.split(count + "\n\n")
-        assert len(bullets.splitlines()) == 3
+        assert len(bullets.splitlines()) == lines
         assert all(line.startswith("- ") for line in bullets.splitlines())
 
 
@@ -67,7 +68,7 @@ async def test_hover_on_frame_concept(client: LanguageClient) -> None:
     text = await hover(client, uri, "see-01")
     assert "PropBank `see-01` — *view*" in text
     assert "- `:ARG1` thing viewed" in text
-    assert "5 triples of this node: 5 match, 0 extra, 0 missing" in text
+    assert "5 triples of this node: 5 match, 0 missing, 0 extra, 0 relabelled" in text
 
 
 async def test_hover_on_variable_reentrancy(client: LanguageClient) -> None:
@@ -78,7 +79,7 @@ async def test_hover_on_variable_reentrancy(client: LanguageClient) -> None:
     )
     text = found.contents.value
     assert text.startswith("**(i / i)**")
-    assert "3 triples of this node: 3 match, 0 extra, 0 missing" in text
+    assert "3 triples of this node: 3 match, 0 missing, 0 extra, 0 relabelled" in text
     assert "- ✓ `(a :ARG1 i)`" in text
 
 

@@ -45,7 +45,7 @@ async def test_malformed_reference(client: LanguageClient) -> None:
     )
     assert await lens_titles(client, uri) == [
         "smatch – · reference graph b.1 has errors",
-        "smatch 1.00 · P 1.00 R 1.00 · 0 missing, 0 extra "
+        "smatch 1.00 · P 1.00 R 1.00 · 0 missing, 0 extra, 0 relabelled "
         "vs broken/malformed_gold.amr#b.2",
     ]
 
@@ -83,4 +83,4 @@ async def test_reference_changes_on_disk(start_client, tmp_path) -> None:
     # any later edit re-reads it too; wait for the re-analysis with one
     await change(client, uri, 2, "", (0, 0), (0, 0))
     [concept] = by_source(client, uri, "amrcheck-diff")[:1]
-    assert "aligned to reference node (c / section)" in concept.message
+    assert "relabelled (c / section)" in concept.message

@@ -275,27 +275,29 @@ try {
   await shot(page, "editor-low-scores.png", { x: 0, y: 0, width: 1400, height: 860 });
 
   // 10. the Problems panel names the reference place file:line:col
-  const places = await markers(page, "gold/lpp.amr:15:19", 1);
+  const places = await markers(page, "gold/lpp.amr:15:23", 1);
+  // each place named by its path in the workspace (issue 29): VS Code adds only "lpp.amr[Ln, Col]"
   check("Problems panel names the reference place gold/lpp.amr:line:col",
-    places.some((t) => t.includes("aligned to reference node (m / magnificent) at gold/lpp.amr:15:19")), JSON.stringify(places));
+    places.some((t) => /relabelled \(m \/ magnificent\) at gold\/lpp\.amr:15:23 -> \(m \/ beautiful\) \(at review\/lpp\.amr:\d+:\d+\)/.test(t)),
+    JSON.stringify(places));
   await shot(page, "editor-reference-places.png", await panelBox(page));
 
   // 10b. differences are grouped: one diagnostic per differing graph (amrcheck.diffDiagnostics
   // "grouped", the default), its triples as related places under it
-  // (lpp_1943.2: 1 missing, 1 extra; lpp_1943.4: 2 missing; lpp_1943.5 only differs at its root)
-  const grouped = await markers(page, "differ from gold/lpp.amr#", 2);
-  const ids = grouped.map((t) => /differ from gold\/lpp\.amr#(lpp_1943\.\d)/.exec(t)?.[1]).sort();
-  // the four differing triples, each a related place under its graph's row
+  // (lpp_1943.2: 1 relabelled; lpp_1943.4: 2 missing; lpp_1943.5: 1 extra)
+  const grouped = await markers(page, "differs from gold/lpp.amr#", 3);
+  const ids = grouped.map((t) => /differs from gold\/lpp\.amr#(lpp_1943\.\d)/.exec(t)?.[1]).sort();
+  // the three differences, each a related place under its graph's row
   const related = await page.waitForFunction(
     () => {
       const rows = [...document.querySelectorAll(".markers-panel .monaco-tl-contents")]
-        .map((e) => e.textContent ?? "").filter((t) => /^(missing|extra) \(.* at gold\/lpp\.amr:\d+:\d+/.test(t.replace(/^.*\]:\s*/, "")));
-      return rows.length >= 4 ? rows.length : null;
+        .map((e) => e.textContent ?? "").filter((t) => /^(missing|extra|relabelled) \(.* at gold\/lpp\.amr:\d+:\d+/.test(t.replace(/^.*\]:\s*/, "")));
+      return rows.length >= 3 ? rows.length : null;
     },
     undefined, { timeout: 15_000 },
   ).then((h) => h.jsonValue()).catch(() => 0);
   check("Problems panel: one diff diagnostic per differing graph",
-    ids.join(" ") === "lpp_1943.2 lpp_1943.4" && related >= 4,
+    ids.join(" ") === "lpp_1943.2 lpp_1943.4 lpp_1943.5" && related >= 3,
     `${JSON.stringify(grouped.map((t) => t.slice(0, 90)))}, ${related} related places`);
   await shot(page, "editor-grouped-differences.png", await panelBox(page));
   await markers(page, "", 0);
@@ -352,6 +354,24 @@ try {
     undefined, { timeout: 30_000 },
   ).then(() => true).catch(() => false);
   check("status bar: no colour above the threshold (setting changed)", plain);
+  // ... and the view's marks follow it: none below 0.50, and the check only on the graphs
+  // identical to their reference (issue 29: a green check sat on a graph at 0.848)
+  const marks = await page.waitForFunction(
+    () => {
+      const pane = [...document.querySelectorAll(".pane")].find((p) => /AMR Graphs by Score/i.test(p.querySelector(".pane-header")?.textContent ?? ""));
+      const found = [...(pane?.querySelectorAll(".monaco-list-row") ?? [])].map((row) => ({
+        id: row.querySelector(".label-name")?.textContent ?? "",
+        pass: row.querySelector(".codicon-pass") !== null,
+        plain: row.querySelector(".codicon-circle-outline") !== null,
+        warning: row.querySelector(".codicon-warning") !== null,
+      }));
+      return found.length === 8 && !found.some((r) => r.warning) ? found : null;
+    },
+    undefined, { timeout: 30_000 },
+  ).then((h) => h.jsonValue()).catch(() => []);
+  check("graphs by score: the marks follow the threshold, the check only on identical graphs",
+    marks.filter((r) => r.plain).map((r) => r.id).sort().join(" ") === "lpp_1943.2 lpp_1943.4 lpp_1943.5"
+      && marks.filter((r) => r.pass).length === 5, JSON.stringify(marks));
   await page.keyboard.press("Control+F8");
   const none = await page.waitForFunction(
     () => [...document.querySelectorAll(".notifications-toasts .notification-list-item-message")].map((e) => e.textContent ?? "").find((t) => /no graph of lpp\.amr scores below 0\.50/.test(t)),
