@@ -14,13 +14,17 @@ import os
 import subprocess
 import sys
 import tarfile
-import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -74,8 +78,8 @@ def test_the_wheel_holds_the_package_data_and_the_entry_points(
 ) -> None:
     with zipfile.ZipFile(built["wheel"]) as archive:
         names = set(archive.namelist())
-        (entry_points,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
-        scripts = archive.read(entry_points).decode()
+        (listed,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
+        scripts = archive.read(listed).decode()
     package = {n for n in names if n.split("/")[0] in PACKAGES}
     assert package == _package_files()
     for data in (
