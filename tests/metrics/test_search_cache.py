@@ -232,7 +232,7 @@ def test_two_installs_each_say_once_that_they_prepare_the_search_issue_28_35(
         while time.monotonic() < deadline:
             answer = subprocess.run(
                 [sys.executable, "-c", check], env=environment(install),
-                capture_output=True, text=True, check=True,
+                capture_output=True, text=True, check=True, cwd=tmp_path,
             ).stdout
             if answer == "True\n":
                 return
