@@ -93,6 +93,13 @@ def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                     **quiet,
                 )
             )
+        # both workers have joined before a command asks (a command waits
+        # only CONNECT_TIMEOUT seconds for a first one; a busy machine
+        # starts a worker more slowly than that)
+        from distributed import Client
+
+        with Client(address, timeout=f"{PATIENCE_S}s") as client:  # type: ignore[no-untyped-call]
+            client.wait_for_workers(2, timeout=PATIENCE_S)
         yield address
     finally:
         for process in reversed(processes):

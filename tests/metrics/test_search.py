@@ -180,6 +180,7 @@ def _both_ways(problem: AlignmentProblem, seed: int) -> tuple[Any, Any]:
     return plain, (list(compiled[0]), *compiled[1:])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", [{}, {"compat": "smatch-1.0.4"}])
 def test_plain_and_compiled_search_give_the_same_results(
     options: dict[str, str], compiled: dict[str, Any]

@@ -149,6 +149,7 @@ def test_a_live_preparation_is_not_started_twice_and_a_stale_lock_is_taken_over(
     assert spawned == [[sys.executable, "-m", _search_cache._MODULE]] * 2
 
 
+@pytest.mark.slow
 def test_a_first_cli_run_of_large_work_says_so_and_scores_like_a_prepared_one(
     tmp_path: Path,
 ) -> None:
