@@ -22,6 +22,10 @@ The convention, for anyone who writes docs here:
 * A snippet that cannot run here (it installs software, starts a server,
   needs a remote cluster or files of the reader's own) is left unmarked,
   and the text around it says what it needs.
+
+The ``.pre-commit-config.yaml`` examples run with real pre-commit in
+``tests/hooks/test_documented_hooks.py``; the ``.amrcheck.toml`` examples
+are loaded in ``tests/hooks/test_manifest.py``.
 """
 
 from __future__ import annotations
