@@ -115,8 +115,8 @@ class Terminal:
             raise AssertionError(
                 f"Ctrl-C was lost: still running {PATIENCE_S:g} s later\n{self.stderr}"
             ) from None
-        for thread in self._threads:
-            thread.join(timeout=PATIENCE_S)
+        for thread in self._threads:  # until what its workers wrote is read too
+            thread.join(timeout=60)
         return status, self._out.decode("utf-8", "replace")
 
     def kill(self) -> None:
