@@ -93,8 +93,9 @@ def ready() -> bool:
     except (OSError, UnicodeDecodeError, ValueError):
         return False
     numba_cache = Path(folder)
+    python = f"py{sys.version_info.major}{sys.version_info.minor}"
     for name in ENTRY_POINTS:
-        indexes = list(numba_cache.glob(f"_search.{name}-*.nbi"))
+        indexes = list(numba_cache.glob(f"_search.{name}-*.{python}.nbi"))
         if not indexes or not all(_index_version(i) == version for i in indexes):
             return False
     return True
