@@ -116,6 +116,7 @@ def test_bench_bamboo_role_confusion(tmp_path) -> None:
     assert "amrsim" in done.stdout
 
 
+@pytest.mark.slow
 def test_train_amrsim_reports_bad_graphs_and_writes_weights(tmp_path) -> None:
     graphs = tmp_path / "graphs.amr"
     good = shared_path("little_prince/amr-bank-struct-v3.0.txt").read_text("utf-8")

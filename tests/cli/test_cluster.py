@@ -111,6 +111,7 @@ def _json(result: subprocess.CompletedProcess[str]) -> object:
     return json.loads(result.stdout)
 
 
+@pytest.mark.slow
 def test_score_diff_iaa_on_a_running_scheduler_equal_one_process(
     scheduler: str, tmp_path: Path
 ) -> None:
@@ -130,6 +131,7 @@ def test_score_diff_iaa_on_a_running_scheduler_equal_one_process(
     )
 
 
+@pytest.mark.slow
 def test_score_on_a_local_cluster_equals_one_process(tmp_path: Path) -> None:
     serial, spread = tmp_path / "serial.tsv", tmp_path / "spread.tsv"
     one = amrcheck("score", REF, CAND, "--per-pair", serial, "-q")
@@ -192,6 +194,7 @@ def test_ctrl_c_stops_a_local_cluster_cleanly(tmp_path: Path) -> None:
     assert left == []
 
 
+@pytest.mark.slow
 def test_a_broken_graph_counts_as_empty_on_a_cluster_issue_21(tmp_path: Path) -> None:
     """Every metric on a Dask cluster: the unreadable candidate graph is an
     empty graph there too (F1 0, its pair row present), as in one process."""
