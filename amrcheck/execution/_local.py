@@ -21,6 +21,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -60,20 +61,37 @@ def _ignore_sigint() -> None:
 
 @contextmanager
 def _sigint_held() -> Iterator[None]:
-    """Hold Ctrl-C while workers are forked.
+    """Hold Ctrl-C while workers are forked (or a cluster starts).
 
-    A SIGINT that arrives during a fork is raised inside an at-fork hook,
-    where Python prints and drops it, so the run would go on. Held, it is
-    delivered when the block ends, where the caller stops its workers.
+    A KeyboardInterrupt raised during a fork is raised inside an at-fork
+    hook, where Python prints and drops it, so the run would go on.
+    Blocking SIGINT is not enough: it blocks it for this thread only, and
+    the process has others (numpy's BLAS, a Dask event loop), any of which
+    may receive a Ctrl-C, while Python still runs the handler here, at the
+    next instruction, wherever that is. So the block also notes a Ctrl-C
+    instead of raising it, and raises it once the block is over, where the
+    caller stops its workers. Outside the main thread (where no handler
+    can be set, nor runs) it only blocks.
     """
     held = None
     if hasattr(signal, "pthread_sigmask"):  # not on Windows
         held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    noted: list[int] = []
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, lambda number, _: noted.append(number))
     try:
         yield
     finally:
         if held is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held one is noted now
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    if noted and previous is not None:
+        if callable(previous):
+            previous(signal.SIGINT, None)  # Python's own raises KeyboardInterrupt
+        elif previous == signal.SIG_DFL:
+            raise KeyboardInterrupt
 
 
 @contextmanager

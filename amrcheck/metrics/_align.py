@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import math
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -57,8 +56,6 @@ __all__ = [
 #: alignments a process does with the plain search before it loads the
 #: compiled one (loading costs about 0.5 s, some 1,000 plain alignments)
 SWITCH_AFTER = 1000
-#: seconds after which loading is taken to be compiling, and said so
-_COMPILING_AFTER = 1.0
 _compiled: dict[str, Any] | None = None
 _plain_alignments = 0
 #: this process keeps the plain search: it never loads the compiled one
@@ -78,12 +75,14 @@ def use_compiled(wait: bool = False) -> bool:
     editor's first checks — should not pay. Work known to be large calls
     this first (in the parent, so that forked workers inherit it loaded).
 
-    On a machine's first run numba would compile the search instead (about
-    20 s). No run waits for that: unless this machine has the compiled code
+    On an install's first run numba would compile the search instead (about
+    20 s). No run waits for that: unless this install has the compiled code
     cached (:func:`._search_cache.ready`), this starts compiling it in a
-    detached low-priority process, says so on stderr, and the process
-    keeps the plain search. ``wait=True`` loads (or compiles) here and now,
-    with a notice on stderr when that takes longer than a second.
+    detached low-priority process, says so on stderr (the one process that
+    starts it, so a run says it at most once, whatever its workers do), and
+    the process keeps the plain search. ``wait=True`` loads (or compiles)
+    here and now, and says so on stderr when it compiles. Loading what is
+    cached says nothing, however long a busy machine takes over it.
     """
     global _compiled, _declined
     if _compiled is not None:
@@ -96,24 +95,19 @@ def use_compiled(wait: bool = False) -> bool:
         _declined = True
         return False
 
-    notice = threading.Timer(_COMPILING_AFTER, _say_compiling)
-    notice.daemon = True
-    notice.start()
-    try:
-        compiled = _search.compiled()
-        # one call of each entry point, with the argument types of real ones
-        unary, row_start, partners, weights, _ = compiled["build_triple_problem"](
-            np.array([1, 1, 1, 0, 0, 1, 0, 0, 0, 7, 0, 7], dtype=np.int64), True
-        )
-        compiled["search"](
-            1, 1, unary, row_start, partners, weights, True, 4, 0, 1.0, math.inf
-        )
-        compiled["mapping_value"](
-            1, 1, unary, row_start, partners, weights, np.zeros(1, dtype=np.int64)
-        )
-    finally:
-        notice.cancel()
-        notice.join()
+    if not _search_cache.ready():
+        _say_compiling()
+    compiled = _search.compiled()
+    # one call of each entry point, with the argument types of real ones
+    unary, row_start, partners, weights, _ = compiled["build_triple_problem"](
+        np.array([1, 1, 1, 0, 0, 1, 0, 0, 0, 7, 0, 7], dtype=np.int64), True
+    )
+    compiled["search"](
+        1, 1, unary, row_start, partners, weights, True, 4, 0, 1.0, math.inf
+    )
+    compiled["mapping_value"](
+        1, 1, unary, row_start, partners, weights, np.zeros(1, dtype=np.int64)
+    )
     _search_cache.record(compiled)
     _compiled = compiled
     return True

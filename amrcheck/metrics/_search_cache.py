@@ -1,7 +1,7 @@
-"""Whether this machine has the compiled alignment search, and getting it there.
+"""Whether this install has the compiled alignment search, and getting it there.
 
 Layer: metrics, beside :mod:`._align`, which asks it. numba compiles the
-search (:func:`._search.compiled`) the first time a machine uses it, about
+search (:func:`._search.compiled`) the first time an install uses it, about
 20 s, and caches the machine code (beside ``_search.py``, or where
 ``NUMBA_CACHE_DIR`` says); later processes load it in about 0.5 s. No run
 waits for that compilation — a first run of 5,000 pairs or an editor's
@@ -10,15 +10,21 @@ keystroke used to stall 12–19 s on it — so:
 * :func:`ready` tells, without importing numba, whether loading would find
   the code cached: a mark in the user cache folder (:mod:`amrcheck.cache`),
   written only once a process has loaded every entry point from numba's
-  cache. The mark's name is a key of what that cache depends on (Python,
-  numba, this host, ``_search.py``'s path, size and time, numba's
-  settings), and it names numba's cache folder, which must still hold the
-  code;
+  cache. The mark is per install: its name is a key of what that cache
+  depends on (Python, numba's install, this host, this amrcheck's version
+  and ``_search.py``'s path, size and time, numba's settings), so two
+  installs (two checkouts, two virtual environments) on one machine each
+  have their own and never rewrite each other's. It names numba's cache
+  folder and numba's version, and numba's index of every entry point must
+  still be there, written by that version (an install that shares the
+  source file with another numba rewrites the index);
 * :func:`prepare_in_background` starts ``python -m
   amrcheck.metrics._search_cache``, detached and at low priority: it
   compiles the search into numba's cache, then loads it in a fresh process,
   which writes the mark (:func:`record`). A lock file keeps it to one at a
-  time per key; a lock older than :data:`STALE_LOCK_S` is taken over.
+  time per key; a lock older than :data:`STALE_LOCK_S` is taken over. A
+  preparation that fails leaves its lock, so that the runs of the next
+  :data:`STALE_LOCK_S` seconds neither try again nor say so again.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import pickle
 import platform
 import subprocess
 import sys
@@ -34,6 +41,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..__about__ import __version__
 from ..cache import cache_dir, write_atomically
 
 #: entry points whose cached code makes the search ready (see ``_align``)
@@ -59,6 +67,7 @@ def cache_key() -> str:
     numba = importlib.util.find_spec("numba")
     search_file = Path(__file__).with_name("_search.py")
     parts = [
+        f"amrcheck {__version__}",
         sys.version,
         platform.node(),
         platform.machine(),
@@ -80,10 +89,33 @@ def _lock() -> Path:
 def ready() -> bool:
     """Whether loading the compiled search would find it in numba's cache."""
     try:
-        numba_cache = Path(_mark().read_text(encoding="utf-8").strip())
-    except (OSError, UnicodeDecodeError):
+        folder, version = _mark().read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError, ValueError):
         return False
-    return any(numba_cache.glob("_search.search-*.nbi"))
+    numba_cache = Path(folder)
+    python = f"py{sys.version_info.major}{sys.version_info.minor}"
+    for name in ENTRY_POINTS:
+        indexes = list(numba_cache.glob(f"_search.{name}-*.{python}.nbi"))
+        if not indexes or not all(_index_version(i) == version for i in indexes):
+            return False
+    return True
+
+
+class _TextOnly(pickle.Unpickler):
+    """Unpickles plain values only (numba's index opens with its version)."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"{module}.{name} is not a plain value")
+
+
+def _index_version(index: Path) -> str | None:
+    """The numba version that wrote an index of numba's cache (its first value)."""
+    try:
+        with index.open("rb") as stream:
+            version = _TextOnly(stream).load()
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError):
+        return None
+    return version if isinstance(version, str) else None
 
 
 def record(compiled: Mapping[str, Any]) -> bool:
@@ -91,11 +123,13 @@ def record(compiled: Mapping[str, Any]) -> bool:
     cache in this process (a process that compiled them proves nothing
     about the cache: it may not have been writable). Returns whether written.
     """
+    import numba
+
     stats = [compiled[name].stats for name in ENTRY_POINTS]
     if any(s.cache_misses or not s.cache_hits for s in stats):
         return False
-    folder = stats[0].cache_path.encode("utf-8")
-    return write_atomically(_mark(), lambda stream: stream.write(folder))
+    mark = f"{stats[0].cache_path}\n{numba.__version__}\n".encode()
+    return write_atomically(_mark(), lambda stream: stream.write(mark))
 
 
 def _take_lock() -> bool:
@@ -136,19 +170,20 @@ def prepare_in_background() -> bool:
 
 def _prepare() -> int:
     """Compile the search here, then load it in a fresh process, which
-    writes the mark if it came from the cache."""
+    writes the mark if it came from the cache. The lock is released once
+    the search is ready; a failure keeps it (see the module docstring)."""
     from ._align import use_compiled
 
     try:
         os.nice(10)  # the user's own run comes first
     except OSError:
         pass
-    try:
-        use_compiled(wait=True)
-        check = [sys.executable, "-c", f"import {_MODULE} as c; c._check()"]
-        return subprocess.run(check, check=False).returncode
-    finally:
+    use_compiled(wait=True)
+    check = [sys.executable, "-c", f"import {_MODULE} as c; c._check()"]
+    status = subprocess.run(check, check=False).returncode
+    if status == 0:
         _lock().unlink(missing_ok=True)
+    return status
 
 
 def _check() -> None:

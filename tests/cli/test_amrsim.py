@@ -26,6 +26,7 @@ def amrcheck(*args: str | Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_score_gives_the_same_pairs_with_any_jobs(tmp_path) -> None:
     one, two = tmp_path / "one.tsv", tmp_path / "two.tsv"
     first = amrcheck("score", REF, CAND, "-m", "amrsim", "--per-pair", one, "-q")
@@ -47,6 +48,7 @@ def test_threads_above_one_are_refused_in_forked_workers(tmp_path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_unparseable_graphs_are_reported_and_skipped(tmp_path) -> None:
     text = CAND.read_text(encoding="utf-8")
     blocks = text.split("\n\n")
@@ -116,6 +118,7 @@ def test_bench_bamboo_role_confusion(tmp_path) -> None:
     assert "amrsim" in done.stdout
 
 
+@pytest.mark.slow
 def test_train_amrsim_reports_bad_graphs_and_writes_weights(tmp_path) -> None:
     graphs = tmp_path / "graphs.amr"
     good = shared_path("little_prince/amr-bank-struct-v3.0.txt").read_text("utf-8")

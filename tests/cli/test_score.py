@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +24,7 @@ from tests.broken import (
     option_args,
 )
 from tests.cli.peak_memory import peak_rss_mib
+from tests.cli.terminal import Terminal
 from tests.conftest import shared_path
 
 from ..bamboo import subtask
@@ -422,26 +421,20 @@ def test_ctrl_c_while_workers_score_a_stream_exits_130(tmp_path: Path) -> None:
             "".join(text.replace("# ::id ", f"# ::id {n}.") for n in range(400)),
             encoding="utf-8",
         )
-    child = subprocess.Popen(
+    terminal = Terminal(
         [sys.executable, "-c", "from amrcheck.cli import main; main()", "score"]
-        + [str(ref), str(cand), "--jobs", "2", "--exact", "-q"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own process group, as in a terminal
+        + [str(ref), str(cand), "--jobs", "2", "--exact"]
     )
-    children = Path(f"/proc/{child.pid}/task/{child.pid}/children")
-    while child.poll() is None and not children.read_text().split():
-        pass  # until the workers are being forked
-    assert child.poll() is None, child.communicate()
-    workers = children.read_text().split()
-    os.killpg(child.pid, signal.SIGINT)  # what Ctrl-C sends: the whole group
     try:
-        out, err = child.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(child.pid, signal.SIGKILL)
-        raise AssertionError("Ctrl-C was lost: the run went on") from None
-    assert child.returncode == 130, err
-    assert err.strip().endswith("amrcheck score: interrupted")
-    assert "Traceback" not in err and out == ""
-    assert workers and not any(Path(f"/proc/{w}").exists() for w in workers)
+        terminal.wait_for_progress()  # the workers are scoring
+        pid = terminal.process.pid
+        workers = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        terminal.ctrl_c()
+        status, out = terminal.wait()
+    finally:
+        terminal.close()
+    assert status == 130, terminal.stderr
+    assert terminal.text_lines() == ["amrcheck score: interrupted"], terminal.stderr
+    assert out == ""
+    assert len(workers) == 2
+    assert not any(Path(f"/proc/{w}").exists() for w in workers)

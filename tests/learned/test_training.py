@@ -65,6 +65,7 @@ def test_swap_roles_exchanges_two_arguments_of_one_predicate() -> None:
     )
 
 
+@pytest.mark.slow
 def test_tension_reports_dev_values_and_writes_loadable_weights(
     graphs, dev, tmp_path
 ) -> None:
@@ -83,6 +84,7 @@ def test_tension_reports_dev_values_and_writes_loadable_weights(
     assert metric.score(graphs[0], graphs[0]).f1 == 1.0
 
 
+@pytest.mark.slow
 def test_an_interrupted_run_resumes_where_it_stopped(graphs, tmp_path) -> None:
     straight = train_tension(graphs, TINY, None, tmp_path / "straight")
 
@@ -101,6 +103,7 @@ def test_an_interrupted_run_resumes_where_it_stopped(graphs, tmp_path) -> None:
         assert torch.allclose(tensor, resumed.checkpoint.parameters[name], atol=1e-3)
 
 
+@pytest.mark.slow
 def test_a_run_with_other_settings_is_not_resumed(graphs, tmp_path) -> None:
     state = tmp_path / "state"
     train_tension(graphs, TINY, None, state)
@@ -109,6 +112,7 @@ def test_a_run_with_other_settings_is_not_resumed(graphs, tmp_path) -> None:
         train_tension(graphs, other, None, state)
 
 
+@pytest.mark.slow
 def test_supervised_stage_moves_the_cosines_towards_the_scores(
     graphs, tmp_path
 ) -> None:

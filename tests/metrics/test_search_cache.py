@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -117,10 +119,16 @@ def test_preparing_marks_the_search_ready_once_it_loads_from_numbas_cache(
     )
     marks = list(tmp_path.glob("search-*.ready"))
     assert len(marks) == 1 and not list(tmp_path.glob("*.lock"))
-    assert Path(marks[0].read_text()).is_dir()  # numba's cache folder
+    folder, version = marks[0].read_text().splitlines()
+    assert Path(folder).is_dir()  # numba's cache folder, and numba's version
+    assert version == importlib.metadata.version("numba")
     assert ready() == "True\n"
+    # numba's index rewritten by another numba (an install sharing the
+    # source file): what is cached is not this install's any more
+    marks[0].write_text(f"{folder}\n0.0.1\n")
+    assert ready() == "False\n"
     # a mark whose folder lost numba's code no longer counts
-    marks[0].write_text(str(tmp_path / "emptied"))
+    marks[0].write_text(f"{tmp_path / 'emptied'}\n{version}\n")
     assert ready() == "False\n"
 
 
@@ -141,6 +149,7 @@ def test_a_live_preparation_is_not_started_twice_and_a_stale_lock_is_taken_over(
     assert spawned == [[sys.executable, "-m", _search_cache._MODULE]] * 2
 
 
+@pytest.mark.slow
 def test_a_first_cli_run_of_large_work_says_so_and_scores_like_a_prepared_one(
     tmp_path: Path,
 ) -> None:
@@ -170,3 +179,76 @@ def test_a_first_cli_run_of_large_work_says_so_and_scores_like_a_prepared_one(
     later = run(prepared, tmp_path / "later.tsv")
     assert "prepared" not in later.stderr and "compiling" not in later.stderr
     assert (tmp_path / "first.tsv").read_text() == (tmp_path / "later.tsv").read_text()
+
+
+def _another_install(root: Path) -> Path:
+    """A copy of the package under ``root``: one more install on this machine."""
+    shutil.copytree(
+        REPO / "amrcheck", root / "amrcheck",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    return root
+
+
+@pytest.mark.slow
+@pytest.mark.e2e
+def test_two_installs_each_say_once_that_they_prepare_the_search_issue_28_35(
+    tmp_path: Path,
+) -> None:
+    # 3,000 pairs of small graphs: large work, which asks for the compiled
+    # search at once, and more alignments than SWITCH_AFTER in each worker
+    # (the workers of a cluster are fresh processes that ask on their own)
+    ref, cand = tmp_path / "ref.amr", tmp_path / "cand.amr"
+    revised = (REPO / "examples" / "annotations_v2.amr").read_text(encoding="utf-8")
+    for text, target in (
+        ((REPO / "examples" / "annotations_v1.amr").read_text(encoding="utf-8"), ref),
+        (revised[: revised.index("# ::id ex.6")], cand),
+    ):
+        target.write_text(
+            "".join(text.replace("# ::id ", f"# ::id {n}.") for n in range(600)),
+            encoding="utf-8",
+        )
+    cache = tmp_path / "cache"  # the one user cache folder of this machine
+    installs = [_another_install(tmp_path / name) for name in ("one", "two")]
+
+    def environment(install: Path) -> dict[str, str]:
+        env = dict(os.environ, AMRCHECK_CACHE_DIR=str(cache), PYTHONPATH=str(install))
+        env.pop("NUMBA_CACHE_DIR", None)  # numba's cache beside each copy
+        return env
+
+    def notices(install: Path, *extra: str) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", "from amrcheck.cli import main; main()",
+             "score", str(ref), str(cand), "-q", *extra],
+            env=environment(install), capture_output=True, text=True,
+            cwd=tmp_path, timeout=900,
+        )
+        assert done.returncode == 0, done.stderr
+        return [line for line in done.stderr.splitlines() if "alignment search" in line]
+
+    def wait_until_ready(install: Path) -> None:
+        """The background preparation that the first run started has made it."""
+        check = f"import {_search_cache._MODULE} as c; print(c.ready())"
+        deadline = time.monotonic() + 900
+        while time.monotonic() < deadline:
+            answer = subprocess.run(
+                [sys.executable, "-c", check], env=environment(install),
+                capture_output=True, text=True, check=True, cwd=tmp_path,
+            ).stdout
+            if answer == "True\n":
+                return
+            time.sleep(2)
+        raise AssertionError(f"the search of {install} was never prepared")
+
+    preparing = "the compiled alignment search is being prepared for this machine"
+    first = notices(installs[0], "--jobs", "2")
+    assert len(first) == 1 and preparing in first[0], first
+    wait_until_ready(installs[0])
+    second = notices(installs[1], "--cluster", "local:2")
+    assert len(second) == 1 and preparing in second[0], second
+    wait_until_ready(installs[1])
+    assert len(list(cache.glob("search-*.ready"))) == 2
+    # each install's mark stands beside the other's: neither says it again
+    assert notices(installs[0], "--jobs", "2") == []
+    assert notices(installs[1], "--cluster", "local:2") == []
+    assert notices(installs[0]) == []

@@ -33,11 +33,13 @@ def test_all_twelve_subtasks_in_bamboo_order() -> None:
     assert len(all_pairs()) == 8347
 
 
+@pytest.mark.slow
 def test_compat_exact_equals_smatch_104_optimum_on_every_pair() -> None:
     metric = Smatch(compat="smatch-1.0.4", exact=True)
     assert _differences(metric, "smatch104_ilp_f1", 1e-9) == []
 
 
+@pytest.mark.slow
 def test_root_concept_raw_exact_equals_smatchpp_rootconcept_on_every_pair() -> None:
     metric = Smatch(compat="raw", root="concept", exact=True)
     assert _differences(metric, "smatchpp_ilp_rootconcept_f1", 1e-6) == []

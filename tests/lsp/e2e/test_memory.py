@@ -44,6 +44,7 @@ def resident_kib(client: LanguageClient) -> int:
     raise AssertionError("no VmRSS")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not STATUS.exists(), reason="needs /proc/<pid>/status (Linux)")
 async def test_memory_after_2000_edits_with_alternating_references(
     start_client, tmp_path: Path
