@@ -121,6 +121,9 @@ class Analysis:
             "missing": sum(c.counts.missing for c in compared),
             "extra": sum(c.counts.extra for c in compared),
             "relabelled": sum(c.counts.relabelled for c in compared),
+            # graphs whose search the time budget stopped: their scores,
+            # and so the document's, are lower bounds
+            "cut": sum(c.score_cut for c in compared),
             # counted as empty graphs (F1 0) in the score above, each with why
             "counted_empty": [
                 {
@@ -718,6 +721,10 @@ def next_low_score(analysis: Analysis, offset: int) -> GraphReport | None:
 # -- lenses -------------------------------------------------------------------
 
 
+#: what a lens says of a score whose search the time budget stopped
+CUT_NOTE = "at least: search cut by the time budget"
+
+
 def lens_title(analysis: Analysis, report: GraphReport) -> str:
     """``smatch 0.87 · P 0.90 R 0.84 · 1 missing, 1 extra, 1 relabelled vs
     gold/x.amr#id``.
@@ -742,6 +749,8 @@ def lens_title(analysis: Analysis, report: GraphReport) -> str:
         return f"{metric} – · {report.note}"
     score = comparison.score
     title = f"{metric} {score.f1:.2f}"
+    if comparison.score_cut:
+        title += f" ({CUT_NOTE})"
     if score.precision is not None and score.recall is not None:
         title += f" · P {score.precision:.2f} R {score.recall:.2f}"
     title += " · " + (

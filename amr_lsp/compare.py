@@ -77,6 +77,15 @@ class GraphComparison:
     #: what differs in the lens metric's own units (None: the lens metric
     #: is smatch, whose counts are ``missing`` and ``extra``)
     summary: str | None = None
+    #: the time budget stopped the diff alignment's search: the alignment
+    #: shown is the best found, not proven optimal
+    alignment_cut: bool = False
+
+    @property
+    def score_cut(self) -> bool:
+        """The time budget stopped the lens metric's search: its score is
+        a lower bound (the best alignment found)."""
+        return bool(self.score.counts.get("cut"))
 
     def approximate_bytes(self) -> int:
         """The memory this comparison holds (the reference entry not counted):
@@ -222,6 +231,7 @@ class Comparer:
                 explanation.missing, explanation.extra, explanation.alignment
             ),
             summary=summary,
+            alignment_cut=bool(aligned.counts.get("cut")),
         )
 
     def _aligned_as_diff(self, score: Score) -> bool:

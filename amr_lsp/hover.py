@@ -19,6 +19,11 @@ from .compare import GraphComparison, TripleId
 _ARG_RE = re.compile(r":(ARG[0-9])(-of)?")
 #: lines of triples listed for one node before "… and N more"
 NODE_TRIPLES = 12
+#: said under the alignment when the time budget stopped its search
+ALIGNMENT_CUT = (
+    "The alignment search was cut by the time budget (`amrcheck.timeBudget`):"
+    " this is the best alignment found, not proven optimal."
+)
 
 
 def hover_markdown(
@@ -120,6 +125,9 @@ def _alignment_lines(
     statuses = [_status_line(graph, i, comparison) for i in own] + [
         f"- ✗ missing `{written(ref_graph, m.index)}`" for m in missing
     ]
+    if comparison.alignment_cut:
+        lower = " Its score is a lower bound." if comparison.score_cut else ""
+        lines.append(ALIGNMENT_CUT + lower)
     lines.append(_count_line(own, missing, comparison))
     shown = statuses[:NODE_TRIPLES]
     if len(statuses) > NODE_TRIPLES:

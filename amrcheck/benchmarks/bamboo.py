@@ -107,6 +107,9 @@ class BambooResult:
     #: graph counted as an empty graph, or a ``src`` graph that leaves its
     #: pair out
     gaps: dict[str, list[Gap]] = field(default_factory=dict)
+    #: pairs whose alignment search the time budget stopped (their scores
+    #: are the best alignment found: lower bounds)
+    cut: int = 0
 
     @property
     def amean(self) -> float:
@@ -237,15 +240,18 @@ def run_bamboo(
     scorer = pair_scorer(metric)
     predictions: dict[str, list[float | None]] = {}
     gaps: dict[str, list[Gap]] = {}
+    cut = 0
     for task in subtasks:
         pairing = subtask_pairs(task)
         scores = run_map(scorer, pairing.pairs, jobs=jobs, progress=progress)
         found: list[float | None] = [None] * len(pairing.matching.rows)
         for pair, score in zip(pairing.pairs, scores, strict=True):
             found[pair.index] = score.f1
+            cut += int(score.counts.get("cut", 0))
         predictions[task.id] = found
         if pairing.gaps:
             gaps[task.id] = pairing.gaps
     result = evaluate_bamboo(subtasks, predictions)
     result.gaps = gaps
+    result.cut = cut
     return predictions, result

@@ -271,6 +271,9 @@ class RareResult:
     #: rewired graphs that cannot be read (counted as empty graphs: score
     #: 0) and pairs whose original cannot be read (left out)
     gaps: list[Gap] = field(default_factory=list)
+    #: pairs whose alignment search the time budget stopped (their scores
+    #: are the best alignment found: lower bounds)
+    cut: int = 0
 
 
 def read_truth(folder: str | Path) -> dict[str, float]:
@@ -319,4 +322,7 @@ def score_rare(
     from scipy.stats import spearmanr  # slow to import: only when scoring
 
     rho = float(spearmanr(scores, expected)[0])
-    return RareResult(rho * 100, len(result.ids), expected, scores, pairing.gaps)
+    cut = int(result.corpus.micro.counts.get("cut", 0))
+    return RareResult(
+        rho * 100, len(result.ids), expected, scores, pairing.gaps, cut
+    )

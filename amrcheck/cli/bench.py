@@ -36,6 +36,7 @@ from ..errors import AmrError
 from ..metrics import Metric, get_metric, metric_names, resolve
 from ..pairing.graphs import gap_lines, metric_settings
 from ..reading.corpus import read_corpus
+from ..validation.filecheck import plural
 from . import app
 from ._common import (
     COMPAT_HELP,
@@ -55,6 +56,7 @@ from ._common import (
     table,
     workers,
 )
+from .score import TIME_BUDGET_HELP, time_budget_options
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
@@ -98,6 +100,10 @@ ExactOption = Annotated[
 ]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+TimeBudgetOption = Annotated[
+    Optional[float],  # noqa: UP007
+    typer.Option("--time-budget", metavar="SECONDS", min=0.0, help=TIME_BUDGET_HELP),
+]
 PlotOption = Annotated[
     Optional[Path],  # noqa: UP007
     typer.Option(help="Write a chart (PNG) here; needs the 'plot' extra."),
@@ -111,8 +117,14 @@ def _metrics(
     compat: CompatChoice | None = None,
     exact: bool | None = None,
     default: str = "smatch",
+    time_budget: float | None = None,
 ) -> list[Metric]:
-    shortcuts = {"root": root, "compat": compat, "exact": exact}
+    shortcuts = {
+        "root": root,
+        "compat": compat,
+        "exact": exact,
+        **time_budget_options(time_budget),
+    }
     return build_metrics(split_metrics(metric, default), option, shortcuts)
 
 
@@ -152,6 +164,7 @@ def bamboo(
     root: RootOption = None,
     compat: CompatOption = None,
     exact: ExactOption = None,
+    time_budget: TimeBudgetOption = None,
     task: Annotated[
         Optional[list[str]],  # noqa: UP007
         typer.Option(help="Only these subtasks (e.g. sick.main); AMEAN over them."),
@@ -179,7 +192,9 @@ def bamboo(
         skipped: list[str] = []
         if metric == ["all"]:
             metric, skipped = _buildable(option)
-        metrics = _metrics(metric, option, root, compat, exact)
+        metrics = _metrics(
+            metric, option, root, compat, exact, time_budget=time_budget
+        )
         references = _reference_twins(metrics) if with_reference else {}
         chosen = _task_ids(task)
         subtasks = [t for t in load_bamboo(data, split.value) if t.id in chosen]
@@ -212,6 +227,7 @@ def bamboo(
                         "settings": metric_settings(scorer),
                         "tasks": result.values,
                         "amean": result.amean,
+                        "cut": result.cut,
                         "unreadable": {
                             subtask_id: [gap_dict(gap) for gap in gaps]
                             for subtask_id, gaps in result.gaps.items()
@@ -229,6 +245,8 @@ def bamboo(
         return
     title = f"BAMBOO {split.value} ({data})"
     _bamboo_table(rows, chosen, title, skipped, reference_amean if references else None)
+    for line in cut_lines([(scorer.name, result.cut) for scorer, _, result in rows]):
+        console().print(line)
     if plot is not None:
         console().print(f"chart: {plot}")
 
@@ -357,6 +375,17 @@ def _options(metric: Metric) -> dict[str, Any]:
     return {k: v for k, v in metric_settings(metric).items() if k != "standardization"}
 
 
+def cut_lines(cuts: list[tuple[str, int]]) -> list[str]:
+    """A line per metric whose search the time budget cut on some pairs
+    (``--time-budget``): their scores are the best alignment found."""
+    return [
+        f"{name}: {plural(cut, 'pair')} cut by the time budget (best alignment "
+        "found kept, not proven optimal)"
+        for name, cut in cuts
+        if cut
+    ]
+
+
 def _settings_lines(out: Console, metrics: list[Metric]) -> None:
     for scorer in metrics:
         settings = describe_settings(metric_settings(scorer))
@@ -415,6 +444,7 @@ def rare_score(
     root: RootOption = None,
     compat: CompatOption = None,
     exact: ExactOption = None,
+    time_budget: TimeBudgetOption = None,
     jobs: JobsOption = 1,
     cluster: ClusterOption = None,
     quiet: QuietOption = False,
@@ -422,7 +452,9 @@ def rare_score(
 ) -> None:
     """Spearman × 100 between metric scores and the rewiring ground truth."""
     with guarded("bench rare"):
-        metrics = _metrics(metric, option, root, compat, exact)
+        metrics = _metrics(
+            metric, option, root, compat, exact, time_budget=time_budget
+        )
         total = graphs_in(folder / "rewired.amr") * len(metrics)
         with workers(jobs, cluster) as where, progress_bar(
             "rare", total, quiet
@@ -439,6 +471,7 @@ def rare_score(
                         "settings": metric_settings(m),
                         "pairs": r.pairs,
                         "spearman": r.spearman,
+                        "cut": r.cut,
                         "unreadable": [gap_dict(gap) for gap in r.gaps],
                     }
                     for m, r in results
@@ -452,6 +485,8 @@ def rare_score(
         grid.add_row(m.name, str(r.pairs), f"{r.spearman:.2f}")
     out.print(grid)
     _settings_lines(out, [m for m, _ in results])
+    for line in cut_lines([(m.name, r.cut) for m, r in results]):
+        out.print(line)
     for line in gap_lines(str(folder / "rewired.amr"), results[0][1].gaps):
         out.print(line)  # the files' gaps, the same for every metric
 

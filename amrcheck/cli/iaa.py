@@ -22,7 +22,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..metrics.smatch import Smatch
+from ..metrics.smatch import Smatch, search_note
 from ..pairing.graphs import PairingError
 from ..reading.corpus import read_errors
 from ..validation.filecheck import plural
@@ -57,6 +57,24 @@ def _f(value: float | None) -> str:
     return "-" if value is None else f"{value:.4f}"
 
 
+def search_counts(
+    result: Agreement, a: str | None = None, b: str | None = None
+) -> dict[str, int]:
+    """Sentence pairs aligned (of annotators ``a`` and ``b``; all without),
+    how many proven optimal, and how many the time budget cut."""
+    scored = [
+        pair.score.counts
+        for sentence in result.sentences
+        for pair in sentence.pairs
+        if a is None or (pair.a, pair.b) == (a, b)
+    ]
+    return {
+        "pairs": len(scored),
+        "optimal": sum(int(c.get("optimal", 0)) for c in scored),
+        "cut": sum(int(c.get("cut", 0)) for c in scored),
+    }
+
+
 def json_report(result: Agreement) -> dict[str, Any]:
     return {
         "version": JSON_SCHEMA_VERSION,
@@ -82,9 +100,11 @@ def json_report(result: Agreement) -> dict[str, Any]:
                 "recall": p.score.recall,
                 "ci": None if p.ci is None else {"low": p.ci.low, "high": p.ci.high},
                 "aspects": {k: s.f1 for k, s in p.aspects.items()},
+                "search": search_counts(result, p.a, p.b),
             }
             for p in result.pairs
         ],
+        "search": search_counts(result),
         "mean": {
             "f1": result.mean.estimate,
             "low": result.mean.low,
@@ -239,10 +259,21 @@ def render(out: Console, result: Agreement, top: int | None) -> None:
             style="bold",
         )
     )
+    out.print(search_line(result))
     for line in unreadable_lines(result):
         out.print(line)
     _aspects(out, result)
     _queue(out, result, top)
+
+
+def search_line(result: Agreement) -> str:
+    """How the sentence pairs' alignments were found: proven optimal, or
+    cut by the time budget (their F1 then a lower bound)."""
+    counts = search_counts(result)
+    note = search_note(
+        {"optimal": counts["optimal"], "cut": counts["cut"]}, counts["pairs"]
+    )
+    return f"smatch search over the sentence pairs: {note}"
 
 
 def unreadable_lines(result: Agreement) -> list[str]:

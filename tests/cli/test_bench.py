@@ -6,6 +6,7 @@ import builtins
 import csv
 import importlib.util
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from typer.testing import CliRunner
 import amrcheck.cli.bench  # noqa: F401  (registers the commands on `app`)
 from amrcheck.cli import app
 from tests.broken import BROKEN, CANDIDATE, REFERENCE, break_graph, little_bamboo
-from tests.conftest import SHARED_DATA, shared_path
+from tests.conftest import SHARED_DATA, data_path, shared_path
 
 runner = CliRunner()
 BAMBOO = SHARED_DATA / "bamboo"
@@ -242,6 +243,59 @@ def test_bamboo_and_rare_list_the_graphs_they_cannot_read_issue_21(
     (gap,) = row["unreadable"]
     assert gap["counted"] == "empty graph" and gap["where"].startswith(f"{rewired}:")
     assert "counted as an empty graph (F1 0)" in run("rare", folder).stdout
+
+
+#: far below what the joined book's search needs: its pair is always cut
+SPENT = "0.000001"
+
+
+def with_book(small: str, side: str) -> str:
+    """The first three of ``small``'s graphs, then a whole book joined into
+    one graph (``side``: cand or ref), as the fourth."""
+    book = data_path(f"large/little_prince_40_joined.{side}.amr")
+    first = "".join(graph + "\n\n" for graph in small.split("\n\n")[:3])
+    return first + book.read_text(encoding="utf-8").strip() + "\n"
+
+
+def test_bamboo_and_rare_take_a_time_budget_and_count_cut_pairs(
+    tmp_path: Path,
+) -> None:
+    data = little_bamboo(
+        tmp_path / "bamboo",
+        tgt=with_book(CANDIDATE, "cand"),
+        src=with_book(REFERENCE, "ref"),
+    )
+    args = ["bamboo", "--data", data, "--task", "sick.main", "--time-budget", SPENT]
+    text = run(*args)
+    assert text.exit_code == 0, text.output
+    assert re.search(
+        r"^smatch: \d+ pairs? cut by the time budget \(best alignment found kept, "
+        r"not proven optimal\)$",
+        text.stdout,
+        re.M,
+    )
+    (row,) = json.loads(run(*args, "--json").stdout)["results"]
+    assert row["cut"] >= 1
+    # RARE: the book, rewired by hand, among small pairs
+    folder = tmp_path / "rare"
+    folder.mkdir()
+    (folder / "original.amr").write_text(with_book(REFERENCE, "ref"))
+    (folder / "rewired.amr").write_text(with_book(CANDIDATE, "cand"))
+    (folder / "similarity.tsv").write_text(
+        "id\tsource\tsimilarity\tswapped\tedges\n"
+        + "".join(
+            f"{key}\t{key}\t{truth}\t0\t3\n"
+            for key, truth in (("g0", 0.7), ("g1", 0.3), ("g2", 0.6), ("doc", 0.8))
+        )
+    )
+    result = run("rare", folder, "--time-budget", SPENT, "--json")
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.stdout)["results"]
+    assert row["pairs"] == 4 and row["cut"] >= 1
+    text = run("rare", folder, "--time-budget", SPENT)
+    assert "cut by the time budget" in text.stdout
+    unbounded = json.loads(run("rare", folder, "--time-budget", "0", "--json").stdout)
+    assert unbounded["results"][0]["cut"] == 0
 
 
 def test_the_leaderboard_counts_unreadable_graphs_with_every_metric_issue_21(

@@ -61,7 +61,12 @@ def test_json_schema() -> None:
         "recall",
         "ci",
         "aspects",
+        "search",
     }
+    # a sentence's graphs are aligned well within the default budget
+    assert pair["search"]["cut"] == 0
+    assert pair["search"]["optimal"] == pair["search"]["pairs"] > 0
+    assert report["search"]["pairs"] >= pair["search"]["pairs"]
     assert pair["ci"]["low"] <= pair["f1"] <= pair["ci"]["high"]
     assert set(report["mean"]) == {"f1", "low", "high", "confidence", "resamples"}
     assert "named_entities" in report["aspects"]

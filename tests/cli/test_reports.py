@@ -107,6 +107,34 @@ def test_score_html_drawn_with_smatch_for_a_motif_metric(tmp_path: Path) -> None
     assert "motifs of the metric" in html
 
 
+def test_score_html_summary_counts_a_pair_the_time_budget_cut(tmp_path: Path) -> None:
+    large = REPO / "tests" / "data" / "large"
+    report = tmp_path / "score.html"
+    result = runner.invoke(app, [
+        "score", str(large / "little_prince_40_joined.ref.amr"),
+        str(large / "little_prince_40_joined.cand.amr"),
+        "--time-budget", "0.000001", "--html", str(report), "-q",
+    ])
+    assert result.exit_code == 0, result.output
+    text = page_text(report.read_text(encoding="utf-8"))
+    assert (
+        "over 1 pairs; 0/1 pairs proven optimal, 1 cut by the time budget "
+        "(best alignment found kept)"
+    ) in text
+
+
+def test_score_html_summary_says_pairs_were_proven_optimal(tmp_path: Path) -> None:
+    report = tmp_path / "score.html"
+    result = runner.invoke(
+        app,  # no budget: nothing can be cut, whatever the machine's load
+        ["score", str(GOLD), str(ANNOTATION), "--time-budget", "0", "--html",
+         str(report), "-q"],
+    )
+    assert result.exit_code == 0, result.output
+    text = page_text(report.read_text(encoding="utf-8"))
+    assert "over 8 pairs; 8/8 pairs proven optimal, 0 cut by the time budget\n" in text
+
+
 def test_report_without_graphviz_fails_cleanly(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

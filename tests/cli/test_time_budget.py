@@ -9,6 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 import amrcheck.cli.diff  # noqa: F401 (the commands register on import)
+import amrcheck.cli.iaa  # noqa: F401
 import amrcheck.cli.score  # noqa: F401
 from amrcheck.cli import app
 
@@ -71,3 +72,20 @@ def test_diff_summary_counts_cut_pairs() -> None:
     )
     assert result.exit_code == 1, result.output  # the graphs differ
     assert "1 cut by the time budget (not proven optimal)" in result.output
+
+
+def test_iaa_counts_cut_pairs_in_text_and_json() -> None:
+    args = ["iaa", str(REF), str(CAND), "--time-budget", SPENT, "--resamples", "20"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert (
+        "smatch search over the sentence pairs: 0/1 pairs proven optimal, "
+        "1 cut by the time budget (best alignment found kept)"
+    ) in result.stdout
+
+    as_json = runner.invoke(app, [*args, "--json"])
+    assert as_json.exit_code == 0, as_json.output
+    report = json.loads(as_json.stdout)
+    assert report["search"] == {"pairs": 1, "optimal": 0, "cut": 1}
+    assert report["pairs"][0]["search"] == {"pairs": 1, "optimal": 0, "cut": 1}
+
