@@ -15,8 +15,11 @@ from typing import Annotated, Any
 
 import typer
 
+from ..errors import ConfigError
 from ..validation.filecheck import FileResult, check_file, ordered_findings, summary
 from ..validation.rules import check_patterns
+from ..validation.umr import UmrOptions
+from ..workflows.config import load_config
 from . import app
 
 #: bumped only when the JSON output changes incompatibly
@@ -42,7 +45,8 @@ def check(
         list[Path],
         typer.Argument(
             metavar="FILE",
-            help="AMR files (PENMAN graphs separated by blank lines).",
+            help="AMR files (PENMAN graphs separated by blank lines) or UMR "
+            "files (.umr, docs/umr.md).",
         ),
     ],
     output_format: Annotated[
@@ -63,11 +67,21 @@ def check(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Print findings only, no summary.")
     ] = False,
+    umr_options: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--umr",
+            help="UMR relaxations, e.g. optional-document-level, "
+            "optional-alignments, no-check-wiki (docs/umr.md); repeatable or "
+            "comma-separated; added to [umr] of .amrcheck.toml.",
+        ),
+    ] = None,
 ) -> None:
-    """Check AMR files for syntax errors and rule violations (docs/rules.md)."""
+    """Check AMR and UMR files for syntax errors and rule violations (docs/rules.md)."""
     chosen = _patterns(select, "--select")
     dropped = _patterns(ignore, "--ignore")
-    results = [check_file(path, chosen, dropped) for path in files]
+    umr = _umr_options(umr_options)
+    results = [check_file(path, chosen, dropped, umr) for path in files]
     for result in results:
         if result.problem is not None:
             typer.echo(f"amrcheck: cannot read {result.problem}", err=True)
@@ -81,6 +95,14 @@ def check(
     if any(r.problem is not None for r in results):
         raise typer.Exit(code=2)
     raise typer.Exit(code=1 if any(r.errors for r in results) else 0)
+
+
+def _umr_options(values: list[str] | None) -> UmrOptions:
+    try:
+        base = load_config().umr
+        return base.relaxed(p for v in values or () for p in v.split(",") if p)
+    except (ConfigError, ValueError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--umr") from None
 
 
 def _json_report(results: list[FileResult]) -> dict[str, Any]:

@@ -27,7 +27,9 @@ from pathlib import Path
 from ..errors import InputError, RefusedInputError
 from ..findings import Finding
 from ..reading.corpus import read_chunks
+from ..reading.umr import is_umr_path, iter_umr_file
 from .rules import select_findings
+from .umr import UmrOptions, UmrValidator
 from .validate import validate
 
 
@@ -56,11 +58,17 @@ class FileResult:
         return self.problem is not None or self.errors > 0 or strict
 
 
-def check_file(path: Path, select: list[str], ignore: list[str]) -> FileResult:
+def check_file(
+    path: Path, select: list[str], ignore: list[str], umr: UmrOptions | None = None
+) -> FileResult:
     """Read and validate ``path``; keep the findings ``select``/``ignore`` allow.
 
-    The findings are in file order (the order of :func:`ordered_findings`).
+    A UMR file (``.umr``, or UMR block headings in its first lines) is
+    checked by the UMR rules with the ``umr`` options. The findings are in
+    file order (the order of :func:`ordered_findings`).
     """
+    if is_umr_path(path):
+        return check_umr_file(path, select, ignore, umr)
     result = FileResult(str(path))
     seen_ids: dict[str, int] = {}
     try:
@@ -75,6 +83,27 @@ def check_file(path: Path, select: list[str], ignore: list[str]) -> FileResult:
         # as for a file read whole: no findings of the part before the error
         refused = isinstance(exc, RefusedInputError)
         return FileResult(str(path), problem=str(exc), refused=refused)
+    return result
+
+
+def check_umr_file(
+    path: Path, select: list[str], ignore: list[str], options: UmrOptions | None = None
+) -> FileResult:
+    """:func:`check_file` for a UMR file, read sentence by sentence."""
+    result = FileResult(str(path))
+    validator = UmrValidator(options)
+    try:
+        for sentence in iter_umr_file(path):
+            result.graphs += 1
+            found = validator.check(sentence)
+            result.findings += [
+                f.detached() for f in select_findings(found, select, ignore)
+            ]
+    except InputError as exc:
+        refused = isinstance(exc, RefusedInputError)
+        return FileResult(str(path), problem=str(exc), refused=refused)
+    result.findings += select_findings(validator.finish(), select, ignore)
+    result.findings.sort(key=lambda f: (f.span.line, f.span.column, f.code))
     return result
 
 
