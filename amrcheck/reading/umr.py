@@ -78,6 +78,7 @@ _SNT_RE = re.compile(r"#\s*::\s*snt([0-9]+)(?=\s|$)")
 _ROW_RE = re.compile(r"([A-Za-z][A-Za-z ]*?)\s*(?:\(([^()]*)\))?\s*:(?=\s|$)")
 _ALIGNMENT_RE = re.compile(r"(\S+?):(?=\s|$|[-0-9])\s*(.*?)\s*$")
 _RANGE_RE = re.compile(r"(-?[0-9]+)-(-?[0-9]+)$")
+_NODE_RE = re.compile(r"\(\s*([^\s()/:\"]+)\s*/\s*([^\s()/:\"]+)")
 _DOC_TOKEN_RE = re.compile(r'\s*(?:(\()|(\))|(/)|(:[^\s()/"]*)|("[^"\n]*")|([^\s()/:"]+))')
 
 #: row headers of the ÚFAL format (``xx`` = a language code)
@@ -209,6 +210,8 @@ class UmrSentence:
     alignments: list[AlignmentLine] = field(default_factory=list)
     document: DocumentBlock = field(default_factory=DocumentBlock)
     blocks: dict[BlockKind, Block] = field(default_factory=dict)
+    #: variable -> concept of a graph that could not be read (found by pattern)
+    fallback_nodes: dict[str, str] = field(default_factory=dict)
     notes: list[LayoutNote] = field(default_factory=list)
     #: reading errors (graph and document-block syntax, bad alignment lines)
     errors: list[Finding] = field(default_factory=list)
@@ -316,8 +319,9 @@ class _Splitter:
         if stripped[0] == "#":
             if _HEADER_LINE_RE.match(stripped):
                 return self.has_body
+            # a sentence without header lines starts at its graph heading
             kind = _heading_kind(stripped)
-            return kind is not None and kind in self.seen and self.has_body
+            return kind is BlockKind.GRAPH and kind in self.seen
         return self.blanks >= 2 and self.document_content
 
     def feed(self, line: str) -> list[str] | None:
@@ -354,12 +358,14 @@ class _Splitter:
 # -- parsing one sentence ------------------------------------------------------------
 
 
-def _split_items(text: str, start: int, offset: int) -> list[Word]:
-    """Whitespace-separated items of ``text[start:]`` (offsets + ``offset``)."""
+_ITEM_RE = re.compile(r"\S+")
+
+
+def _split_items(text: str, offset: int) -> list[Word]:
+    """Whitespace-separated items of ``text`` (offsets + ``offset``)."""
     return [
         Word(m.group(), m.start() + offset, m.end() + offset)
-        for m in re.finditer(r"\S+", text)
-        if m.start() >= start
+        for m in _ITEM_RE.finditer(text)
     ]
 
 
@@ -440,11 +446,10 @@ class _SentenceReader:
         blocks.append((current, heading, lines))
         sentence.start = 0
         sentence.end = len(text.rstrip())
-        if text.endswith("\n\n\n") or not text.strip():
-            pass
-        elif not text.endswith("\n\n"):
+        ending = text[len(text.rstrip()):].replace("\r", "")
+        if ending.count("\n") < 3:
             self.note(Note.MISSING_SENTENCE_END, sentence.end, sentence.end)
-        elif text.endswith("\n\n\n\n"):
+        elif ending.count("\n") > 3:
             self.note(Note.EXTRA_EMPTY_LINE, sentence.end, sentence.end)
         for kind, place, content in blocks:
             if kind in sentence.blocks:
@@ -479,7 +484,7 @@ class _SentenceReader:
                 sentence.number = number
             rest = line[match.end():]
             if rest.strip():
-                items = _split_items(rest, 0, start + match.end())
+                items = _split_items(rest, start + match.end())
                 sentence.rows.append(Row("snt", None, items, start, end))
             return
         if _META_RE.match(stripped):
@@ -497,7 +502,7 @@ class _SentenceReader:
                 self.note(Note.INVALID_LINE, start, end, "token block")
                 continue
             header = re.sub(r"\s+", " ", match.group(1))
-            items = _split_items(line[match.end():], 0, start + match.end())
+            items = _split_items(line[match.end():], start + match.end())
             self.sentence.rows.append(Row(header, match.group(2), items, start, end))
 
     # -- sentence graph --
@@ -513,6 +518,10 @@ class _SentenceReader:
         entries, orphans = parse_source(self.source, region_start, content[-1][1])
         for finding in orphans:
             self.sentence.errors.append(_graph_code(finding))
+        if any(entry.graph is None for entry in entries):
+            # the graph cannot be read: its nodes still are, for the other blocks
+            region = text[region_start : content[-1][1]]
+            self.sentence.fallback_nodes = dict(_NODE_RE.findall(region))
         graphs = [entry for entry in entries if entry.graph is not None or entry.errors]
         for number, entry in enumerate(graphs):
             for finding in entry.errors:

@@ -95,10 +95,9 @@ def check_umr_file(
     try:
         for sentence in iter_umr_file(path):
             result.graphs += 1
-            found = validator.check(sentence)
-            result.findings += [
-                f.detached() for f in select_findings(found, select, ignore)
-            ]
+            # a sentence's source is a piece of the file with that sentence
+            # alone: its findings keep it, not the file (no detaching needed)
+            result.findings += select_findings(validator.check(sentence), select, ignore)
     except InputError as exc:
         refused = isinstance(exc, RefusedInputError)
         return FileResult(str(path), problem=str(exc), refused=refused)

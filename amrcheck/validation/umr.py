@@ -17,9 +17,10 @@ Example:
     ...     "# :: snt1\\nWords: Dogs bark\\n\\n# sentence level graph:\\n"
     ...     "(s1b / bark-01 :ARG0 (s1d / dog))\\n\\n# alignment:\\ns1b: 2-2\\n"
     ...     "s1d: 1-1\\n\\n# document level annotation:\\n(s1s0 / sentence)\\n\\n\\n")
-    >>> [str(f) for f in validate_umr(doc)]
-    ['<string>:5:2: U230 event s1b (bark-01) has no :aspect', \
-'<string>:5:2: U408 event s1b (bark-01) has no :temporal triple in its document level block']
+    >>> for finding in validate_umr(doc):
+    ...     print(finding)
+    <string>:5:2: U230 event 's1b' (bark-01) has no :aspect
+    <string>:5:2: U408 event 's1b' (bark-01) has no :temporal triple in its document level block
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 
 from ..findings import Finding, Related, Severity
 from ..graph import Graph, TripleKind
-from ..reading.umr import STANDARD_ROWS, Note, UmrSentence, Word
+from ..reading.umr import STANDARD_ROWS, BlockKind, Note, UmrSentence, Word
 from ..span import Span
 from .umr_inventory import (
     DISCOURSE_CONCEPTS,
@@ -146,6 +147,7 @@ class UmrValidator:
         self.wiki: dict[str, tuple[str, Span]] = {}
         self.entities: set[str] = set()  # in a :same-entity triple
         self.events: set[str] = set()  # detected events of the document
+        self.definitions: dict[str, int] = {}  # the current graph's instance triples
 
     # -- helpers --
 
@@ -288,8 +290,11 @@ class UmrValidator:
     def sentence_graph(self, sentence: UmrSentence, add: _Add) -> dict[str, str]:
         """Check the graph; return its variables' concepts."""
         graph = sentence.graph
+        self.definitions = {}
         if graph is None:
-            return {}
+            for var, concept in sentence.fallback_nodes.items():
+                self.nodes.setdefault(var, _Node(self.position, concept))
+            return dict(sentence.fallback_nodes)
         options = self.options
         triples, kinds = graph.triples, graph.kinds
         concepts: dict[str, str] = {}
@@ -297,16 +302,18 @@ class UmrValidator:
         for index, ((var, role, concept), kind) in enumerate(zip(triples, kinds, strict=True)):
             if kind is not TripleKind.INSTANCE:
                 continue
-            place = graph.role_span(index)
-            if not is_variable(var):
+            match = _VARIABLE_RE.fullmatch(var)
+            if match is None or not match.group(2).islower():
                 add(self.finding("U210", f"variable {var!r} is not of the form "
-                                 "s<N><letters><digits> (s1p, s12sp3)", place))
-            elif (sentence.number is not None
-                  and int(_VARIABLE_RE.fullmatch(var).group(1)) != sentence.number):  # type: ignore[union-attr]
+                                 "s<N><letters><digits> (s1p, s12sp3)",
+                                 graph.role_span(index)))
+            elif sentence.number is not None and int(match.group(1)) != sentence.number:
                 add(self.finding("U215", f"variable {var!r} is numbered for another "
-                                 f"sentence than snt{sentence.number}", place))
+                                 f"sentence than snt{sentence.number}",
+                                 graph.role_span(index)))
             if var in concepts or var in self.nodes:
-                add(self.finding("U211", f"variable {var!r} is defined twice", place))
+                add(self.finding("U211", f"variable {var!r} is defined twice",
+                                 graph.role_span(index)))
             else:
                 concepts[var] = concept
                 defined_at[var] = index
@@ -335,8 +342,9 @@ class UmrValidator:
             self.value(graph, index, source, role, target, target_is_node, concepts, add)
         if not options.allow_cycles:
             self.cycles(graph, children, add)
-        self.node_roles(graph, concepts, out_roles, add)
-        self.events_of(sentence, graph, concepts, out_roles, add)
+        self.node_roles(graph, concepts, defined_at, out_roles, add)
+        self.events_of(sentence, graph, concepts, defined_at, out_roles, add)
+        self.definitions = defined_at
         return concepts
 
     def reference(self, target: str, concepts: dict[str, str], graph: Graph,
@@ -411,7 +419,7 @@ class UmrValidator:
                     stack.append((child, iter(children.get(child, ()))))
 
     def node_roles(self, graph: Graph, concepts: dict[str, str],
-                   out_roles: dict[str, list[tuple[str, int]]], add: _Add) -> None:
+                   defined_at: dict[str, int], out_roles: dict[str, list[tuple[str, int]]], add: _Add) -> None:
         relax = self.options.allow_duplicate_roles
         incoming_name: set[str] = set()
         for index, ((_, role, target), kind) in enumerate(zip(graph.triples, graph.kinds, strict=True)):
@@ -439,7 +447,7 @@ class UmrValidator:
                                      graph.role_span(index)))
                     break
             if concepts.get(node) == "name":
-                place = graph.definition_span(node) or graph.span
+                place = _defined(graph, node, defined_at[node])
                 other = [r for r, _ in roles if not _OP_RE.fullmatch(r)]
                 if not ops or ops[0][0] != 1:
                     add(self.finding("U226", f"name {node!r} has no :op1", place))
@@ -447,12 +455,11 @@ class UmrValidator:
                     add(self.finding("U226", f"name {node!r} has {other[0]}", place))
         for node, concept in concepts.items():
             if concept == "name" and node not in incoming_name:
-                place = graph.definition_span(node) or graph.span
                 add(self.finding("U226", f"name {node!r} is not the :name of a node",
-                                 place))
+                                 _defined(graph, node, defined_at[node])))
 
     def events_of(self, sentence: UmrSentence, graph: Graph, concepts: dict[str, str],
-                  out_roles: dict[str, list[tuple[str, int]]], add: _Add) -> None:
+                  defined_at: dict[str, int], out_roles: dict[str, list[tuple[str, int]]], add: _Add) -> None:
         options = self.options
         temporal_nodes = {
             node
@@ -466,7 +473,7 @@ class UmrValidator:
         }
         for node, concept in concepts.items():
             roles = out_roles.get(node, [])
-            place = graph.definition_span(node) or graph.span
+            index = defined_at[node]
             marked = [(r, i) for r, i in roles if r in (":aspect", ":modal-strength")]
             if concept in DISCOURSE_CONCEPTS or concept in NON_EVENT_ROLESETS:
                 if marked:
@@ -484,7 +491,7 @@ class UmrValidator:
                 continue
             if not options.optional_aspect and not any(r == ":aspect" for r, _ in roles):
                 add(self.finding("U230", f"event {node!r} ({concept}) has no :aspect",
-                                 place))
+                                 _defined(graph, node, index)))
             if not options.optional_document_level:
                 strengths = [i for r, i in roles if r == ":modal-strength"]
                 if strengths:
@@ -492,7 +499,8 @@ class UmrValidator:
                                      "level (:modal triples)", graph.role_span(strengths[0])))
                 if node not in temporal_nodes:
                     add(self.finding("U408", f"event {node!r} ({concept}) has no "
-                                     ":temporal triple in its document level block", place))
+                                     ":temporal triple in its document level block",
+                                     _defined(graph, node, index)))
 
     # -- alignment --
 
@@ -503,13 +511,16 @@ class UmrValidator:
         words = sentence.words
         aligned: dict[str, Span] = {}
         word_nodes: dict[int, int] = defaultdict(int)
+        malformed = False  # then unaligned words are not reported
         for line in sentence.alignments:
             here = span(line.start, line.start + len(line.variable))
             if line.error is not None:
                 add(self.finding("U301", f"alignment of {line.variable!r}: {line.error}",
                                  span(line.start, line.end)))
+                aligned.setdefault(line.variable, here)
+                malformed = True
                 continue
-            if not is_variable(line.variable):
+            if line.variable not in concepts and not is_variable(line.variable):
                 add(self.finding("U301", f"{line.variable!r} is not a variable",
                                  here))
                 continue
@@ -529,15 +540,16 @@ class UmrValidator:
                     for word in range(max(first, 1), min(last, len(words)) + 1):
                         word_nodes[word] += 1
         graph = sentence.graph
-        if graph is not None and not options.optional_alignments:
+        has_block = BlockKind.ALIGNMENT in sentence.blocks  # else U010 says it
+        if graph is not None and has_block and not options.optional_alignments:
             missing = [v for v in concepts if v not in aligned]
             for variable in missing:
-                place = graph.definition_span(variable) or graph.span
+                place = _defined(graph, variable, self.definitions[variable])
                 add(self.finding("U304", f"node {variable!r} has no alignment line "
                                  "(0-0 when no word expresses it)", place))
         if (graph is None or not sentence.alignments) and not words:
             return
-        if options.warn_unaligned_words and sentence.alignments:
+        if options.warn_unaligned_words and sentence.alignments and not malformed:
             for number, word in enumerate(words, start=1):
                 if not word_nodes.get(number) and not _PUNCTUATION.fullmatch(word.text):
                     add(self.finding("U309", f"word {number} {word.text!r} is aligned "
@@ -575,7 +587,7 @@ class UmrValidator:
             elif first <= previous + 1 and previous:
                 add(self.finding("U305", f"range {here.text} should come after the "
                                  "previous one with a gap (merge touching ranges)", here))
-            if max(first, last) > len(words):
+            if max(first, last) > len(words) and words:  # no words: U105 says it
                 add(self.finding("U307", f"range {here.text} goes beyond the "
                                  f"{len(words)} words", here))
             previous = max(previous, last)
@@ -754,6 +766,18 @@ def _reachable(earlier: dict[str, set[str]], start: str) -> set[str]:
                 seen.add(node)
                 stack.append(node)
     return seen
+
+
+def _defined(graph: Graph, variable: str, index: int) -> Span:
+    """Where ``variable`` is defined: found in the graph's text, which is
+    much cheaper than the offsets of all its triples (``graph.role_span``)."""
+    if graph.offsets_factory is not None:
+        text = graph.source.text
+        pattern = re.compile(r"\(\s*(" + re.escape(variable) + r")\s*/")
+        match = pattern.search(text, graph.start, graph.end)
+        if match is not None:
+            return Span(graph.source, match.start(1), match.end(1))
+    return graph.role_span(index)
 
 
 def _note_message(note: Note, detail: str) -> str:
