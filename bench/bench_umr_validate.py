@@ -30,6 +30,7 @@ import bisect
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -49,6 +50,12 @@ _OUR_LINE = re.compile(r"^(.*):(\d+):\d+: (U\d{3}) ")
 _PEER_LINE = re.compile(r"^\[Line (\d+)[^\]]*\]: \[L(\d) (\w+) ([a-z-]+)\]")
 #: the options a probe asks for (first line ``# options: a, b``) in peer form
 _PEER_OPTIONS = {"warn-overlapping-alignment": "--warn-overlapping-alignment"}
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run_peer(validator: Path, files: list[Path]) -> tuple[dict[str, list[tuple[str, int, int]]], float]:
@@ -106,6 +113,7 @@ def compare(peer: dict[str, list[tuple[str, int, int]]],
             ours: dict[str, list[tuple[str, int]]]) -> dict[str, Counter[str]]:
     """Counters by peer test id: both, peer only, ours only, ours in skipped sentences."""
     result: dict[str, Counter[str]] = {k: Counter() for k in ("both", "peer", "ours", "skipped")}
+    EXAMPLES.clear()
     for path in peer:
         starts = sentence_starts(Path(path))
 
@@ -129,12 +137,30 @@ def compare(peer: dict[str, list[tuple[str, int, int]]],
             common = min(theirs[key], mine[key])
             result["both"][key[1]] += common
             result["peer"][key[1]] += theirs[key] - common
+            if theirs[key] > common:
+                lines = [line for test, _, line in peer[path] if test == key[1]
+                         and sentence(line) == key[0]]
+                EXAMPLES.setdefault(("peer", key[1]), []).append(f"{Path(path).name}:{lines[0]}")
+            if mine[key] > common and key[0] not in skipped:
+                lines = [line for code, line in ours[path] if sentence(line) == key[0]
+                         and key[1] in (UMR_RULES[code].peer or (f"({code}: none)",))]
+                EXAMPLES.setdefault(("ours", key[1]), []).append(
+                    f"{Path(path).name}:{lines[0] if lines else '?'}")
             extra = mine[key] - common
             if key[0] in skipped:
                 result["skipped"][key[1]] += extra
             else:
                 result["ours"][key[1]] += extra
     return result
+
+
+#: (side, test id) -> places of unmatched findings, for looking at them
+EXAMPLES: dict[tuple[str, str], list[str]] = {}
+
+
+def examples() -> str:
+    return "\n".join(f"{side} only, {test}: {' '.join(places[:4])}"
+                     for (side, test), places in sorted(EXAMPLES.items()))
 
 
 def table(result: dict[str, Counter[str]]) -> str:
@@ -172,18 +198,29 @@ def main() -> int:
     probes = sorted(PROBES.glob("U*.umr"))
     with open("/proc/loadavg") as handle:
         load_before = handle.read().strip()
+    # ours before and after the peer: the machine's load changes over a run
+    cpu = children_cpu()
+    ours_english, our_first = run_ours(english, [])
+    our_cpu_first, cpu = children_cpu() - cpu, children_cpu()
     peer_english, peer_seconds = run_peer(args.peer, english)
-    ours_english, our_seconds = run_ours(english, [])
+    peer_cpu, cpu = children_cpu() - cpu, children_cpu()
+    _, our_second = run_ours(english, [])
+    our_cpu = (our_cpu_first + children_cpu() - cpu) / 2
+    our_seconds = (our_first + our_second) / 2
     with open("/proc/loadavg") as handle:
         load_after = handle.read().strip()
     print(f"English release: {len(english)} files")
-    print(f"peer validate.py: {peer_seconds:.1f} s (one process per file)")
-    print(f"amrcheck check:   {our_seconds:.1f} s (one process)")
-    print(f"speed ratio: {peer_seconds / our_seconds:.1f}x")
+    print(f"peer validate.py: {peer_seconds:.1f} s wall, {peer_cpu:.1f} s CPU "
+          "(one process per file)")
+    print(f"amrcheck check:   {our_seconds:.1f} s wall, {our_cpu:.1f} s CPU (one process; "
+          f"mean of a run before and after the peer: {our_first:.1f} s, {our_second:.1f} s)")
+    print(f"speed ratio: {peer_seconds / our_seconds:.1f}x wall, {peer_cpu / our_cpu:.1f}x CPU")
     print(f"load before: {load_before}; after: {load_after}")
     print()
     result = compare(peer_english, ours_english)
     print(table(result))
+    print()
+    print(examples())
     print()
     peer_probes, _ = run_peer(args.peer, probes)
     ours_probes: dict[str, list[tuple[str, int]]] = {}
@@ -196,7 +233,8 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps({
             "files": len(english), "peer_seconds": peer_seconds,
-            "amrcheck_seconds": our_seconds, "load": [load_before, load_after],
+            "amrcheck_seconds": our_seconds, "peer_cpu": peer_cpu, "amrcheck_cpu": our_cpu,
+            "load": [load_before, load_after],
             "english": {k: dict(v) for k, v in result.items()},
         }, indent=2))
     return 0

@@ -78,7 +78,7 @@ _SNT_RE = re.compile(r"#\s*::\s*snt([0-9]+)(?=\s|$)")
 _ROW_RE = re.compile(r"([A-Za-z][A-Za-z ]*?)\s*(?:\(([^()]*)\))?\s*:(?=\s|$)")
 _ALIGNMENT_RE = re.compile(r"(\S+?):(?=\s|$|[-0-9])\s*(.*?)\s*$")
 _RANGE_RE = re.compile(r"(-?[0-9]+)-(-?[0-9]+)$")
-_NODE_RE = re.compile(r"\(\s*([^\s()/:\"]+)\s*/\s*([^\s()/:\"]+)")
+_NODE_RE = re.compile(r"\(\s*([^\s()/:\"]+)\s*(?:/\s*([^\s()/:\"]*))?")
 _DOC_TOKEN_RE = re.compile(r'\s*(?:(\()|(\))|(/)|(:[^\s()/"]*)|("[^"\n]*")|([^\s()/:"]+))')
 
 #: row headers of the ÚFAL format (``xx`` = a language code)
@@ -239,6 +239,9 @@ class UmrSentence:
     @property
     def text(self) -> str:
         return self.source.text[self.start : self.end]
+
+    def text_of(self, start: int, end: int) -> str:
+        return self.source.text[start:end]
 
     def __repr__(self) -> str:
         return f"UmrSentence({self.label!r}, line {self.span.line})"

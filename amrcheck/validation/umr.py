@@ -244,7 +244,7 @@ class UmrValidator:
                                      f"{len(row.items)}; found {wrong[0].text!r}",
                                      span(wrong[0].start, wrong[0].end)))
         has_words = any(r.header in ("Words", "tx", "snt") for r in rows)
-        if not has_words and not _not_in_release(sentence):
+        if not has_words:
             add(self.finding("U105", "no 'Words:' row (the tokens that alignments "
                              "count)", span(start, start)))
         words = counts.get("Words", counts.get("tx"))
@@ -334,9 +334,10 @@ class UmrValidator:
                 if defined_at[target] > index and not options.allow_forward_references:
                     add(self.finding("U212", f"{target!r} is used before its definition",
                                      graph.target_span(index)))
-            head, plain, tail = normalized(source, role, target)
-            if target_is_node and plain not in _NO_CYCLE_ROLES:
-                children[head].append((tail, index))
+            head, plain, _ = normalized(source, role, target)
+            # a cycle follows the edges as written: inverted roles break cycles
+            if target_is_node and role not in _NO_CYCLE_ROLES:
+                children[source].append((target, index))
             if target_is_node or plain == role:
                 out_roles[head].append((plain, index))
             self.value(graph, index, source, role, target, target_is_node, concepts, add)
@@ -448,11 +449,12 @@ class UmrValidator:
                     break
             if concepts.get(node) == "name":
                 place = _defined(graph, node, defined_at[node])
-                other = [r for r, _ in roles if not _OP_RE.fullmatch(r)]
+                other = [(r, i) for r, i in roles if not _OP_RE.fullmatch(r)]
                 if not ops or ops[0][0] != 1:
                     add(self.finding("U226", f"name {node!r} has no :op1", place))
                 if other:
-                    add(self.finding("U226", f"name {node!r} has {other[0]}", place))
+                    add(self.finding("U226", f"name {node!r} has {other[0][0]}",
+                                     graph.role_span(other[0][1])))
         for node, concept in concepts.items():
             if concept == "name" and node not in incoming_name:
                 add(self.finding("U226", f"name {node!r} is not the :name of a node",
@@ -549,7 +551,7 @@ class UmrValidator:
                                  "(0-0 when no word expresses it)", place))
         if (graph is None or not sentence.alignments) and not words:
             return
-        if options.warn_unaligned_words and sentence.alignments and not malformed:
+        if options.warn_unaligned_words and has_block and not malformed:
             for number, word in enumerate(words, start=1):
                 if not word_nodes.get(number) and not _PUNCTUATION.fullmatch(word.text):
                     add(self.finding("U309", f"word {number} {word.text!r} is aligned "
@@ -804,10 +806,6 @@ def _reference_count(header: str, words: int, counts: dict[str, int]
     if header == "Morpheme Gloss":
         return counts.get("Morphemes"), "'Morphemes'"
     return None, ""
-
-
-def _not_in_release(sentence: UmrSentence) -> bool:
-    return sentence.metadata.get("type") == "not_in_release"
 
 
 def validate_umr(sentences: Iterable[UmrSentence],
