@@ -1,4 +1,5 @@
-"""``amrcheck diff`` on UMR files: render :func:`amrcheck.workflows.umr_diff.diff_umr`."""
+"""``amrcheck diff`` on UMR files: renders
+:func:`amrcheck.workflows.umr_diff.diff_umr`."""
 
 from __future__ import annotations
 
@@ -19,14 +20,25 @@ def umr_diff(old: Path, new: Path, as_json: bool, quiet: bool) -> int:
         typer.echo(f"amrcheck diff: cannot read {exc}", err=True)
         return 2
     if as_json:
-        typer.echo(json.dumps({"version": 1, "format": "umr",
-                               "changes": [c.to_dict() for c in changes]},
-                              indent=2, ensure_ascii=False))
+        typer.echo(
+            json.dumps(
+                {
+                    "version": 1,
+                    "format": "umr",
+                    "changes": [c.to_dict() for c in changes],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
     else:
         for change in changes:
             typer.echo(str(change))
         if not quiet:
             sentences = len({c.sentence for c in changes})
-            typer.echo(f"{len(changes)} changes in {sentences} sentences."
-                       if changes else "No changes.")
+            typer.echo(
+                f"{len(changes)} changes in {sentences} sentences."
+                if changes
+                else "No changes."
+            )
     return 1 if changes else 0

@@ -25,7 +25,6 @@ from ..validation.filecheck import plural
 from ..workflows.diff import CorpusDiff, GraphDiff
 from ..workflows.diff import diff_corpora as run_diff
 from . import app
-from ._umr import umr_diff
 from ._common import (
     ClusterOption,
     JobsOption,
@@ -41,6 +40,7 @@ from ._common import (
     report_input_errors,
     workers,
 )
+from ._umr import umr_diff
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1

@@ -47,13 +47,17 @@ class UmrChange:
     column: int
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.sentence} {self.layer} {self.kind} {self.text}"
+        place = f"{self.path}:{self.line}:{self.column}"
+        return f"{place}: {self.sentence} {self.layer} {self.kind} {self.text}"
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "sentence": self.sentence, "layer": self.layer,
+            "sentence": self.sentence,
+            "layer": self.layer,
             "change": {"+": "added", "-": "removed", "~": "changed"}[self.kind],
-            "text": self.text, "path": self.path, "line": self.line,
+            "text": self.text,
+            "path": self.path,
+            "line": self.line,
             "column": self.column,
         }
 
@@ -80,20 +84,27 @@ def _place(span: Span) -> Place:
 def summarize(sentence: UmrSentence) -> _Summary:
     span = sentence.span_of
     words = sentence.words
-    words_place = _place(span(words[0].start, words[0].start)) if words else (
-        _place(sentence.span))
+    words_place = (
+        _place(span(words[0].start, words[0].start))
+        if words
+        else (_place(sentence.span))
+    )
     graph: dict[str, Place] = {}
     if sentence.graph is not None:
         g = sentence.graph
         for index, ((source, role, target), kind) in enumerate(
             zip(g.triples, g.kinds, strict=True)
         ):
-            text = (f"({source} / {target})" if kind is TripleKind.INSTANCE
-                    else f"({source} {role} {target})")
+            text = (
+                f"({source} / {target})"
+                if kind is TripleKind.INSTANCE
+                else f"({source} {role} {target})"
+            )
             graph.setdefault(text, _place(g.role_span(index)))
     alignment = {
         line.variable: (
-            ", ".join(f"{a}-{b}" for a, b in line.ranges) if line.error is None
+            ", ".join(f"{a}-{b}" for a, b in line.ranges)
+            if line.error is None
             else sentence.text_of(line.start, line.end).split(":", 1)[-1].strip(),
             _place(span(line.start, line.end)),
         )
@@ -103,9 +114,14 @@ def summarize(sentence: UmrSentence) -> _Summary:
         f"{t.group} ({t.source} {t.relation} {t.target})": _place(span(*t.places[0]))
         for t in reversed(sentence.document.triples)
     }
-    return _Summary(sentence.label, _place(sentence.span),
-                    (" ".join(w.text for w in words), words_place),
-                    graph, alignment, document)
+    return _Summary(
+        sentence.label,
+        _place(sentence.span),
+        (" ".join(w.text for w in words), words_place),
+        graph,
+        alignment,
+        document,
+    )
 
 
 def _key(summary: _Summary, position: int) -> str:
@@ -135,13 +151,22 @@ def diff_umr(old: Path, new: Path) -> Iterator[UmrChange]:
         yield UmrChange(key, "sentence", "-", "removed", old_path, *summary.place)
 
 
-def _pair(key: str, old: _Summary, new: _Summary, old_path: str, new_path: str
-          ) -> Iterator[UmrChange]:
+def _pair(  # noqa: C901 -- one pass per layer
+    key: str, old: _Summary, new: _Summary, old_path: str, new_path: str
+) -> Iterator[UmrChange]:
     if old.words[0] != new.words[0]:
-        yield UmrChange(key, "words", "~", f"{old.words[0]!r} -> {new.words[0]!r}",
-                        new_path, *new.words[1])
-    for layer, before, after in (("graph", old.graph, new.graph),
-                                 ("document", old.document, new.document)):
+        yield UmrChange(
+            key,
+            "words",
+            "~",
+            f"{old.words[0]!r} -> {new.words[0]!r}",
+            new_path,
+            *new.words[1],
+        )
+    for layer, before, after in (
+        ("graph", old.graph, new.graph),
+        ("document", old.document, new.document),
+    ):
         for text, place in after.items():
             if text not in before:
                 yield UmrChange(key, layer, "+", text, new_path, *place)
@@ -151,10 +176,20 @@ def _pair(key: str, old: _Summary, new: _Summary, old_path: str, new_path: str
     for variable, (ranges, place) in new.alignment.items():
         previous = old.alignment.get(variable)
         if previous is None:
-            yield UmrChange(key, "alignment", "+", f"{variable}: {ranges}", new_path, *place)
+            yield UmrChange(
+                key, "alignment", "+", f"{variable}: {ranges}", new_path, *place
+            )
         elif previous[0] != ranges:
-            yield UmrChange(key, "alignment", "~", f"{variable}: {previous[0]} -> {ranges}",
-                            new_path, *place)
+            yield UmrChange(
+                key,
+                "alignment",
+                "~",
+                f"{variable}: {previous[0]} -> {ranges}",
+                new_path,
+                *place,
+            )
     for variable, (ranges, place) in old.alignment.items():
         if variable not in new.alignment:
-            yield UmrChange(key, "alignment", "-", f"{variable}: {ranges}", old_path, *place)
+            yield UmrChange(
+                key, "alignment", "-", f"{variable}: {ranges}", old_path, *place
+            )

@@ -40,7 +40,8 @@ def test_every_english_sentence_is_read_none_lost() -> None:
         assert len(sentences) == _header_count(path), path
         # each sentence is the one its header names, in file order
         assert [s.number for s in sentences] == [
-            int(m.group(1)) for m in re.finditer(rb"^# :: snt([0-9]+)", path.read_bytes(), re.M)
+            int(m.group(1))
+            for m in re.finditer(rb"^# :: snt([0-9]+)", path.read_bytes(), re.M)
         ]
         total += len(sentences)
         for sentence in sentences:
@@ -81,7 +82,8 @@ def test_words_english_and_tokens_on_the_id_line() -> None:
     assert [w.text for w in second.words] == ["She", "came", "back", "."]
     assert second.rows[0].header == "snt"
     assert [(t.source, t.target) for t in second.document.triples] == [
-        ("s1l", "s2c"), ("s1p", "s2p")
+        ("s1l", "s2c"),
+        ("s1p", "s2p"),
     ]
 
 
@@ -99,7 +101,8 @@ def test_every_item_keeps_its_place() -> None:
     span = sentence.span_of
     words = sentence.words
     assert [(str(span(w.start, w.end)), w.text) for w in words[:2]] == [
-        (f"{VALID}:35:8", "She"), (f"{VALID}:35:12", "bought")
+        (f"{VALID}:35:8", "She"),
+        (f"{VALID}:35:12", "bought"),
     ]
     line = sentence.alignments[2]
     assert str(span(line.start, line.end)) == f"{VALID}:49:1"
@@ -112,7 +115,9 @@ def test_every_item_keeps_its_place() -> None:
 
 
 def test_a_broken_sentence_keeps_its_error_and_reading_goes_on() -> None:
-    text = VALID.read_text().replace("    :aspect performance)\n", "    :aspect performance\n", 1)
+    text = VALID.read_text().replace(
+        "    :aspect performance)\n", "    :aspect performance\n", 1
+    )
     doc = read_umr_string(text, "broken.umr")
     assert len(doc) == 2
     broken, after = doc
@@ -123,7 +128,9 @@ def test_a_broken_sentence_keeps_its_error_and_reading_goes_on() -> None:
 
 
 def test_three_block_sentence() -> None:
-    text = VALID.read_text().replace("# alignment:\ns2b: 2-2\ns2p: 1-1\ns2b2: 3-4\n\n", "")
+    text = VALID.read_text().replace(
+        "# alignment:\ns2b: 2-2\ns2p: 1-1\ns2b2: 3-4\n\n", ""
+    )
     doc = read_umr_string(text, "three.umr")
     assert len(doc) == 2
     notes = [(n.note, n.detail) for n in doc.sentences[1].notes]
@@ -141,7 +148,9 @@ def test_streamed_reading_gives_the_sentences_of_the_whole_text(
     streamed = list(iter_umr_file(path))
     whole = read_umr_string(text, str(path)).sentences
     assert [s.text for s in streamed] == [s.text for s in whole]
-    assert [s.source.first_line for s in streamed] == [s.source.first_line for s in whole]
+    assert [s.source.first_line for s in streamed] == [
+        s.source.first_line for s in whole
+    ]
 
 
 def test_a_large_file_is_read_in_bounded_memory(tmp_path: Path) -> None:
