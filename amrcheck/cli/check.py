@@ -15,8 +15,12 @@ from typing import Annotated, Any
 
 import typer
 
+from ..errors import ConfigError
+from ..reading.umr import is_umr_path
 from ..validation.filecheck import FileResult, check_file, ordered_findings, summary
 from ..validation.rules import check_patterns
+from ..validation.umr import UmrOptions
+from ..workflows.config import load_config
 from . import app
 
 #: bumped only when the JSON output changes incompatibly
@@ -42,7 +46,8 @@ def check(
         list[Path],
         typer.Argument(
             metavar="FILE",
-            help="AMR files (PENMAN graphs separated by blank lines).",
+            help="AMR files (PENMAN graphs separated by blank lines) or UMR "
+            "files (.umr, docs/umr.md).",
         ),
     ],
     output_format: Annotated[
@@ -63,24 +68,49 @@ def check(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Print findings only, no summary.")
     ] = False,
+    umr_options: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--umr",
+            help="UMR relaxations, e.g. optional-document-level, "
+            "optional-alignments, no-check-wiki (docs/umr.md); repeatable or "
+            "comma-separated; added to [umr] of .amrcheck.toml.",
+        ),
+    ] = None,
 ) -> None:
-    """Check AMR files for syntax errors and rule violations (docs/rules.md)."""
+    """Check AMR and UMR files for syntax errors and rule violations (docs/rules.md)."""
     chosen = _patterns(select, "--select")
     dropped = _patterns(ignore, "--ignore")
-    results = [check_file(path, chosen, dropped) for path in files]
+    umr = _umr_options(umr_options, any(is_umr_path(path) for path in files))
+    results = [check_file(path, chosen, dropped, umr) for path in files]
     for result in results:
         if result.problem is not None:
             typer.echo(f"amrcheck: cannot read {result.problem}", err=True)
     if output_format is OutputFormat.JSON:
         typer.echo(json.dumps(_json_report(results), indent=2, ensure_ascii=False))
     else:
-        for finding in ordered_findings(results):
-            typer.echo(str(finding))
+        lines = [str(finding) for finding in ordered_findings(results)]
+        if lines:  # one write: a UMR release has hundreds of thousands
+            typer.echo("\n".join(lines))
         if not quiet:
             typer.echo(summary(results))
     if any(r.problem is not None for r in results):
         raise typer.Exit(code=2)
     raise typer.Exit(code=1 if any(r.errors for r in results) else 0)
+
+
+def _umr_options(values: list[str] | None, umr_files: bool) -> UmrOptions:
+    """``--umr`` on the ``[umr]`` options of the configuration (read only
+    when there are UMR files: AMR checks never depended on it)."""
+    try:
+        base = load_config().umr if umr_files else UmrOptions()
+    except ConfigError as exc:
+        typer.echo(f"amrcheck check: {exc}", err=True)
+        raise typer.Exit(code=2) from None
+    try:
+        return base.relaxed(p for v in values or () for p in v.split(",") if p)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--umr") from None
 
 
 def _json_report(results: list[FileResult]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from ..pairing.graphs import PairingError
 from ..reading.corpus import read_corpus, read_errors
+from ..reading.umr import is_umr_path
 from ..validation.filecheck import plural
 from ..workflows.diff import (
     Change,
@@ -50,6 +51,7 @@ from ._common import (
     report_input_errors,
     workers,
 )
+from ._umr import umr_diff
 from .score import TIME_BUDGET_HELP, time_budget_options
 
 #: bumped only when the JSON output changes incompatibly
@@ -136,6 +138,8 @@ def diff(
     graphs added, removed or changed, 2 usage or input errors, 130
     interrupted.
     """
+    if is_umr_path(old) or is_umr_path(new):  # scores for UMR come later
+        raise typer.Exit(umr_diff(old, new, as_json, quiet))
     with guarded("diff"):
         (scorer,) = build_metrics(
             [metric.value], option, time_budget_options(time_budget)

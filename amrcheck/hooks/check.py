@@ -24,7 +24,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         ".amrcheck.toml; options given here replace them. Rule codes: "
         "docs/rules.md; configuration: docs/hooks.md.",
     )
-    parser.add_argument("filenames", nargs="*", metavar="FILE", help="AMR files")
+    parser.add_argument(
+        "filenames", nargs="*", metavar="FILE", help="AMR or UMR (.umr) files"
+    )
     parser.add_argument(
         "--select",
         action="append",
@@ -46,14 +48,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--config", metavar="PATH", help="configuration file to use")
     args = parser.parse_args(argv)
     try:
-        settings = load_config(args.config).check.override(
-            args.select, args.ignore, args.fail_on
-        )
+        config = load_config(args.config)
+        settings = config.check.override(args.select, args.ignore, args.fail_on)
     except ConfigError as exc:
         print(f"amr-check: error: {exc}", file=sys.stderr)
         return 2
     results = [
-        check_file(Path(name), list(settings.select), list(settings.ignore))
+        check_file(Path(name), list(settings.select), list(settings.ignore), config.umr)
         for name in args.filenames
     ]
     for result in results:

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..findings import Finding, Severity
+from .umr_rules import UMR_RULES
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +68,11 @@ RULES: dict[str, Rule] = {
     )
 }
 
-_PATTERN_RE = re.compile(r"[EW][0-9]{0,3}")
+_PATTERN_RE = re.compile(r"[EWU][0-9]{0,3}")
 
 
 def check_patterns(patterns: Iterable[str]) -> list[str]:
-    """Normalise code patterns (``E``, ``W4``, ``E101``); reject unknown ones.
+    """Normalise code patterns (``E``, ``W4``, ``E101``, ``U3``); reject unknown ones.
 
     A pattern is a code or a prefix of one, case-insensitive.
 
@@ -86,11 +87,11 @@ def check_patterns(patterns: Iterable[str]) -> list[str]:
     for raw in patterns:
         pattern = raw.strip().upper()
         if not _PATTERN_RE.fullmatch(pattern) or not any(
-            code.startswith(pattern) for code in RULES
+            code.startswith(pattern) for code in (*RULES, *UMR_RULES)
         ):
             raise ValueError(
                 f"unknown rule code or prefix {raw!r} "
-                "(codes look like E101 or W4; see docs/rules.md)"
+                "(codes look like E101, W4 or U3; see docs/rules.md)"
             )
         result.append(pattern)
     return result

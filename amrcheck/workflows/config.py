@@ -46,6 +46,7 @@ from ..errors import ConfigError, InputError, MetricError
 from ..metrics import Metric, get_metric
 from ..reading.files import read_input, read_input_text
 from ..validation.rules import check_patterns
+from ..validation.umr import UmrOptions
 
 CONFIG_FILE = ".amrcheck.toml"
 PYPROJECT = "pyproject.toml"
@@ -211,6 +212,8 @@ class Config:
     references: tuple[ReferenceRule, ...] = ()
     heads: tuple[HeadRule, ...] = ()
     iaa: tuple[IaaGroup, ...] = ()
+    #: ``[tool.amrcheck.umr]``: the relaxations of the UMR rules (docs/umr.md)
+    umr: UmrOptions = field(default_factory=UmrOptions)
 
     @property
     def source(self) -> str:
@@ -340,6 +343,15 @@ def _parse(top: _Table, file: Path) -> Config:
         heads = [_head_rule(t) for t in regress.tables("head")]
         regress.finish()
     groups = [_iaa_group(t) for t in top.tables("iaa")]
+    umr = UmrOptions()
+    umr_table = top.table("umr")
+    if umr_table is not None:
+        umr = UmrOptions(**{
+            name: flag
+            for name in UmrOptions.names()
+            if (flag := umr_table.flag(name.replace("_", "-"))) is not None
+        })
+        umr_table.finish()
     top.finish()
     return Config(
         path=file,
@@ -351,6 +363,7 @@ def _parse(top: _Table, file: Path) -> Config:
         references=tuple(references),
         heads=tuple(heads),
         iaa=tuple(groups),
+        umr=umr,
     )
 
 
@@ -464,6 +477,12 @@ class _Table:
         value = self._get(key)
         if value is not None and not isinstance(value, str):
             raise self.error(key, f"expected a string, got {value!r}")
+        return value
+
+    def flag(self, key: str) -> bool | None:
+        value = self._get(key)
+        if value is not None and not isinstance(value, bool):
+            raise self.error(key, f"expected true or false, got {value!r}")
         return value
 
     def strings(self, key: str) -> list[str]:

@@ -28,7 +28,9 @@ def test_every_hook_has_a_console_script_and_vice_versa() -> None:
 def test_manifest_entry(hook: dict[str, object]) -> None:
     assert hook["entry"] == hook["id"]
     assert hook["language"] == "python"
-    assert hook["files"] == r"\.amr$"
+    # amr-check validates UMR files too; the scoring hooks read AMR only
+    expected = r"\.(amr|umr)$" if hook["id"] == "amr-check" else r"\.amr$"
+    assert hook["files"] == expected
     assert hook["name"] and hook["description"]
     module, _, function = HOOK_SCRIPTS[hook["id"]].partition(":")
     assert function == "main"

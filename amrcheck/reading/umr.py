@@ -1,0 +1,927 @@
+"""Reading UMR files: sentences of four blocks, every item with its place.
+
+A UMR file (one document) is a sequence of sentences; each sentence has
+a token block (``# :: sntN``, ``Words:`` and interlinear rows), a
+sentence-level graph (PENMAN, read by the AMR reader), an alignment block
+(``s1p: 3-3``) and a document-level block (``(s1s0 / sentence :temporal
+((a :before b)))``). ``../shared/UMR.md`` describes the format.
+
+How text is cut into sentences and blocks (the layouts of the UMR 3.0
+release included, which differ from the ÚFAL specification):
+
+* a sentence starts at its header lines (a rule of ``#``, ``# meta-info``,
+  ``# :: sntN``) once the current sentence has a body; a block heading that
+  the current sentence already passed starts a sentence too, and so does
+  content after two empty lines that follows a document-level block;
+* inside a sentence, block headings (``# sentence level graph:``,
+  ``# alignment:``, ``# document level annotation:``) say where blocks
+  start, with or without empty lines before them; without headings, an
+  empty line followed by content starts the next block.
+
+Layout deviations (a missing heading, two empty lines inside a sentence,
+no empty line before a heading) are recorded as :class:`LayoutNote` data
+for the validator; reading goes on and takes the blocks as the authors
+meant them. A broken sentence (unclosed graph, bad alignment line) keeps
+its error in :attr:`UmrSentence.errors`; nothing is dropped.
+
+Each sentence has its own :class:`~amrcheck.span.SourceText` (a piece of
+the file with the file's line numbers), so files of any size are read
+sentence by sentence in bounded memory (:func:`iter_umr_file`).
+
+Example:
+    >>> doc = read_umr_string(
+    ...     "# :: snt1\\nWords: Dogs bark\\n\\n# sentence level graph:\\n"
+    ...     "(s1b / bark-01 :ARG0 (s1d / dog))\\n\\n# alignment:\\ns1b: 2-2\\n"
+    ...     "s1d: 1-1\\n\\n# document level annotation:\\n(s1s0 / sentence)\\n\\n\\n")
+    >>> sentence = doc.sentences[0]
+    >>> sentence.number, [w.text for w in sentence.words], sentence.graph.top
+    (1, ['Dogs', 'bark'], 's1b')
+    >>> [(a.variable, a.ranges) for a in sentence.alignments]
+    [('s1b', [(2, 2)]), ('s1d', [(1, 1)])]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import IntEnum
+from functools import partial
+from pathlib import Path
+from typing import NamedTuple
+
+from ..errors import InputError
+from ..findings import Finding, Related, Severity
+from ..graph import Graph
+from ..span import SourceText, Span
+from ._parse import Entry, parse_source
+from .files import decode_utf8, open_input
+
+
+class BlockKind(IntEnum):
+    TOKENS = 0
+    GRAPH = 1
+    ALIGNMENT = 2
+    DOCUMENT = 3
+
+
+#: the heading comment of each block after the first, as the format writes it
+HEADINGS: dict[BlockKind, str] = {
+    BlockKind.GRAPH: "# sentence level graph:",
+    BlockKind.ALIGNMENT: "# alignment:",
+    BlockKind.DOCUMENT: "# document level annotation:",
+}
+_HEADING_OF = {
+    re.sub(r"\s+", "", text.lower()): kind for kind, text in HEADINGS.items()
+}
+_META_RE = re.compile(r"#\s*meta-info\b")
+_SNT_RE = re.compile(r"#\s*::\s*snt([0-9]+)(?=\s|$)")
+#: an interlinear row: ``Words:``, ``Word Gloss (en):``, ``Translation(English):``
+_ROW_RE = re.compile(r"([A-Za-z][A-Za-z ]*?)\s*(?:\(([^()]*)\))?\s*:(?=\s|$)")
+_ALIGNMENT_RE = re.compile(r"(\S+?):(?=\s|$|[-0-9])\s*(.*?)\s*$")
+_RANGE_RE = re.compile(r"(-?[0-9]+)-(-?[0-9]+)$")
+_NODE_RE = re.compile(r"\(\s*([^\s()/:\"]+)\s*(?:/\s*([^\s()/:\"]*))?")
+_DOC_TOKEN_RE = re.compile(
+    r'\s*(?:(\()|(\))|(/)|(:[^\s()/"]*)|("[^"\n]*")|([^\s()/:"]+))'
+)
+
+#: row headers of the ÚFAL format (``xx`` = a language code)
+STANDARD_ROWS = frozenset(
+    {
+        "Index",
+        "Words",
+        "Word Gloss",
+        "Part of Speech",
+        "Morphemes",
+        "Morpheme Gloss",
+        "Morpheme Category",
+        "Sentence",
+        "Sentence Gloss",
+    }
+)
+#: rows whose header takes a language code in parentheses
+LANGUAGE_ROWS = frozenset({"Word Gloss", "Morpheme Gloss", "Sentence Gloss"})
+#: older headers, read but reported (UMR 1.0/2.0 files, UMR 3.0 releases)
+OLD_ROWS = frozenset(
+    {
+        "tx",
+        "mb",
+        "ge",
+        "ps",
+        "Translation",
+        "Morphemes",
+        "Words",
+        "Morpheme Gloss",
+        "Word Gloss",
+        "Sentence",
+    }
+)
+
+
+class Note(IntEnum):
+    """Layout deviations the reader tolerates and the validator reports."""
+
+    MISSING_HEADING = 1  # a block found by an empty line, not its heading
+    NO_EMPTY_LINE = 2  # a heading right after the previous block's content
+    EXTRA_EMPTY_LINE = 3  # more empty lines than the format has
+    EMPTY_LINE_IN_BLOCK = 4  # content goes on after an empty line inside a block
+    MISPLACED_COMMENT = 5  # a comment line after content inside a block
+    INVALID_LINE = 6  # a line that belongs to no kind of its block
+    REPEATED_BLOCK = 7  # a heading of a block the sentence already has
+    MISSING_BLOCK = 8  # a sentence without one of the four blocks
+    MISSING_SENTENCE_END = 9  # fewer than two empty lines after the sentence
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutNote:
+    """A layout deviation at ``start:end`` of the sentence's source."""
+
+    note: Note
+    start: int
+    end: int
+    detail: str = ""
+
+
+class Word(NamedTuple):
+    """One whitespace-separated item of a row, at ``start:end``."""
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(slots=True)
+class Row:
+    """An interlinear row: ``Words:``, ``Index:``, a gloss row, or tokens on
+    the ``# :: sntN`` line (header ``snt``)."""
+
+    header: str
+    language: str | None
+    items: list[Word]
+    start: int  # of the header
+    end: int  # of the line
+
+    @property
+    def name(self) -> str:
+        """The header as written: ``Word Gloss (en)``."""
+        return (
+            self.header if self.language is None else f"{self.header} ({self.language})"
+        )
+
+
+@dataclass(slots=True)
+class AlignmentLine:
+    """``variable: a-b, c-d``; ``ranges`` is empty when ``error`` says why."""
+
+    variable: str
+    start: int  # of the variable
+    end: int  # of the line's text
+    ranges: list[tuple[int, int]]
+    #: offsets of each range text, in order
+    range_offsets: list[tuple[int, int]]
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DocTriple:
+    """``(source :relation target)`` in group ``group`` (``:temporal``...)."""
+
+    group: str
+    source: str
+    relation: str
+    target: str
+    #: (start, end) of the source, the relation and the target
+    places: tuple[tuple[int, int], tuple[int, int], tuple[int, int]]
+    group_place: tuple[int, int]
+
+
+@dataclass(slots=True)
+class DocumentBlock:
+    """The document-level block: ``(s<N>s0 / sentence GROUP*)``."""
+
+    variable: str | None = None
+    variable_place: tuple[int, int] | None = None
+    concept: str | None = None
+    concept_place: tuple[int, int] | None = None
+    triples: list[DocTriple] = field(default_factory=list)
+    #: every group as written (name, place), unknown ones included
+    groups: list[tuple[str, tuple[int, int]]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Block:
+    """Where a block is: its heading (if any) and its content lines."""
+
+    kind: BlockKind
+    heading: tuple[int, int] | None
+    start: int  # first content line (or the heading's end when empty)
+    end: int  # end of the last content line
+
+
+@dataclass(slots=True, eq=False)
+class UmrSentence:
+    """One sentence of a UMR file with all four blocks, each item placed."""
+
+    source: SourceText
+    index: int  # 0-based position in the file
+    start: int
+    end: int
+    number: int | None = None  # N of ``# :: sntN``
+    #: every ``# :: sntN`` line's (N, start, end)
+    number_places: list[tuple[int, int, int]] = field(default_factory=list)
+    metadata: dict[str, str] = field(default_factory=dict)
+    metadata_places: dict[str, tuple[int, int]] = field(default_factory=dict)
+    rows: list[Row] = field(default_factory=list)
+    graph: Graph | None = None
+    alignments: list[AlignmentLine] = field(default_factory=list)
+    document: DocumentBlock = field(default_factory=DocumentBlock)
+    blocks: dict[BlockKind, Block] = field(default_factory=dict)
+    #: variable -> concept of a graph that could not be read (found by pattern)
+    fallback_nodes: dict[str, str] = field(default_factory=dict)
+    notes: list[LayoutNote] = field(default_factory=list)
+    #: reading errors (graph and document-block syntax, bad alignment lines)
+    errors: list[Finding] = field(default_factory=list)
+
+    @property
+    def words(self) -> list[Word]:
+        """The tokens: the ``Words`` row, else tokens on the id line."""
+        for name in ("Words", "tx", "snt"):
+            for row in self.rows:
+                if row.header == name:
+                    return row.items
+        return []
+
+    @property
+    def label(self) -> str:
+        return f"snt{self.number}" if self.number is not None else f"#{self.index + 1}"
+
+    @property
+    def span(self) -> Span:
+        return Span(self.source, self.start, self.end)
+
+    def span_of(self, start: int, end: int) -> Span:
+        return Span(self.source, start, end)
+
+    @property
+    def text(self) -> str:
+        return self.source.text[self.start : self.end]
+
+    def text_of(self, start: int, end: int) -> str:
+        return self.source.text[start:end]
+
+    def __repr__(self) -> str:
+        return f"UmrSentence({self.label!r}, line {self.span.line})"
+
+
+@dataclass(slots=True, eq=False)
+class UmrDocument:
+    """The sentences of one UMR file, in file order."""
+
+    path: str
+    sentences: list[UmrSentence]
+
+    def __iter__(self) -> Iterator[UmrSentence]:
+        return iter(self.sentences)
+
+    def __len__(self) -> int:
+        return len(self.sentences)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [e for s in self.sentences for e in s.errors]
+
+
+# -- recognising UMR text --------------------------------------------------------
+
+UMR_SUFFIXES = (".umr",)
+_UMR_SIGN_RE = re.compile(
+    r"^#\s*(?:sentence level graph|alignment|document level annotation):", re.M
+)
+
+
+def looks_like_umr(text: str) -> bool:
+    """True when ``text`` has UMR block headings (UMR content in a ``.txt``)."""
+    return _UMR_SIGN_RE.search(text) is not None
+
+
+def is_umr_path(path: str | Path, head: str | None = None) -> bool:
+    """A ``.umr`` file, or one whose first 64 KiB (``head``) hold UMR headings."""
+    if str(path).lower().endswith(UMR_SUFFIXES):
+        return True
+    if head is None:
+        try:
+            with open_input(str(path)) as handle:
+                head = handle.read(1 << 16).decode("utf-8", errors="replace")
+        except (InputError, OSError):
+            return False
+    return looks_like_umr(head)
+
+
+# -- cutting lines into sentences ---------------------------------------------------
+
+
+def _heading_kind(line: str) -> BlockKind | None:
+    """The block a ``#`` line heads (white space and case aside), if any."""
+    if not line.startswith("#") or not line.endswith(":"):
+        return None
+    return _HEADING_OF.get("".join(line.lower().split()))
+
+
+_HEADER_LINE_RE = re.compile(r"#(?:#{9,}\s*$|\s*meta-info\b|\s*::\s*snt[0-9]+(?=\s|$))")
+
+
+class _Splitter:
+    """Feeds lines; yields each sentence's lines once the next one starts."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.first_line = 1
+        self._reset_state()
+
+    def _reset_state(self) -> None:
+        self.has_body = False  # a heading or a non-comment line seen
+        self.section = BlockKind.TOKENS
+        self.seen: set[BlockKind] = set()
+        self.document_content = False
+        self.blanks = 0
+
+    def starts_sentence(self, stripped: str) -> bool:
+        if not stripped:
+            return False
+        if stripped[0] == "#":
+            if _HEADER_LINE_RE.match(stripped):
+                return self.has_body
+            # a sentence without header lines starts at its graph heading
+            kind = _heading_kind(stripped)
+            return kind is BlockKind.GRAPH and kind in self.seen
+        return self.blanks >= 2 and self.document_content
+
+    def feed(self, line: str) -> list[str] | None:
+        """Take one line (with its ``\\n``); return the finished sentence's lines."""
+        finished = None
+        stripped = line.strip()
+        if self.lines and self.starts_sentence(stripped):
+            finished = self.lines
+            self.first_line += len(finished)
+            self._reset()
+        self.lines.append(line)
+        if not stripped:
+            self.blanks += 1
+            return finished
+        self.blanks = 0
+        if stripped[0] == "#":
+            kind = _heading_kind(stripped)
+            if kind is not None:
+                self.has_body = True
+                self.section = kind
+                self.seen.add(kind)
+            return finished
+        self.has_body = True
+        if self.section is BlockKind.DOCUMENT:
+            self.document_content = True
+        return finished
+
+    def _reset(self) -> None:
+        self.lines = []
+        self._reset_state()
+
+
+# -- parsing one sentence ------------------------------------------------------------
+
+
+_ITEM_RE = re.compile(r"\S+")
+
+
+def _split_items(text: str, offset: int) -> list[Word]:
+    """Whitespace-separated items of ``text`` (offsets + ``offset``)."""
+    return [
+        Word(m.group(), m.start() + offset, m.end() + offset)
+        for m in _ITEM_RE.finditer(text)
+    ]
+
+
+class _SentenceReader:
+    def __init__(self, source: SourceText, index: int) -> None:
+        self.source = source
+        self.text = source.text
+        self.sentence = UmrSentence(source, index, 0, len(source.text))
+
+    def error(self, code: str, message: str, start: int, end: int) -> None:
+        self.sentence.errors.append(
+            Finding(code, message, Severity.ERROR, Span(self.source, start, end))
+        )
+
+    def note(self, note: Note, start: int, end: int, detail: str = "") -> None:
+        self.sentence.notes.append(LayoutNote(note, start, end, detail))
+
+    def read(self) -> UmrSentence:  # noqa: C901 -- one pass over the lines
+        sentence = self.sentence
+        text = self.text
+        # (kind, heading place, content lines [(start, end)])
+        current = BlockKind.TOKENS
+        heading: tuple[int, int] | None = None
+        lines: list[tuple[int, int]] = []
+        blocks: list[
+            tuple[BlockKind, tuple[int, int] | None, list[tuple[int, int]]]
+        ] = []
+        blanks = 0
+        in_comments = True  # only comment lines so far in this block
+        comments_seen = False  # comment lines (other than the heading) in this block
+        offset = 0
+        for raw in split_lines(text):
+            start, end = offset, offset + len(raw.rstrip("\r\n"))
+            offset += len(raw)
+            line = text[start:end]
+            stripped = line.strip()
+            if not stripped:
+                blanks += 1
+                continue
+            first = start + len(line) - len(line.lstrip())
+            kind = _heading_kind(stripped)
+            if kind is not None:
+                blocks.append((current, heading, lines))
+                if kind in {b[0] for b in blocks}:
+                    self.note(Note.REPEATED_BLOCK, first, end, HEADINGS[kind])
+                elif blanks == 0 and (lines or heading):
+                    self.note(Note.NO_EMPTY_LINE, first, end, HEADINGS[kind])
+                elif blanks > 1:
+                    self.note(Note.EXTRA_EMPTY_LINE, first, end)
+                current, heading, lines, blanks = kind, (first, end), [], 0
+                in_comments, comments_seen = True, False
+                continue
+            if blanks and lines:
+                # content after an empty line inside a block with content:
+                # the next block without its heading, or an empty line in a block
+                if current < BlockKind.DOCUMENT and not stripped.startswith("#"):
+                    following = BlockKind(current + 1)
+                    blocks.append((current, heading, lines))
+                    self.note(Note.MISSING_HEADING, first, end, HEADINGS[following])
+                    if blanks > 1:
+                        self.note(Note.EXTRA_EMPTY_LINE, first, end)
+                    current, heading, lines = following, None, []
+                    in_comments, comments_seen = True, False
+                elif not stripped.startswith("#"):
+                    self.note(Note.EMPTY_LINE_IN_BLOCK, first, end)
+            elif blanks and (heading is not None or comments_seen):
+                self.note(Note.EMPTY_LINE_IN_BLOCK, first, end)
+            blanks = 0
+            if stripped.startswith("#"):
+                comments_seen = True
+                if not in_comments and current is not BlockKind.TOKENS:
+                    self.note(Note.MISPLACED_COMMENT, first, end)
+                if current is BlockKind.TOKENS:
+                    self.header_line(stripped, first, end)
+                    if not in_comments:
+                        self.note(Note.MISPLACED_COMMENT, first, end)
+                continue
+            in_comments = False
+            lines.append((first, end))
+        blocks.append((current, heading, lines))
+        sentence.start = 0
+        sentence.end = len(text.rstrip())
+        ending = text[len(text.rstrip()) :].replace("\r", "")
+        if ending.count("\n") < 3:
+            self.note(Note.MISSING_SENTENCE_END, sentence.end, sentence.end)
+        elif ending.count("\n") > 3:
+            self.note(Note.EXTRA_EMPTY_LINE, sentence.end, sentence.end)
+        for kind, place, content in blocks:
+            if kind in sentence.blocks:
+                continue  # a repeated block: noted above, its content read no further
+            block_start = content[0][0] if content else (place[1] if place else 0)
+            block_end = content[-1][1] if content else block_start
+            sentence.blocks[kind] = Block(kind, place, block_start, block_end)
+            if kind is BlockKind.TOKENS:
+                self.token_lines(content)
+            elif kind is BlockKind.GRAPH:
+                self.graph_block(content)
+            elif kind is BlockKind.ALIGNMENT:
+                self.alignment_block(content)
+            else:
+                self.document_block(content)
+        for kind in BlockKind:
+            if kind not in sentence.blocks:
+                at = sentence.end
+                self.note(Note.MISSING_BLOCK, at, at, HEADINGS.get(kind, "token block"))
+        return sentence
+
+    # -- token block --
+
+    def header_line(self, stripped: str, start: int, end: int) -> None:
+        sentence = self.sentence
+        line = self.text[start:end]
+        match = _SNT_RE.match(stripped)
+        if match:
+            number = int(match.group(1))
+            sentence.number_places.append((number, start, end))
+            if sentence.number is None:
+                sentence.number = number
+            rest = line[match.end() :]
+            if rest.strip():
+                items = _split_items(rest, start + match.end())
+                sentence.rows.append(Row("snt", None, items, start, end))
+            return
+        if _META_RE.match(stripped):
+            body = line.split("meta-info", 1)[1]
+            base = start + line.index("meta-info") + len("meta-info")
+            for m in re.finditer(
+                r"::\s*([^:=\s]+)\s*=\s*((?:(?!::).)*?)\s*(?=::|$)", body
+            ):
+                sentence.metadata[m.group(1)] = m.group(2)
+                sentence.metadata_places[m.group(1)] = (
+                    base + m.start(2),
+                    base + m.end(2),
+                )
+
+    def token_lines(self, content: list[tuple[int, int]]) -> None:
+        for start, end in content:
+            line = self.text[start:end]
+            match = _ROW_RE.match(line)
+            if match is None:
+                self.note(Note.INVALID_LINE, start, end, "token block")
+                continue
+            header = re.sub(r"\s+", " ", match.group(1))
+            items = _split_items(line[match.end() :], start + match.end())
+            self.sentence.rows.append(Row(header, match.group(2), items, start, end))
+
+    # -- sentence graph --
+
+    def graph_block(self, content: list[tuple[int, int]]) -> None:
+        if not content:
+            return
+        text = self.text
+        for start, end in content:
+            if text[start] not in "(:":
+                self.note(Note.INVALID_LINE, start, end, "sentence level graph")
+        region_start = text.rfind("\n", 0, content[0][0]) + 1
+        entries, orphans = parse_source(self.source, region_start, content[-1][1])
+        for finding in orphans:
+            self.sentence.errors.append(_graph_code(finding))
+        if any(entry.graph is None for entry in entries):
+            # the graph cannot be read: its nodes still are, for the other blocks
+            region = text[region_start : content[-1][1]]
+            self.sentence.fallback_nodes = dict(_NODE_RE.findall(region))
+        _cheap_offsets(entries)
+        graphs = [entry for entry in entries if entry.graph is not None or entry.errors]
+        for number, entry in enumerate(graphs):
+            for finding in entry.errors:
+                self.sentence.errors.append(_graph_code(finding))
+            if number == 0:
+                self.sentence.graph = entry.graph
+            else:
+                self.error(
+                    "U207",
+                    "a second graph in the sentence level block",
+                    entry.start,
+                    entry.start + 1,
+                )
+
+    # -- alignment --
+
+    def alignment_block(self, content: list[tuple[int, int]]) -> None:
+        text = self.text
+        for start, end in content:
+            line = text[start:end]
+            match = _ALIGNMENT_RE.match(line)
+            if match is None or match.group(1).startswith((":", "(")):
+                self.note(Note.INVALID_LINE, start, end, "alignment")
+                continue
+            variable = match.group(1)
+            aligned = AlignmentLine(variable, start, end, [], [])
+            body_start = start + match.start(2)
+            body = match.group(2)
+            if not body:
+                aligned.error = "no token range after the colon"
+            for part in re.finditer(r"[^,]+", body):
+                piece = part.group().strip()
+                piece_start = (
+                    body_start
+                    + part.start()
+                    + (len(part.group()) - len(part.group().lstrip()))
+                )
+                range_match = _RANGE_RE.match(piece)
+                if range_match is None:
+                    aligned.error = f"{piece!r} is not a token range such as 3-3 or 2-4"
+                    aligned.ranges, aligned.range_offsets = [], []
+                    break
+                aligned.ranges.append(
+                    (int(range_match.group(1)), int(range_match.group(2)))
+                )
+                aligned.range_offsets.append((piece_start, piece_start + len(piece)))
+            if body.rstrip().endswith(","):
+                aligned.error = "a comma without a range after it"
+                aligned.ranges, aligned.range_offsets = [], []
+            self.sentence.alignments.append(aligned)
+
+    # -- document level --
+
+    def document_block(self, content: list[tuple[int, int]]) -> None:
+        if not content:
+            return
+        for start, end in content:
+            if self.text[start] not in "(:":
+                self.note(Note.INVALID_LINE, start, end, "document level annotation")
+        _DocumentParser(self, content[0][0], content[-1][1]).run()
+
+
+_OFFSET_TOKEN_RE = re.compile(
+    r'\s*(?:("(?:[^"\\\n]|\\.)*")|(#[^\n]*)|(\()|(\))|(/)|(:[^\s"()/:~]*)|([^\s"()/:~]+))'
+)
+
+
+def _cheap_offsets(entries: list[Entry]) -> None:
+    """Give the graphs the fast path read :func:`_offsets` as their factory."""
+    for entry in entries:
+        graph = entry.graph
+        if graph is not None and graph.offsets_factory is not None:
+            graph.offsets_factory = partial(_offsets, graph)
+
+
+def _offsets(graph: Graph) -> list[tuple[int, int, int, int]]:
+    """The offsets of a graph the fast path read, in one pass over its tokens.
+
+    The AMR reader would run its full parser for them; a graph the fast path
+    accepted is well formed, so its triples follow its tokens: a node's
+    instance triple comes right after the edge into it, every other triple
+    at its role, in text order. Tests check the result against the full
+    parser's on the whole English release.
+    """
+    text = graph.source.text
+    offsets: list[tuple[int, int, int, int]] = []
+    tokens = [
+        (m.lastindex or 0, *m.span(m.lastindex or 0))
+        for m in _OFFSET_TOKEN_RE.finditer(text, graph.start, graph.end)
+    ]
+    tokens = [t for t in tokens if t[0] != 2]  # comments
+    i, role = 0, None
+    while i < len(tokens):
+        kind, start, end = tokens[i]
+        if kind == 3:  # ( variable / concept
+            variable, concept = tokens[i + 1], tokens[i + 3]
+            if role is not None:
+                offsets.append((role[0], role[1], variable[1], variable[2]))
+                role = None
+            offsets.append((variable[1], variable[2], concept[1], concept[2]))
+            i += 4
+            continue
+        if kind == 6:
+            role = (start, end)
+        elif role is not None and kind in (1, 7):
+            offsets.append((role[0], role[1], start, end))
+            role = None
+        i += 1
+    return offsets
+
+
+def _graph_code(finding: Finding) -> Finding:
+    """A reader finding of the sentence graph under its UMR code (E001 -> U201)."""
+    code = "U2" + finding.code[2:] if finding.code.startswith("E0") else finding.code
+    return Finding(
+        code, finding.message, finding.severity, finding.span, finding.related
+    )
+
+
+class _DocumentParser:
+    """``(VAR / sentence (:GROUP (TRIPLE+))*)``; errors go on after a bad triple."""
+
+    def __init__(self, reader: _SentenceReader, start: int, end: int) -> None:
+        self.reader = reader
+        self.block = reader.sentence.document
+        text = reader.text
+        self.tokens: list[tuple[int, int, int]] = []  # kind group, start, end
+        position = start
+        while position < end:
+            match = _DOC_TOKEN_RE.match(text, position, end)
+            if match is None:
+                break  # only white space is left
+            group = match.lastindex or 0
+            self.tokens.append((group, *match.span(group)))
+            position = match.end()
+        self.i = 0
+        self.text = text
+        self.end = end
+        self.failed = False
+
+    def fail(self, message: str, at: int | None = None) -> None:
+        if at is None:
+            token = self.tokens[self.i] if self.i < len(self.tokens) else None
+            start, end = (token[1], token[2]) if token else (self.end, self.end)
+        else:
+            start, end = at, at + 1
+        self.reader.error("U401", message, start, end)
+        self.failed = True
+
+    def take(self, kind: int) -> tuple[int, int] | None:
+        if self.i < len(self.tokens) and self.tokens[self.i][0] == kind:
+            token = self.tokens[self.i]
+            self.i += 1
+            return token[1], token[2]
+        return None
+
+    def word(self, place: tuple[int, int]) -> str:
+        return self.text[place[0] : place[1]]
+
+    def run(self) -> None:  # noqa: C901 -- one loop over the groups
+        open_paren = self.take(_LP)
+        if open_paren is None:
+            self.fail("the document level block should open with '('")
+            return
+        variable = self.take(_SYM)
+        if variable is None:
+            self.fail("expected the sentence variable (s<N>s0) after '('")
+            return
+        self.block.variable, self.block.variable_place = self.word(variable), variable
+        if self.take(_SL) is None:
+            self.fail("expected '/' after the sentence variable")
+            return
+        concept = self.take(_SYM)
+        if concept is None:
+            self.fail("expected the concept 'sentence' after '/'")
+            return
+        self.block.concept, self.block.concept_place = self.word(concept), concept
+        while self.i < len(self.tokens):
+            if self.take(_RP) is not None:
+                if self.i >= len(self.tokens):
+                    return
+                if not self.failed:
+                    self.fail("text after the closing ')' of the document level graph")
+                if self.tokens[self.i][0] != _ROLE:
+                    return
+                continue  # more groups after a ')' too many: read them too
+            group = self.take(_ROLE)
+            if group is None:
+                self.fail("expected a group (:temporal, :modal, :coref) or ')'")
+                return
+            self.block.groups.append((self.word(group), group))
+            if not self.group(self.word(group), group):
+                return
+        self.fail(f"'(' at {self.place(open_paren[0])} is not closed", open_paren[0])
+        self.reader.sentence.errors[-1] = _at_end(
+            self.reader.sentence.errors[-1], self.end
+        )
+
+    def place(self, offset: int) -> str:
+        line, column = self.reader.source.line_column(offset)
+        return f"{line}:{column}"
+
+    def group(self, name: str, place: tuple[int, int]) -> bool:
+        """Read ``( TRIPLE+ )``; False when the block cannot be read further."""
+        group_open = self.take(_LP)
+        if group_open is None:
+            self.fail(f"expected '(' opening the triples of {name}")
+            return False
+        count = 0
+        while True:
+            if self.take(_RP) is not None:
+                if count == 0:
+                    self.fail(f"{name} has no triple", group_open[0])
+                return True
+            triple_open = self.take(_LP)
+            if triple_open is None:
+                if self.i >= len(self.tokens):
+                    self.fail(f"'(' of {name} is not closed", group_open[0])
+                    self.reader.sentence.errors[-1] = _at_end(
+                        self.reader.sentence.errors[-1], self.end
+                    )
+                else:
+                    self.fail(f"expected '(' opening a triple of {name} or ')'")
+                return False
+            source, relation, target = (
+                self.take(_SYM),
+                self.take(_ROLE),
+                self.take(_SYM),
+            )
+            if source is None or relation is None or target is None:
+                self.fail("a triple is (node :relation node)")
+                self.skip_triple()
+                continue
+            if self.take(_RP) is None:
+                self.fail("expected ')' closing the triple")
+                self.skip_triple()
+                continue
+            count += 1
+            self.block.triples.append(
+                DocTriple(
+                    name,
+                    self.word(source),
+                    self.word(relation),
+                    self.word(target),
+                    (source, relation, target),
+                    place,
+                )
+            )
+
+    def skip_triple(self) -> None:
+        """Skip to after the next ')' so the following triples are still read."""
+        while self.i < len(self.tokens):
+            kind = self.tokens[self.i][0]
+            if kind == _LP:
+                return
+            self.i += 1
+            if kind == _RP:
+                return
+
+
+_LP, _RP, _SL, _ROLE, _STR, _SYM = 1, 2, 3, 4, 5, 6
+
+
+def _at_end(finding: Finding, end: int) -> Finding:
+    """A finding placed at the end of its block, the '(' it names related."""
+    related = (Related(finding.span, "this '(' is not closed"),)
+    return Finding(
+        finding.code,
+        finding.message,
+        finding.severity,
+        Span(finding.span.source, end, end),
+        related,
+    )
+
+
+def read_sentence(source: SourceText, index: int) -> UmrSentence:
+    """One sentence's text (a piece of a file, with its line numbers)."""
+    return _SentenceReader(source, index).read()
+
+
+# -- files -------------------------------------------------------------------------
+
+
+def iter_umr_lines(lines: Iterable[str], path: str) -> Iterator[UmrSentence]:
+    """The sentences of a stream of lines (each with its ``\\n``)."""
+    splitter = _Splitter()
+    index = 0
+    for line in lines:
+        finished = splitter.feed(line)
+        if finished is not None:
+            first = splitter.first_line - len(finished)
+            yield read_sentence(SourceText("".join(finished), path, first), index)
+            index += 1
+    if splitter.lines and "".join(splitter.lines).strip():
+        yield read_sentence(
+            SourceText("".join(splitter.lines), path, splitter.first_line), index
+        )
+
+
+def read_umr_string(text: str, path: str = "<string>") -> UmrDocument:
+    """Read UMR text (one document) into a :class:`UmrDocument`."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return UmrDocument(path, list(iter_umr_lines(split_lines(text), path)))
+
+
+def split_lines(text: str) -> list[str]:
+    """``text`` cut after each ``\\n`` (only there: a form feed or a lone CR
+    inside a line is not a line end, as for :class:`~amrcheck.span.SourceText`)."""
+    lines = text.split("\n")
+    last = lines.pop()
+    result = [line + "\n" for line in lines]
+    if last:
+        result.append(last)
+    return result
+
+
+#: bytes read at a time by :func:`iter_umr_file`
+READ_BYTES = 1 << 16
+
+
+def iter_umr_file(path: str | Path) -> Iterator[UmrSentence]:
+    """The sentences of a UMR file, read a piece at a time (bounded memory).
+
+    Raises:
+        InputError: the file is missing, unreadable or not UTF-8 (with
+            ``line:col``, when the reader gets there).
+        RefusedInputError: not a regular file, or endless.
+    """
+    name = str(path)
+    return iter_umr_lines(_file_lines(name), name)
+
+
+def _file_lines(name: str) -> Iterator[str]:
+    with open_input(name) as handle:
+        pending = b""
+        lines_before = 0
+        first = True
+        while True:
+            try:
+                data = handle.read(READ_BYTES)
+            except OSError as exc:
+                raise InputError(exc.strerror or str(exc), name) from None
+            if not data:
+                break
+            pending += data
+            cut = pending.rfind(b"\n") + 1
+            if not cut:
+                continue
+            text = decode_utf8(pending[:cut], name, lines_before)
+            lines_before += pending.count(b"\n", 0, cut)
+            pending = pending[cut:]
+            if first and text.startswith("\ufeff"):
+                text = text[1:]
+            first = False
+            yield from split_lines(text)
+        if pending:
+            text = decode_utf8(pending, name, lines_before)
+            yield from split_lines(text)
+
+
+def read_umr(path: str | Path) -> UmrDocument:
+    """Read a whole UMR file (see :func:`iter_umr_file` for the errors)."""
+    return UmrDocument(str(path), list(iter_umr_file(path)))
