@@ -369,6 +369,8 @@ class AmrLanguageServer(LanguageServer):
             if current is None or current.version != version:
                 raise JsonRpcException("the document changed; try again",
                                        code=types.LSPErrorCodes.ContentModified)
+            if uri not in self.umr_analyses:
+                gc.freeze()  # as for AMR: keep the collector off the open document
             self.umr_analyses[uri] = known
             publish = True
         if publish:

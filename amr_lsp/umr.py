@@ -402,7 +402,9 @@ def analyze_umr(
     pieces = cache.pieces(body, path)
     reads = cache.read(pieces)
     checked, document_findings = cache.validate(reads, options)
-    line_starts = _line_starts(body)
+    # the client's line ends are the engine's when there is no CR and no BOM
+    same = lines.shift == 0 and "\r" not in text
+    line_starts = lines.line_starts if same else _line_starts(body)
     starts = [line_starts[p.first_line - 1] for p in pieces]
     return UmrAnalysis(
         uri, version, lines, line_starts, reads, checked, document_findings, starts

@@ -58,12 +58,18 @@ def occurrences(analysis: UmrAnalysis, index: int) -> list[Occurrence]:
 
     graph = sentence.graph
     if graph is not None:
+        defined = {
+            graph.offsets[i][0]
+            for i, kind in enumerate(graph.kinds) if kind is TripleKind.INSTANCE
+        }
         for i, ((source, _, target), kind) in enumerate(
             zip(graph.triples, graph.kinds, strict=True)
         ):
             if kind is TripleKind.INSTANCE:
                 add(source, Kind.DEFINITION, graph.role_span(i))
-            elif kind is TripleKind.RELATION or _is_node(target):
+            elif (
+                kind is TripleKind.RELATION or _is_node(target)
+            ) and graph.offsets[i][2] not in defined:  # a re-entrancy, not a nested node
                 add(target, Kind.REFERENCE, graph.target_span(i))
     for line in sentence.alignments:
         add(line.variable, Kind.ALIGNMENT,
