@@ -1,0 +1,176 @@
+// What the end-to-end tests share: a code-server (the real VS Code, served to
+// a browser) with the packaged extension installed in a throwaway profile,
+// headless Chromium driven by playwright-core, and the few UI moves every test
+// makes. Exit code 3 means skipped (code-server, Chromium or the .vsix missing).
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+const CS_HOME = process.env.AMRCHECK_VSCODE_TEST_HOME ?? join(homedir(), ".cache/amrcheck-vscode-test");
+const CODE_SERVER = join(CS_HOME, "node_modules/.bin/code-server");
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+/** Exits with 3 (skipped) when what the test needs is not installed. */
+export function requireTools(vsix) {
+  const skip = (reason) => {
+    console.log(`SKIP: ${reason}`);
+    process.exit(3);
+  };
+  if (!existsSync(CODE_SERVER)) skip(`code-server not installed in ${CS_HOME} (run scripts/install-vscode-test.sh)`);
+  if (!existsSync(CHROMIUM)) skip(`${CHROMIUM} not installed (run scripts/install-vscode-test.sh)`);
+  if (!existsSync(vsix)) skip(`${vsix} missing (run npm run package)`);
+}
+
+/** The settings of a quiet, predictable workbench (the tests add theirs). */
+export const WORKBENCH_SETTINGS = {
+  "workbench.startupEditor": "none",
+  "workbench.tips.enabled": false,
+  "workbench.colorTheme": "Default Light Modern",
+  "security.workspace.trust.enabled": false,
+  "telemetry.telemetryLevel": "off",
+  "extensions.autoCheckUpdates": false,
+  "extensions.ignoreRecommendations": true,
+  "editor.hover.above": false,
+  "editor.hover.delay": 100,
+  "editor.minimap.enabled": false,
+  "editor.fontSize": 14,
+  // a fixed indentation (4 spaces), not one guessed from each file's lines
+  "editor.detectIndentation": false,
+  "window.commandCenter": false,
+  "chat.commandCenter.enabled": false,
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
+};
+
+/** A running check list: `check(name, ok, detail)` prints `ok   name` or `FAIL name`. */
+export function checkList() {
+  const checks = [];
+  const check = (name, ok, detail = "") => {
+    checks.push({ name, ok });
+    console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? `: ${detail}` : ""}`);
+  };
+  return { checks, check };
+}
+
+/**
+ * Installs `vsix` into a fresh profile under `tmp` (user data, extensions, HOME),
+ * writes `settings`, starts code-server and Chromium, and opens `folder`.
+ * `env`: the environment of code-server and so of the extension host (PATH...).
+ */
+export async function launch({ tmp, vsix, folder, settings, env: extra = {} }) {
+  const { chromium } = await import("playwright-core");
+  const userData = join(tmp, "user-data");
+  const extensions = join(tmp, "extensions");
+  const home = join(tmp, "home");
+  for (const dir of [join(userData, "User"), extensions, home]) mkdirSync(dir, { recursive: true });
+  const settingsFile = join(userData, "User/settings.json");
+  writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  const env = {
+    PATH: process.env.PATH, LANG: "C.UTF-8", HOME: home, TMPDIR: tmp,
+    XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local/share"),
+    XDG_CACHE_HOME: join(home, ".cache"), XDG_STATE_HOME: join(home, ".local/state"),
+    ...extra,
+  };
+  const common = ["--user-data-dir", userData, "--extensions-dir", extensions];
+  execFileSync(CODE_SERVER, [...common, "--install-extension", vsix], { env, stdio: "pipe", timeout: 120_000 });
+
+  const port = await freePort();
+  const config = join(tmp, "config.yaml");
+  writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+  const server = spawn(CODE_SERVER, [
+    "--config", config, ...common,
+    "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust", "--disable-getting-started-override",
+  ], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let serverLog = "";
+  server.stdout.on("data", (chunk) => (serverLog += chunk));
+  server.stderr.on("data", (chunk) => (serverLog += chunk));
+  const session = { server, browser: undefined, page: undefined, userData, settingsFile, port };
+  session.close = async () => {
+    await session.browser?.close().catch(() => undefined);
+    try { process.kill(-server.pid, "SIGTERM"); } catch { /* already gone */ }
+  };
+  try {
+    await waitFor(() => serverLog.includes("HTTP server listening"), 60_000, () => `code-server did not start:\n${serverLog}`);
+    session.browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"],
+    });
+    session.page = await session.browser.newPage({ viewport: { width: 1400, height: 860 } });
+    await session.page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
+    await session.page.waitForSelector(".monaco-workbench", { timeout: 60_000 });
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+  return session;
+}
+
+export async function openFile(page, relative) {
+  await page.locator(".monaco-workbench .part.editor").click({ position: { x: 300, y: 300 } }).catch(() => undefined);
+  await page.keyboard.press("Control+P");
+  await page.waitForSelector(".quick-input-widget input", { state: "visible" });
+  await page.keyboard.type(relative);
+  // wait for the search result itself, not the recently opened list
+  const folder = relative.split("/").slice(0, -1).join("/");
+  await page.waitForFunction(
+    (dir) => {
+      const first = document.querySelector(".quick-input-list .monaco-list-row");
+      return first !== null && (first.textContent ?? "").includes(dir);
+    },
+    folder, { timeout: 30_000 },
+  );
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(
+    (path) => document.querySelector(".monaco-workbench .part.editor .breadcrumbs-control")?.textContent?.replace(/\s/g, "").includes(path.replace(/\//g, "")),
+    relative, { timeout: 30_000 },
+  ).catch(() => undefined);
+}
+
+export async function runCommand(page, title) {
+  await page.keyboard.press("F1");
+  await page.waitForSelector(".quick-input-widget input", { state: "visible" });
+  await page.keyboard.type(title);
+  await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${title}"]`, { timeout: 30_000 });
+  await page.keyboard.press("Enter");
+}
+
+/** The text of the first notification toast matching `pattern` (null if none comes in `timeout` ms). */
+export async function notification(page, pattern, timeout = 60_000) {
+  return page.waitForFunction(
+    (source) => [...document.querySelectorAll(".notifications-toasts .notification-list-item-message")]
+      .map((e) => e.textContent ?? "").find((t) => new RegExp(source).test(t)),
+    pattern.source, { timeout },
+  ).then((h) => h.jsonValue()).catch(() => null);
+}
+
+export async function lensTitles(page, pattern, timeout = 30_000) {
+  return page.waitForFunction(
+    (source) => {
+      const titles = [...document.querySelectorAll(".monaco-editor .codelens-decoration")].map((e) => e.textContent ?? "");
+      const found = titles.filter((t) => new RegExp(source).test(t));
+      return found.length ? found : null;
+    },
+    pattern.source, { timeout },
+  ).then((h) => h.jsonValue()).catch(() => []);
+}
+
+export async function waitFor(predicate, timeout, message) {
+  const end = Date.now() + timeout;
+  while (!predicate()) {
+    if (Date.now() > end) throw new Error(message());
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
