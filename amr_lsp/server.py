@@ -41,6 +41,7 @@ from amrcheck.validation.propbank import FrameInventory, load_frames
 from amrcheck.validation.umr import UmrOptions
 from amrcheck.validation.validate import GraphFindingsCache
 
+from . import umr_features
 from .analysis import (
     Analysis,
     analyze,
@@ -68,7 +69,6 @@ from .graph import GRAPH_REQUEST, GraphViews, graph_params
 from .hover import hover_markdown
 from .references import ReferenceStore
 from .similar import Precedents, similar_markdown, similar_payload
-from . import umr_features
 from .umr import UmrAnalysis, UmrCache, analyze_umr, is_umr_document
 from .workspace import ReadPolicy
 
@@ -153,7 +153,8 @@ class AmrProtocol(LanguageServerProtocol):
         thousands of diagnostics, serialised a sentence at a time)."""
         if self.writer is None:
             return
-        body = f'{{"jsonrpc":"2.0","method":{json.dumps(method)},"params":{params_json}}}'
+        method_json = json.dumps(method)
+        body = f'{{"jsonrpc":"2.0","method":{method_json},"params":{params_json}}}'
         data = body.encode(self.CHARSET)
         header = (
             f"Content-Length: {len(data)}\r\n"
@@ -377,8 +378,10 @@ class AmrLanguageServer(LanguageServer):
             converter = self.protocol._converter
             params = await self.run_engine(known.diagnostics_json, converter)
             current = self.open_document(uri)
+            protocol = self.protocol
+            assert isinstance(protocol, AmrProtocol)
             if current is not None and current.version == version:
-                self.protocol.notify_json(
+                protocol.notify_json(
                     types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params
                 )
         return known
@@ -887,7 +890,7 @@ async def prepare_rename(
     ls: AmrLanguageServer, params: types.PrepareRenameParams
 ) -> types.PrepareRenamePlaceholder | None:
     if params.text_document.uri in ls.umr_uris:
-        return None  # not for UMR: a variable's name is in four blocks and later sentences
+        return None  # not for UMR: a name stands in four blocks and later sentences
     parsed = await ls.parsed(params.text_document.uri)
     token = parsed.token_at(params.position)
     if token is None or token.variable is None:
@@ -1001,7 +1004,8 @@ async def range_formatting(
 ) -> list[types.TextEdit]:
     if params.text_document.uri in ls.umr_uris:
         umr = await ls.umr(params.text_document.uri)
-        within = (umr.lines.offset(params.range.start), umr.lines.offset(params.range.end))
+        lines = umr.lines
+        within = (lines.offset(params.range.start), lines.offset(params.range.end))
         return umr_features.format_edits(umr, _indent_unit(params.options), within)
     parsed = await ls.parsed(params.text_document.uri)
     return await _layout(ls, parsed, parsed.entries_touching(params.range),
@@ -1064,8 +1068,9 @@ async def code_action(
     uri = params.text_document.uri
     if uri in ls.umr_uris:
         umr = await ls.umr(uri)
+        lines = umr.lines
         return umr_features.code_actions(
-            umr, umr.lines.offset(params.range.start), umr.lines.offset(params.range.end)
+            umr, lines.offset(params.range.start), lines.offset(params.range.end)
         )
     analysis = await ls.analysis(uri)
     parsed = analysis.parsed

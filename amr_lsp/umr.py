@@ -34,7 +34,6 @@ from typing import Any
 from lsprotocol import types
 
 from amrcheck import Finding, Span
-from amrcheck.span import SourceText
 from amrcheck.reading.umr import (
     UmrSentence,
     is_umr_path,
@@ -43,6 +42,7 @@ from amrcheck.reading.umr import (
     read_sentence,
     split_lines,
 )
+from amrcheck.span import SourceText
 from amrcheck.validation.umr import UmrOptions, UmrValidator
 
 from .convert import VALIDATION_SOURCE, LineIndex, lsp_severity, uri_to_path

@@ -69,14 +69,15 @@ def occurrences(analysis: UmrAnalysis, index: int) -> list[Occurrence]:
                 add(source, Kind.DEFINITION, graph.role_span(i))
             elif (
                 kind is TripleKind.RELATION or _is_node(target)
-            ) and graph.offsets[i][2] not in defined:  # a re-entrancy, not a nested node
+            ) and graph.offsets[i][2] not in defined:  # re-entrancy, not a nested node
                 add(target, Kind.REFERENCE, graph.target_span(i))
     for line in sentence.alignments:
         add(line.variable, Kind.ALIGNMENT,
             sentence.span_of(line.start, line.start + len(line.variable)))
     document = sentence.document
     if document.variable is not None and document.variable_place is not None:
-        add(document.variable, Kind.DEFINITION, sentence.span_of(*document.variable_place))
+        place = sentence.span_of(*document.variable_place)
+        add(document.variable, Kind.DEFINITION, place)
     for triple in document.triples:
         add(triple.source, Kind.DOCUMENT, sentence.span_of(*triple.places[0]))
         add(triple.target, Kind.DOCUMENT, sentence.span_of(*triple.places[2]))
@@ -227,7 +228,7 @@ def _concepts(sentence: UmrSentence) -> dict[str, str]:
 
 def _variable_hover(analysis: UmrAnalysis, name: str) -> str:
     parts = []
-    relations = []
+    relations: list[str] = []
     for read in analysis.reads:
         sentence = read.sentence
         concept = _concepts(sentence).get(name)
@@ -244,7 +245,9 @@ def _variable_hover(analysis: UmrAnalysis, name: str) -> str:
         parts.append(f"**{name}**")
     if relations:
         more = len(relations) - HOVER_RELATIONS
-        shown = relations[:HOVER_RELATIONS] + ([f"- … and {more} more"] if more > 0 else [])
+        shown = relations[:HOVER_RELATIONS]
+        if more > 0:
+            shown.append(f"- … and {more} more")
         parts.append("document level:\n" + "\n".join(shown))
     return "\n\n".join(parts)
 
@@ -345,9 +348,9 @@ def fix_for(analysis: UmrAnalysis, finding: Finding) -> UmrFix | None:
         )
         if heading is None:
             return None
-        line_start = analysis.lines.text.rfind("\n", 0, start + analysis.lines.shift) + 1
-        at_line = line_start - analysis.lines.shift
-        return UmrFix(f"Add the heading '{heading}'", [(at_line, at_line, heading + "\n")])
+        shift = analysis.lines.shift
+        line = analysis.lines.text.rfind("\n", 0, start + shift) + 1 - shift
+        return UmrFix(f"Add the heading '{heading}'", [(line, line, heading + "\n")])
     if finding.code == "U304":
         variable = finding.span.text
         found = analysis.sentence_at(start)

@@ -76,35 +76,43 @@ class RawClient:
         return future
 
     async def _read(self) -> None:
+        while True:
+            body = await self._frame()
+            if body is None:
+                return
+            self._dispatch(body)
+
+    async def _frame(self) -> bytes | None:
         stdout = self.process.stdout
         assert stdout is not None
+        length = 0
         while True:
-            length = 0
-            while True:
-                line = await stdout.readline()
-                if not line:
-                    return
-                if line in (b"\r\n", b"\n"):
-                    break
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            body = await stdout.readexactly(length)
-            if b'"textDocument/publishDiagnostics"' in body[:200]:
-                cut = body.find(b'"diagnostics"')
-                found = _VERSION_RE.search(body[: max(cut, 0)])
-                if found and found.group(1) != b"null":
-                    self.sizes.append(length)
-                    waiting = self.published.pop(int(found.group(1)), None)
-                    if waiting is not None and not waiting.done():
-                        waiting.set_result(length)
-                continue
-            message = json.loads(body)
-            if "id" in message and "method" in message:  # a request of the server
-                self.send({"id": message["id"], "result": None})
-            elif "id" in message:
-                future = self.replies.pop(message["id"], None)
-                if future is not None:
-                    future.set_result(message.get("result"))
+            line = await stdout.readline()
+            if not line:
+                return None
+            if line in (b"\r\n", b"\n"):
+                break
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        return await stdout.readexactly(length)
+
+    def _dispatch(self, body: bytes) -> None:
+        if b'"textDocument/publishDiagnostics"' in body[:200]:
+            # only the head is decoded: the version, before the diagnostics
+            found = _VERSION_RE.search(body[: max(body.find(b'"diagnostics"'), 0)])
+            if found and found.group(1) != b"null":
+                self.sizes.append(len(body))
+                waiting = self.published.pop(int(found.group(1)), None)
+                if waiting is not None and not waiting.done():
+                    waiting.set_result(len(body))
+            return
+        message = json.loads(body)
+        if "id" in message and "method" in message:  # a request of the server
+            self.send({"id": message["id"], "result": None})
+        elif "id" in message:
+            future = self.replies.pop(message["id"], None)
+            if future is not None:
+                future.set_result(message.get("result"))
 
 
 def p95(values: list[float]) -> float:
@@ -161,31 +169,7 @@ async def run(path: Path, edits: int, line_edits: int, seed: int) -> None:
             line = bisect_right(starts, offset) - 1
             return {"line": line, "character": offset - starts[line]}
 
-        typed = []
-        for n in range(edits):
-            if n % 2 == 0:
-                at = place(rng.choice(concepts))
-                change = {"range": {"start": at, "end": at}, "text": "x"}
-            else:  # undo: the text returns to the original
-                end = {"line": at["line"], "character": at["character"] + 1}
-                change = {"range": {"start": at, "end": end}, "text": ""}
-            typed.append(await edit(change))
-        print(f"edit -> diagnostics (typing in a concept): median "
-              f"{statistics.median(typed):.0f} ms, p95 {p95(typed):.0f} ms, "
-              f"max {max(typed):.0f} ms ({edits} edits)")
-        if line_edits:
-            moved = []
-            for n in range(line_edits):
-                if n % 2 == 0:
-                    at = place(rng.choice(concepts))
-                    change = {"range": {"start": at, "end": at}, "text": "\n"}
-                else:
-                    end = {"line": at["line"] + 1, "character": 0}
-                    change = {"range": {"start": at, "end": end}, "text": ""}
-                moved.append(await edit(change))
-            print(f"edit -> diagnostics (a line break in a graph): median "
-                  f"{statistics.median(moved):.0f} ms, p95 {p95(moved):.0f} ms, "
-                  f"max {max(moved):.0f} ms ({line_edits} edits)")
+        await _edits(edits, line_edits, rng, concepts, place, edit)
         await client.request("shutdown", None)
         client.notify("exit", None)
     finally:
@@ -197,6 +181,38 @@ async def run(path: Path, edits: int, line_edits: int, seed: int) -> None:
                 process.kill()
 
 
+async def _edits(
+    edits: int, line_edits: int, rng: random.Random, concepts: list[int],
+    place: Any, edit: Any,
+) -> None:
+    """Typing in concepts, then line breaks in graphs (each undone next)."""
+    typed = []
+    for n in range(edits):
+        if n % 2 == 0:
+            at = place(rng.choice(concepts))
+            change = {"range": {"start": at, "end": at}, "text": "x"}
+        else:  # undo: the text returns to the original
+            end = {"line": at["line"], "character": at["character"] + 1}
+            change = {"range": {"start": at, "end": end}, "text": ""}
+        typed.append(await edit(change))
+    print(f"edit -> diagnostics (typing in a concept): median "
+          f"{statistics.median(typed):.0f} ms, p95 {p95(typed):.0f} ms, "
+          f"max {max(typed):.0f} ms ({edits} edits)")
+    if line_edits:
+        moved = []
+        for n in range(line_edits):
+            if n % 2 == 0:
+                at = place(rng.choice(concepts))
+                change = {"range": {"start": at, "end": at}, "text": "\n"}
+            else:
+                end = {"line": at["line"] + 1, "character": 0}
+                change = {"range": {"start": at, "end": end}, "text": ""}
+            moved.append(await edit(change))
+        print(f"edit -> diagnostics (a line break in a graph): median "
+              f"{statistics.median(moved):.0f} ms, p95 {p95(moved):.0f} ms, "
+              f"max {max(moved):.0f} ms ({line_edits} edits)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("file", nargs="?", type=Path)
@@ -204,7 +220,8 @@ def main() -> None:
     parser.add_argument("--line-edits", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    asyncio.run(run(args.file or largest_file(), args.edits, args.line_edits, args.seed))
+    path = args.file or largest_file()
+    asyncio.run(run(path, args.edits, args.line_edits, args.seed))
 
 
 if __name__ == "__main__":

@@ -83,7 +83,8 @@ def test_neovim_opens_a_umr_file(tmp_path: Path) -> None:
         (f.code, f.span.line - 1, f.span.column - 1)
         for f in validate_umr(read_umr(UMR_FILE).sentences)
     )
-    assert sorted((d["code"], d["lnum"], d["col"]) for d in events["opened"]) == expected
+    opened = sorted((d["code"], d["lnum"], d["col"]) for d in events["opened"])
+    assert opened == expected
     outline = events["outline"]
     assert len(outline) == 9
     assert outline[0].startswith("snt1 Edmund Pope tasted freedom today")

@@ -78,7 +78,8 @@ def apply(text: str, edits: list[types.TextEdit]) -> str:
 
     return apply_edits(
         text,
-        [TextEdit(offset(e.range.start), offset(e.range.end), e.new_text) for e in edits],
+        [TextEdit(offset(e.range.start), offset(e.range.end), e.new_text)
+         for e in edits],
     )
 
 
