@@ -147,14 +147,16 @@ def _context(validator: UmrValidator, read: ReadSentence) -> tuple[Any, ...]:
     """What the validator's check of ``read`` can see of earlier sentences."""
     nodes = validator.nodes
     names = read.names
-    known = sorted(nodes.keys() & names)
+    # not ``nodes.keys() & names``: that copies every key of the document;
+    # the order of ``names`` is the same for the same reading (part of the key)
+    known = filter(nodes.__contains__, names)
     numbers = validator.numbers
     return (
         validator.position,
         validator.crlf_seen,
         tuple((n, nodes[n].sentence, nodes[n].concept) for n in known),
-        tuple(sorted(validator.events & names)),
-        tuple(sorted(validator.entities & names)),
+        frozenset(validator.events & names),
+        frozenset(validator.entities & names),
         tuple((n, str(numbers[n]) if n in numbers else None) for n in read.numbers),
     )
 
