@@ -1,4 +1,5 @@
-"""The server's UMR analysis: its caches give the validator's findings, edit after edit."""
+"""The server's UMR analysis: its caches give the validator's findings, edit
+after edit."""
 
 from __future__ import annotations
 
@@ -28,7 +29,10 @@ def findings_of(text: str) -> list[tuple[str, int, int, str]]:
     ]
 
 
-def analysed(cache: UmrCache, text: str, version: int) -> list[tuple[str, int, int, str]]:
+Found = list[tuple[str, int, int, str]]
+
+
+def analysed(cache: UmrCache, text: str, version: int) -> Found:
     analysis = analyze_umr(URI, version, text, "utf-16", cache, UmrOptions())
     return [(f.code, f.span.line, f.span.column, f.message) for f in analysis.findings]
 
@@ -54,7 +58,8 @@ def test_cached_analysis_is_the_validators(edits: list) -> None:
         at = min(where, len(text))
         text = text[:at] + insert + text[at + (delete or 0):]
         assert analysed(cache, text, version) == findings_of(text)
-        pieces = [(p.text, p.first_line) for p in iter_umr_pieces(split_lines(text), URI)]
+        fresh = iter_umr_pieces(split_lines(text), URI)
+        pieces = [(p.text, p.first_line) for p in fresh]
         assert [(p.text, p.first_line) for p in cache.pieces(text, URI)] == pieces
 
 
@@ -84,7 +89,9 @@ def test_diagnostics_json_is_the_converters() -> None:
     analysis = analyze_umr(URI, 3, TEXT, "utf-16", UmrCache(), UmrOptions())
     params = json.loads(analysis.diagnostics_json(converter))
     assert params["uri"] == URI and params["version"] == 3
-    expected = [converter.unstructure(analysis.diagnostic(f)) for f in analysis.findings]
+    expected = [
+        converter.unstructure(analysis.diagnostic(f)) for f in analysis.findings
+    ]
     assert params["diagnostics"] == expected
     assert len(expected) == len(findings_of(TEXT))
 
