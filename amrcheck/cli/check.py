@@ -89,8 +89,9 @@ def check(
     if output_format is OutputFormat.JSON:
         typer.echo(json.dumps(_json_report(results), indent=2, ensure_ascii=False))
     else:
-        for finding in ordered_findings(results):
-            typer.echo(str(finding))
+        lines = [str(finding) for finding in ordered_findings(results)]
+        if lines:  # one write: a UMR release has hundreds of thousands
+            typer.echo("\n".join(lines))
         if not quiet:
             typer.echo(summary(results))
     if any(r.problem is not None for r in results):
