@@ -129,6 +129,10 @@ class _Checked:
     writes: dict[str, Any]
     appended: dict[str, list[Any]]
     crlf_seen: bool
+    #: the sentence's first line when checked
+    first_line: int
+    #: every finding is placed in the sentence itself (so it moves with it)
+    movable: bool
     #: the findings' diagnostics as JSON objects (joined with ","), made once
     diagnostics_json: str | None = None
 
@@ -168,7 +172,7 @@ class UmrCache:
         self.options = UmrOptions()
         self._pieces: list[SourceText] = []
         self._path = ""
-        self._reads: dict[tuple[str, int, int], ReadSentence] = {}
+        self._reads: dict[tuple[str, int], ReadSentence] = {}
         self._checks: dict[tuple[ReadSentence, tuple[Any, ...]], _Checked] = {}
         self.stats = {"read": 0, "checked": 0}
 
@@ -221,11 +225,16 @@ class UmrCache:
         return result
 
     def read(self, pieces: list[SourceText]) -> list[ReadSentence]:
-        fresh: dict[tuple[str, int, int], ReadSentence] = {}
+        fresh: dict[tuple[str, int], ReadSentence] = {}
         result = []
         for index, source in enumerate(pieces):
-            key = (source.text, source.first_line, index)
+            key = (source.text, index)
             known = self._reads.get(key) or fresh.get(key)
+            if known is not None:
+                # lines added or removed above move the sentence (and every
+                # span on its text); an analysis of the previous version
+                # still being answered from sees it moved too
+                known.sentence.source.first_line = source.first_line
             if known is None:
                 sentence = read_sentence(source, index)
                 numbers = tuple(n for n, _, _ in sentence.number_places)
@@ -250,6 +259,9 @@ class UmrCache:
         for read in reads:
             key = (read, _context(validator, read))
             known = self._checks.get(key) or fresh.get(key)
+            line = read.sentence.source.first_line
+            if known is not None and known.first_line != line:
+                known = _moved(known, read.sentence, line) if known.movable else None
             if known is None:
                 known = self._check(validator, journal, read)
                 self.stats["checked"] += 1
@@ -270,9 +282,56 @@ class UmrCache:
         appended = {
             name: getattr(validator, name)[sizes[name]:] for name in _LISTS
         }
-        return _Checked(
-            findings, _grouped(journal[0].writes), appended, validator.crlf_seen
+        own = read.sentence.source
+        movable = all(
+            f.span.source is own and all(r.span.source is own for r in f.related)
+            for f in findings
         )
+        return _Checked(
+            findings, _grouped(journal[0].writes), appended, validator.crlf_seen,
+            own.first_line, movable,
+        )
+
+
+_LINE_RE = re.compile(r'"line": ([0-9]+)')
+
+
+def _moved(checked: _Checked, sentence: UmrSentence, line: int) -> _Checked:
+    """``checked`` for its sentence moved to ``line``: the findings are on the
+    sentence's text (they moved with it); the detached places it left in the
+    validator's state, and its diagnostics' lines, move here."""
+    lines = line - checked.first_line
+    own = sentence.source
+
+    def move(value: Any) -> Any:
+        if isinstance(value, Span):
+            if value.source is own:
+                return value
+            source = value.source
+            return Span(
+                SourceText(source.text, source.path, source.first_line + lines),
+                value.start, value.end,
+            )
+        if isinstance(value, tuple):
+            return tuple(move(item) for item in value)
+        return value
+
+    writes = {
+        name: written if name in _SETS else {k: move(v) for k, v in written.items()}
+        for name, written in checked.writes.items()
+    }
+    appended = {
+        name: [move(item) for item in items]
+        for name, items in checked.appended.items()
+    }
+    diagnostics = checked.diagnostics_json
+    if diagnostics:
+        diagnostics = _LINE_RE.sub(
+            lambda m: f'"line": {int(m.group(1)) + lines}', diagnostics
+        )
+    return _Checked(
+        checked.findings, writes, appended, checked.crlf_seen, line, True, diagnostics
+    )
 
 
 def _replay(validator: UmrValidator, checked: _Checked) -> None:

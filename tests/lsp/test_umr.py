@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pygls.protocol import default_converter
 
-from amr_lsp.umr import UmrCache, analyze_umr, is_umr_document
+from amr_lsp.umr import UmrAnalysis, UmrCache, analyze_umr, is_umr_document
 from amrcheck.reading.umr import iter_umr_pieces, read_umr_string, split_lines
 from amrcheck.validation.umr import UmrOptions, validate_umr
 from tests.conftest import data_path
@@ -32,8 +32,21 @@ def findings_of(text: str) -> list[tuple[str, int, int, str]]:
 Found = list[tuple[str, int, int, str]]
 
 
+CONVERTER = default_converter()
+
+
 def analysed(cache: UmrCache, text: str, version: int) -> Found:
+    """The findings of the cached analysis; its diagnostics (JSON, partly
+    cached, partly moved) checked against the same findings converted anew."""
     analysis = analyze_umr(URI, version, text, "utf-16", cache, UmrOptions())
+    published = json.loads(analysis.diagnostics_json(CONVERTER))["diagnostics"]
+    fresh = UmrAnalysis(
+        URI, version, analysis.lines, analysis.line_starts, analysis.reads,
+        analysis.checked, analysis.document_findings, analysis.starts,
+    )
+    assert published == [
+        CONVERTER.unstructure(fresh.diagnostic(f)) for f in analysis.findings
+    ]
     return [(f.code, f.span.line, f.span.column, f.message) for f in analysis.findings]
 
 
