@@ -294,6 +294,8 @@ class UmrCache:
 
 
 _LINE_RE = re.compile(r'"line": ([0-9]+)')
+#: state that holds no places: nothing to move (nodes keep sentence and concept)
+_PLACELESS = frozenset({"nodes", *_SETS})
 
 
 def _moved(checked: _Checked, sentence: UmrSentence, line: int) -> _Checked:
@@ -317,7 +319,8 @@ def _moved(checked: _Checked, sentence: UmrSentence, line: int) -> _Checked:
         return value
 
     writes = {
-        name: written if name in _SETS else {k: move(v) for k, v in written.items()}
+        name: written if name in _PLACELESS
+        else {key: move(value) for key, value in written.items()}
         for name, written in checked.writes.items()
     }
     appended = {
