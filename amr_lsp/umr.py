@@ -5,16 +5,18 @@ The engine reads a UMR file sentence by sentence
 :func:`~amrcheck.reading.umr.read_sentence`) and validates it in file order
 (:class:`~amrcheck.validation.umr.UmrValidator`, whose findings for one
 sentence depend on what earlier sentences defined). An edit changes one
-sentence, so :class:`UmrCache` keeps, per sentence text and place:
+sentence, so :class:`UmrCache` keeps, per sentence text and position:
 
-* its reading;
+* its reading (a sentence moved by lines added or removed above keeps it:
+  its source's first line is changed, and every span on it moves);
 * its validation, keyed on what the validator knew before it about the
   names the sentence uses (its variables, references, alignment and
   document-level nodes, its number). A sentence whose text and whose
   earlier context are unchanged is not validated again: the validator's
   state is advanced with the writes its check made last time (recorded
   by :class:`_Journal`), and its findings and their diagnostics (as
-  JSON) are reused.
+  JSON) are reused; when the sentence moved, the diagnostics' lines and
+  the detached places of its writes move too (:func:`_moved`).
 
 The document-wide checks (:meth:`UmrValidator.finish`) run on every
 version. Offsets here are engine offsets into the whole document (see
