@@ -64,6 +64,11 @@ class LineIndex:
         self._starts = starts
         self._ascii = text.isascii()
 
+    @property
+    def line_starts(self) -> list[int]:
+        """Buffer offset of each line's start (do not change the list)."""
+        return self._starts
+
     def _line_bounds(self, line: int) -> tuple[int, int]:
         """Buffer offsets of a line's first character and of its line end."""
         start = self._starts[line]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import logging
 import os
 import re
@@ -37,8 +38,10 @@ from amrcheck.graph import Graph
 from amrcheck.reading.layout import layout_edits
 from amrcheck.reading.locate import variable_occurrences
 from amrcheck.validation.propbank import FrameInventory, load_frames
+from amrcheck.validation.umr import UmrOptions
 from amrcheck.validation.validate import GraphFindingsCache
 
+from . import umr_features
 from .analysis import (
     Analysis,
     analyze,
@@ -66,6 +69,7 @@ from .graph import GRAPH_REQUEST, GraphViews, graph_params
 from .hover import hover_markdown
 from .references import ReferenceStore
 from .similar import Precedents, similar_markdown, similar_payload
+from .umr import UmrAnalysis, UmrCache, analyze_umr, is_umr_document
 from .workspace import ReadPolicy
 
 log = logging.getLogger(__name__)
@@ -144,6 +148,20 @@ class AmrProtocol(LanguageServerProtocol):
         if self._request_futures.get(msg_id) is done:
             del self._request_futures[msg_id]
 
+    def notify_json(self, method: str, params_json: str) -> None:
+        """Send a notification whose params are already JSON (a UMR file's
+        thousands of diagnostics, serialised a sentence at a time)."""
+        if self.writer is None:
+            return
+        method_json = json.dumps(method)
+        body = f'{{"jsonrpc":"2.0","method":{method_json},"params":{params_json}}}'
+        data = body.encode(self.CHARSET)
+        header = (
+            f"Content-Length: {len(data)}\r\n"
+            f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+        )
+        self.writer.write(header.encode(self.CHARSET) + data)
+
 
 class AmrLanguageServer(LanguageServer):
     """pygls server plus the state the handlers share."""
@@ -187,6 +205,11 @@ class AmrLanguageServer(LanguageServer):
         #: a document opened right after start-up is scored with the metric
         #: the user chose, not first with the default
         self.configured = asyncio.Event()
+        #: open UMR documents (``umr`` language, ``.umr`` path or UMR headings)
+        self.umr_uris: set[str] = set()
+        self.umr_caches: dict[str, UmrCache] = {}
+        self.umr_analyses: dict[str, UmrAnalysis] = {}
+        self.umr_options = UmrOptions()
         # one thread: the engine work of all documents runs there in turn
         self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amr-engine")
 
@@ -282,6 +305,9 @@ class AmrLanguageServer(LanguageServer):
         """Analyse the current version of ``uri`` and publish the results."""
         document = self.open_document(uri)
         if document is None:
+            return None
+        if uri in self.umr_uris:
+            await self.umr(uri, publish=True)
             return None
         version, text = document.version, document.source
         await self.wait_configured()
@@ -383,6 +409,37 @@ class AmrLanguageServer(LanguageServer):
             self.workspace_code_lens_refresh(None)
         if settings.features.inlay_hints and hints and hints.refresh_support:
             self.workspace_inlay_hint_refresh(None)
+
+    async def umr(self, uri: str, publish: bool = False) -> UmrAnalysis:
+        """The UMR analysis of the current version of ``uri`` (published
+        as diagnostics when ``publish`` and still current)."""
+        document = self.require_open(uri)
+        version, text = document.version, document.source
+        known = self.umr_analyses.get(uri)
+        if known is None or known.version != version or known.lines.text != text:
+            cache = self.umr_caches.setdefault(uri, UmrCache())
+            known = await self.run_engine(
+                analyze_umr, uri, version, text, self.encoding, cache, self.umr_options
+            )
+            current = self.open_document(uri)
+            if current is None or current.version != version:
+                raise JsonRpcException("the document changed; try again",
+                                       code=types.LSPErrorCodes.ContentModified)
+            if uri not in self.umr_analyses:
+                gc.freeze()  # as for AMR: keep the collector off the open document
+            self.umr_analyses[uri] = known
+            publish = True
+        if publish:
+            converter = self.protocol._converter
+            params = await self.run_engine(known.diagnostics_json, converter)
+            current = self.open_document(uri)
+            protocol = self.protocol
+            assert isinstance(protocol, AmrProtocol)
+            if current is not None and current.version == version:
+                protocol.notify_json(
+                    types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params
+                )
+        return known
 
     async def analysis(self, uri: str) -> Analysis:
         """The analysis of the current version, waiting for (or running) it."""
@@ -589,6 +646,12 @@ def did_change_watched_files(
 def did_open(ls: AmrLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
     # a document reopened without a close (or after one) restarts its versions
     ls.analyses.pop(params.text_document.uri, None)
+    ls.umr_analyses.pop(params.text_document.uri, None)
+    document = params.text_document
+    if is_umr_document(document.uri, document.language_id, document.text):
+        ls.umr_uris.add(document.uri)
+    else:
+        ls.umr_uris.discard(document.uri)
     ls.schedule(params.text_document.uri, 0)
 
 
@@ -638,6 +701,9 @@ def did_close(ls: AmrLanguageServer, params: types.DidCloseTextDocumentParams) -
     ls.lens_versions.pop(uri, None)
     ls.lines_moved.pop(uri, None)
     ls.sent_early.discard(uri)
+    ls.umr_uris.discard(uri)
+    ls.umr_caches.pop(uri, None)
+    ls.umr_analyses.pop(uri, None)
     ls.documents.forget(uri)
     ls.store.clear(uri)
     ls.store.sync(uri)
@@ -656,8 +722,8 @@ async def code_lens(
     # Editors resolve the lenses they show (VS Code: the visible ones), so
     # a keystroke in a 1,562-graph file does not re-send 1,562 titles.
     uri = params.text_document.uri
-    if not ls.settings.features.code_lens:
-        return []
+    if not ls.settings.features.code_lens or uri in ls.umr_uris:
+        return []  # UMR scores come with UMR scoring
     if ls.client_follows_edits:
         early = ls.early_lenses(uri, ls.require_open(uri).version)
         if early is not None:
@@ -699,7 +765,7 @@ async def code_lens_resolve(
 async def inlay_hint(
     ls: AmrLanguageServer, params: types.InlayHintParams
 ) -> list[types.InlayHint]:
-    if not ls.settings.features.inlay_hints:
+    if not ls.settings.features.inlay_hints or params.text_document.uri in ls.umr_uris:
         return []
     analysis = await ls.analysis(params.text_document.uri)
     lines = analysis.parsed.lines
@@ -819,6 +885,12 @@ async def document_score(ls: AmrLanguageServer, uri: Any) -> dict[str, Any]:
 
 @SERVER.feature(types.TEXT_DOCUMENT_HOVER)
 async def hover(ls: AmrLanguageServer, params: types.HoverParams) -> types.Hover | None:
+    if params.text_document.uri in ls.umr_uris:
+        umr = await ls.umr(params.text_document.uri)
+        found = umr_features.hover(umr, umr.lines.offset(params.position))
+        if found is None:
+            return None
+        return types.Hover(contents=lsp_markdown(found[0]), range=found[1])
     analysis = await ls.analysis(params.text_document.uri)
     token = analysis.parsed.token_at(params.position)
     if token is None:
@@ -890,6 +962,9 @@ async def similar_annotations(
 async def definition(
     ls: AmrLanguageServer, params: types.DefinitionParams
 ) -> types.Location | None:
+    if params.text_document.uri in ls.umr_uris:
+        umr = await ls.umr(params.text_document.uri)
+        return umr_features.definition(umr, umr.lines.offset(params.position))
     parsed = await ls.parsed(params.text_document.uri)
     token = parsed.token_at(params.position)
     if token is None or token.variable is None:
@@ -904,6 +979,11 @@ async def definition(
 async def references(
     ls: AmrLanguageServer, params: types.ReferenceParams
 ) -> list[types.Location]:
+    if params.text_document.uri in ls.umr_uris:
+        umr = await ls.umr(params.text_document.uri)
+        return umr_features.references(
+            umr, umr.lines.offset(params.position), params.context.include_declaration
+        )
     parsed = await ls.parsed(params.text_document.uri)
     token = parsed.token_at(params.position)
     if token is None or token.variable is None:
@@ -919,6 +999,8 @@ async def references(
 async def prepare_rename(
     ls: AmrLanguageServer, params: types.PrepareRenameParams
 ) -> types.PrepareRenamePlaceholder | None:
+    if params.text_document.uri in ls.umr_uris:
+        return None  # not for UMR: a name stands in four blocks and later sentences
     parsed = await ls.parsed(params.text_document.uri)
     token = parsed.token_at(params.position)
     if token is None or token.variable is None:
@@ -932,6 +1014,8 @@ async def prepare_rename(
 async def rename(
     ls: AmrLanguageServer, params: types.RenameParams
 ) -> types.WorkspaceEdit | None:
+    if params.text_document.uri in ls.umr_uris:
+        return None
     parsed = await ls.parsed(params.text_document.uri)
     token = parsed.token_at(params.position)
     if token is None or token.variable is None:
@@ -958,6 +1042,8 @@ async def rename(
 async def document_symbol(
     ls: AmrLanguageServer, params: types.DocumentSymbolParams
 ) -> list[types.DocumentSymbol]:
+    if params.text_document.uri in ls.umr_uris:
+        return umr_features.symbols(await ls.umr(params.text_document.uri))
     analysis = await ls.analysis(params.text_document.uri)
     parsed = analysis.parsed
     symbols = []
@@ -987,6 +1073,13 @@ async def document_symbol(
 async def folding_range(
     ls: AmrLanguageServer, params: types.FoldingRangeParams
 ) -> list[types.FoldingRange]:
+    if params.text_document.uri in ls.umr_uris:
+        umr = await ls.umr(params.text_document.uri)
+        return [
+            types.FoldingRange(start_line=s.range.start.line, end_line=s.range.end.line,
+                               kind=types.FoldingRangeKind.Region)
+            for s in umr_features.symbols(umr) if s.range.end.line > s.range.start.line
+        ]
     parsed = await ls.parsed(params.text_document.uri)
     folds = []
     for entry in parsed.corpus:
@@ -1008,6 +1101,9 @@ async def folding_range(
 async def formatting(
     ls: AmrLanguageServer, params: types.DocumentFormattingParams
 ) -> list[types.TextEdit]:
+    if params.text_document.uri in ls.umr_uris:
+        umr = await ls.umr(params.text_document.uri)
+        return umr_features.format_edits(umr, _indent_unit(params.options))
     parsed = await ls.parsed(params.text_document.uri)
     return await _layout(ls, parsed, parsed.corpus.entries, params.options)
 
@@ -1016,9 +1112,18 @@ async def formatting(
 async def range_formatting(
     ls: AmrLanguageServer, params: types.DocumentRangeFormattingParams
 ) -> list[types.TextEdit]:
+    if params.text_document.uri in ls.umr_uris:
+        umr = await ls.umr(params.text_document.uri)
+        lines = umr.lines
+        within = (lines.offset(params.range.start), lines.offset(params.range.end))
+        return umr_features.format_edits(umr, _indent_unit(params.options), within)
     parsed = await ls.parsed(params.text_document.uri)
     return await _layout(ls, parsed, parsed.entries_touching(params.range),
                          params.options)
+
+
+def _indent_unit(options: types.FormattingOptions) -> str:
+    return " " * options.tab_size if options.insert_spaces else "\t"
 
 
 async def _layout(
@@ -1027,7 +1132,7 @@ async def _layout(
 ) -> list[types.TextEdit]:
     """The edits laying ``entries`` out in the ``formatStyle`` setting's style,
     one indentation level being the editor's (its tab size, or a tab)."""
-    unit = " " * options.tab_size if options.insert_spaces else "\t"
+    unit = _indent_unit(options)
     edits = await ls.run_engine(
         layout_edits, entries, ls.settings.format_style, unit
     )
@@ -1041,6 +1146,11 @@ async def _layout(
 async def completion(
     ls: AmrLanguageServer, params: types.CompletionParams
 ) -> types.CompletionList:
+    if params.text_document.uri in ls.umr_uris:
+        umr = await ls.umr(params.text_document.uri)
+        text = ls.require_open(params.text_document.uri).source
+        offset = umr.lines.offset(params.position)
+        return umr_features.completion(umr, offset, text[umr.lines.shift:])
     parsed = await ls.parsed(params.text_document.uri)
     offset = parsed.offset(params.position)
     # typing just past a graph's end still belongs to that graph
@@ -1066,6 +1176,12 @@ async def code_action(
     ls: AmrLanguageServer, params: types.CodeActionParams
 ) -> list[types.CodeAction]:
     uri = params.text_document.uri
+    if uri in ls.umr_uris:
+        umr = await ls.umr(uri)
+        lines = umr.lines
+        return umr_features.code_actions(
+            umr, lines.offset(params.range.start), lines.offset(params.range.end)
+        )
     analysis = await ls.analysis(uri)
     parsed = analysis.parsed
     start, end = parsed.offset(params.range.start), parsed.offset(params.range.end)
@@ -1102,6 +1218,8 @@ async def code_action(
 async def graph(ls: AmrLanguageServer, params: Any) -> dict[str, Any] | None:
     """The graph under the cursor, its reference graph and the explanation."""
     request = graph_params(params)
+    if request.uri in ls.umr_uris:
+        return None  # drawings of UMR graphs come with UMR scoring
     clock = time.perf_counter()
     analysis = await ls.analysis(request.uri)
     waited = time.perf_counter() - clock

@@ -22,6 +22,7 @@ from typing import Literal
 
 import penman
 
+from ..graph import Graph
 from ._parse import Entry, tokenize
 from .corpus import Corpus
 
@@ -81,13 +82,11 @@ Style = Literal["keep-lines", "penman"]
 STYLES: tuple[Style, ...] = ("keep-lines", "penman")
 
 
-def _line_depths(entry: Entry) -> Iterable[tuple[int, int, int]]:
-    """``(line start, first token, depth)`` of each line of ``entry``'s
-    graph but its first: the depth is how many ``(`` are open where the
+def _line_depths(graph: Graph) -> Iterable[tuple[int, int, int]]:
+    """``(line start, first token, depth)`` of each line of ``graph`` but
+    its first: the depth is how many ``(`` are open where the
     line's first token starts, one fewer if that token is a ``)`` (a line
     of closing parentheses sits at the depth of the line it closes)."""
-    graph = entry.graph
-    assert graph is not None
     text = graph.source.text
     depth, previous_end = 0, graph.start
     for kind, start, end in tokenize(text, graph.start, graph.end):
@@ -117,9 +116,14 @@ def reindent_entry(entry: Entry, unit: str = "  ") -> list[TextEdit]:
     """
     if entry.graph is None:
         return []
-    text = entry.source.text
+    return reindent_graph(entry.graph, unit)
+
+
+def reindent_graph(graph: Graph, unit: str = "  ") -> list[TextEdit]:
+    """:func:`reindent_entry` for a graph read by itself (a UMR sentence's)."""
+    text = graph.source.text
     edits = []
-    for line_start, first_token, depth in _line_depths(entry):
+    for line_start, first_token, depth in _line_depths(graph):
         indent = unit * max(depth, 0)
         if text[line_start:first_token] != indent:
             edits.append(TextEdit(line_start, first_token, indent))

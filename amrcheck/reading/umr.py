@@ -860,6 +860,19 @@ def iter_umr_lines(lines: Iterable[str], path: str) -> Iterator[UmrSentence]:
         )
 
 
+def iter_umr_pieces(lines: Iterable[str], path: str) -> Iterator[SourceText]:
+    """The text of each sentence of a stream of lines, unread (pieces that
+    :func:`read_sentence` reads; an editor re-reads only the changed ones)."""
+    splitter = _Splitter()
+    for line in lines:
+        finished = splitter.feed(line)
+        if finished is not None:
+            first = splitter.first_line - len(finished)
+            yield SourceText("".join(finished), path, first)
+    if splitter.lines and "".join(splitter.lines).strip():
+        yield SourceText("".join(splitter.lines), path, splitter.first_line)
+
+
 def read_umr_string(text: str, path: str = "<string>") -> UmrDocument:
     """Read UMR text (one document) into a :class:`UmrDocument`."""
     if text.startswith("\ufeff"):

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import Any, get_args, get_type_hints
 
 from amr_lsp.config import SECTION, Settings, camel
 from amrcheck import metric_names
-from tests.conftest import REPO
+from tests.conftest import REPO, data_path
 
 EXTENSION = REPO / "vscode-extension"
 
@@ -78,10 +79,25 @@ def test_client_settings_and_commands() -> None:
 
 def test_language_and_activation() -> None:
     data = manifest()
-    assert data["activationEvents"] == ["onLanguage:amr"]
-    (language,) = data["contributes"]["languages"]
+    assert data["activationEvents"] == ["onLanguage:amr", "onLanguage:umr"]
+    language, umr = data["contributes"]["languages"]
     assert language["id"] == "amr"
     assert set(language["extensions"]) == {".amr", ".penman"}
+    # issue 30: UMR files, and UMR text that starts as the release's files do
+    assert umr["id"] == "umr"
+    assert umr["extensions"] == [".umr"]
+    first_line = re.compile(umr["firstLine"])
+    release = data_path("umr") / "english_umr-0003.umr"
+    assert first_line.match(release.read_text(encoding="utf-8").split("\n")[0])
+    assert first_line.match("# :: snt1")
+    assert not first_line.match("# ::id lpp_1943.1")
+    grammars = {g["language"]: g["scopeName"] for g in data["contributes"]["grammars"]}
+    assert grammars == {"amr": "source.amr", "umr": "source.umr"}
+
+
+def test_the_client_serves_umr() -> None:
+    source = (EXTENSION / "src" / "server.ts").read_text(encoding="utf-8")
+    assert '{ scheme: "file", language: "umr" }' in source
 
 
 def test_restricted_mode_ignores_the_settings_that_run_or_read_things() -> None:

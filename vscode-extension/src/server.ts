@@ -131,6 +131,8 @@ export function createClient(
     documentSelector: [
       { scheme: "file", language: "amr" },
       { scheme: "untitled", language: "amr" },
+      { scheme: "file", language: "umr" },
+      { scheme: "untitled", language: "umr" },
     ],
     initializationOptions: serverSettings(),
     synchronize: { configurationSection: SERVER_SECTION },

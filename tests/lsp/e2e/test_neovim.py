@@ -98,8 +98,10 @@ vim.cmd("qa!")
 """
 
 
-def run_neovim(tmp_path: Path, script: str, options: dict[str, Any]) -> dict[str, Any]:
-    """Run the Lua ``script`` in headless Neovim on the annotation (PYTHON,
+def run_neovim(
+    tmp_path: Path, script: str, options: dict[str, Any], path: Path = ANNOTATION
+) -> dict[str, Any]:
+    """Run the Lua ``script`` in headless Neovim on ``path`` (PYTHON,
     ROOT and OPTIONS filled in); its events by kind."""
     script = (
         script.replace("PYTHON", json.dumps(sys.executable))
@@ -116,7 +118,7 @@ def run_neovim(tmp_path: Path, script: str, options: dict[str, Any]) -> dict[str
     assert NVIM is not None
     done = subprocess.run(
         [NVIM, "--headless", "--clean", "-i", "NONE", "-c",
-         f"luafile {tmp_path / 'check.lua'}", str(ANNOTATION)],
+         f"luafile {tmp_path / 'check.lua'}", str(path)],
         capture_output=True, text=True, timeout=60, env=env, check=False,
     )
     events = {}

@@ -1,7 +1,8 @@
 // Every scope name the grammar can produce is asserted by at least one grammar test.
 import { readFileSync, readdirSync } from "node:fs";
 
-const grammar = JSON.parse(readFileSync("syntaxes/amr.tmLanguage.json", "utf8"));
+for (const [language, extension] of [["amr", ".amr"], ["umr", ".umr"]]) {
+const grammar = JSON.parse(readFileSync(`syntaxes/${language}.tmLanguage.json`, "utf8"));
 const scopes = new Set();
 (function walk(value) {
   if (Array.isArray(value)) value.forEach(walk);
@@ -15,7 +16,7 @@ const scopes = new Set();
 
 const dir = "test/grammar";
 const asserted = new Set();
-for (const file of readdirSync(dir).filter((f) => f.endsWith(".amr"))) {
+for (const file of readdirSync(dir).filter((f) => f.endsWith(extension))) {
   for (const line of readFileSync(`${dir}/${file}`, "utf8").split("\n")) {
     const match = /^#\s*(?:\^+|<-+)\s+(.*)$/.exec(line);
     if (match) match[1].split(/\s+/).filter((s) => !s.startsWith("-")).forEach((s) => asserted.add(s));
@@ -23,7 +24,8 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith(".amr"))) {
 }
 const missing = [...scopes].filter((s) => !asserted.has(s)).sort();
 if (missing.length) {
-  console.error(`scopes without a grammar test: ${missing.join(", ")}`);
+  console.error(`${language}: scopes without a grammar test: ${missing.join(", ")}`);
   process.exit(1);
 }
-console.log(`all ${scopes.size} grammar scopes are asserted`);
+console.log(`${language}: all ${scopes.size} grammar scopes are asserted`);
+}
