@@ -24,6 +24,12 @@ ALIGNMENT_CUT = (
     "The alignment search was cut by the time budget (`amrcheck.timeBudget`):"
     " this is the best alignment found, not proven optimal."
 )
+#: said when only the lens metric's search was stopped (the diff's aligner,
+#: which finishes with the ILP, proved its alignment)
+SCORE_CUT = (
+    "The score's search was cut by the time budget (`amrcheck.timeBudget`):"
+    " its score is a lower bound."
+)
 
 
 def hover_markdown(
@@ -128,6 +134,8 @@ def _alignment_lines(
     if comparison.alignment_cut:
         lower = " Its score is a lower bound." if comparison.score_cut else ""
         lines.append(ALIGNMENT_CUT + lower)
+    elif comparison.score_cut:
+        lines.append(SCORE_CUT)
     lines.append(_count_line(own, missing, comparison))
     shown = statuses[:NODE_TRIPLES]
     if len(statuses) > NODE_TRIPLES:

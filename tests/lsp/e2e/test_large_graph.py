@@ -82,11 +82,15 @@ async def test_a_large_graph_is_cut_while_another_document_is_answered(
         types.HoverParams(text_document=doc(book), position=find(text, "s2s / see"))
     )
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    # the score is cut; the diff's alignment is cut too unless its ILP
+    # finished within its own limit: either way the hover says the score
+    # is a lower bound
+    said = hover.contents.value
     assert (
-        "The alignment search was cut by the time budget (`amrcheck.timeBudget`): "
-        "this is the best alignment found, not proven optimal. Its score is a "
-        "lower bound."
-    ) in hover.contents.value
+        "was cut by the time budget (`amrcheck.timeBudget`)" in said
+        and ("Its score is a lower bound." in said
+             or "its score is a lower bound." in said)
+    ), said
     # the small document was scored too (whether its searches met the tiny
     # budget depends on the machine's load: not asserted)
     assert (await wait_score(client, uri, 1)).compared == 8
