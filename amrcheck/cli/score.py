@@ -25,9 +25,11 @@ from rich.console import Console
 from ..metrics import Score, metric_names
 from ..pairing.graphs import gap_report
 from ..reading.corpus import read_corpus
+from ..reading.umr import is_umr_path
 from ..validation.filecheck import plural
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
+from ._umr import render_umr, umr_json, umr_scores
 from ._common import (
     COMPAT_HELP,
     ClusterOption,
@@ -427,6 +429,7 @@ def score(
             strict=False,
             consequence="the report says how each graph concerned counts",
         )
+        umr = umr_scores(reference, candidates) if is_umr_path(reference) else None
         if per_pair is not None:
             write_per_pair(per_pair, evaluation)
         if html is not None:
@@ -439,7 +442,10 @@ def score(
                 )
             html.write_text(page, encoding="utf-8")
     if as_json:
-        typer.echo(json.dumps(json_report(evaluation), indent=2, default=str))
+        data = json_report(evaluation)
+        if umr is not None:
+            data["umr"] = umr_json(umr)
+        typer.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
     elif quiet:
         for r in evaluation.results:
             several = len(evaluation.results) > 1
@@ -449,6 +455,8 @@ def score(
             typer.echo(line, err=True)
     else:
         render(console(), evaluation)
+        if umr is not None:
+            render_umr(console(), umr)
     raise typer.Exit(code=exit_status(evaluation))
 
 
