@@ -25,8 +25,10 @@ and the headline "juːmæʧ" P/R/F.
 
 Where the two files' tokens of a sentence differ, the candidate's token
 numbers are carried over to the reference's by aligning the token
-sequences (:class:`difflib.SequenceMatcher`); :attr:`UmatchReport.realigned`
-lists those sentences.
+sequences (:class:`difflib.SequenceMatcher`: equal runs, and replaced runs
+of the same length, pair up position by position; a candidate token
+without a partner is dropped from its node's alignment);
+:attr:`UmatchReport.realigned` lists those sentences.
 
 Example:
     >>> from amrcheck.reading.umr import read_umr_string
@@ -327,9 +329,11 @@ def _carry_tokens(reference: _Sentence, candidate: _Sentence) -> None:
     """Renumber the candidate's aligned tokens into the reference's tokens."""
     matcher = difflib.SequenceMatcher(None, reference.tokens, candidate.tokens, autojunk=False)
     moved: dict[int, int] = {}
-    for block in matcher.get_matching_blocks():
-        for k in range(block.size):
-            moved[block.b + k + 1] = block.a + k + 1
+    for tag, a1, a2, b1, b2 in matcher.get_opcodes():
+        # equal runs, and replaced runs of equal length (a word changed), pair up
+        if tag == "equal" or (tag == "replace" and a2 - a1 == b2 - b1):
+            for k in range(a2 - a1):
+                moved[b1 + k + 1] = a1 + k + 1
     for node in candidate.nodes.values():
         if node.tokens is not None:
             carried = tuple(sorted({moved[t] for t in node.tokens if t in moved}))
