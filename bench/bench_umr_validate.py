@@ -30,6 +30,7 @@ import bisect
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -51,20 +52,36 @@ _PEER_LINE = re.compile(r"^\[Line (\d+)[^\]]*\]: \[L(\d) (\w+) ([a-z-]+)\]")
 _PEER_OPTIONS = {"warn-overlapping-alignment": "--warn-overlapping-alignment"}
 
 
-def run_peer(validator: Path, files: list[Path]) -> tuple[dict[str, list[tuple[str, int, int]]], float]:
+def children_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_peer(
+    validator: Path, files: list[Path]
+) -> tuple[dict[str, list[tuple[str, int, int]]], float]:
     """Per file: (test id, level, line) of every peer finding; and the seconds."""
     found: dict[str, list[tuple[str, int, int]]] = {}
     with tempfile.TemporaryDirectory() as work:
         shim = Path(work) / "shim"
         shim.mkdir()
-        (shim / "requests.py").write_text("raise ImportError('no network in the bench')\n")
+        (shim / "requests.py").write_text(
+            "raise ImportError('no network in the bench')\n"
+        )
         env = {**os.environ, "PYTHONPATH": str(shim)}
         start = time.perf_counter()
         for path in files:
-            options = [_PEER_OPTIONS[o] for o in probe_options(path) if o in _PEER_OPTIONS]
+            options = [
+                _PEER_OPTIONS[o] for o in probe_options(path) if o in _PEER_OPTIONS
+            ]
             done = subprocess.run(
                 [sys.executable, str(validator), "--max-err", "0", *options, str(path)],
-                cwd=work, env=env, capture_output=True, text=True, check=False,
+                cwd=work,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
             )
             found[str(path)] = [
                 (m.group(4), int(m.group(2)), int(m.group(1)))
@@ -74,13 +91,17 @@ def run_peer(validator: Path, files: list[Path]) -> tuple[dict[str, list[tuple[s
         return found, time.perf_counter() - start
 
 
-def run_ours(files: list[Path], umr: list[str]) -> tuple[dict[str, list[tuple[str, int]]], float]:
+def run_ours(
+    files: list[Path], umr: list[str]
+) -> tuple[dict[str, list[tuple[str, int]]], float]:
     """Per file: (code, line) of every amrcheck finding; and the seconds."""
     start = time.perf_counter()
     options = [f"--umr={','.join(umr)}"] if umr else []
     done = subprocess.run(
         ["amrcheck", "check", "--quiet", *options, *map(str, files)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
     seconds = time.perf_counter() - start
@@ -95,26 +116,36 @@ def run_ours(files: list[Path], umr: list[str]) -> tuple[dict[str, list[tuple[st
 def probe_options(path: Path) -> list[str]:
     with path.open(encoding="utf-8", errors="replace") as handle:
         first = handle.readline()
-    return [o.strip() for o in first.split(":", 1)[1].split(",")] if first.startswith("# options:") else []
+    return (
+        [o.strip() for o in first.split(":", 1)[1].split(",")]
+        if first.startswith("# options:")
+        else []
+    )
 
 
 def sentence_starts(path: Path) -> list[int]:
     return [s.source.first_line for s in iter_umr_file(path)]
 
 
-def compare(peer: dict[str, list[tuple[str, int, int]]],
-            ours: dict[str, list[tuple[str, int]]]) -> dict[str, Counter[str]]:
-    """Counters by peer test id: both, peer only, ours only, ours in skipped sentences."""
-    result: dict[str, Counter[str]] = {k: Counter() for k in ("both", "peer", "ours", "skipped")}
+def compare(
+    peer: dict[str, list[tuple[str, int, int]]], ours: dict[str, list[tuple[str, int]]]
+) -> dict[str, Counter[str]]:
+    """Counters by peer test id: both, peer only, ours only, ours where the
+    peer skipped the sentence."""
+    result: dict[str, Counter[str]] = {
+        k: Counter() for k in ("both", "peer", "ours", "skipped")
+    }
+    EXAMPLES.clear()
     for path in peer:
         starts = sentence_starts(Path(path))
 
-        def sentence(line: int) -> int:
+        def sentence(line: int, starts: list[int] = starts) -> int:
             return max(0, bisect.bisect_right(starts, line) - 1)
 
         skipped = {sentence(line) for _, level, line in peer[path] if level == 1}
         theirs: Counter[tuple[int, str]] = Counter(
-            (sentence(line), test) for test, _, line in peer[path])
+            (sentence(line), test) for test, _, line in peer[path]
+        )
         mine: Counter[tuple[int, str]] = Counter()
         for code, line in ours[path]:
             tests = UMR_RULES[code].peer or (f"({code}: none)",)
@@ -129,6 +160,25 @@ def compare(peer: dict[str, list[tuple[str, int, int]]],
             common = min(theirs[key], mine[key])
             result["both"][key[1]] += common
             result["peer"][key[1]] += theirs[key] - common
+            if theirs[key] > common:
+                lines = [
+                    line
+                    for test, _, line in peer[path]
+                    if test == key[1] and sentence(line) == key[0]
+                ]
+                EXAMPLES.setdefault(("peer", key[1]), []).append(
+                    f"{Path(path).name}:{lines[0]}"
+                )
+            if mine[key] > common and key[0] not in skipped:
+                lines = [
+                    line
+                    for code, line in ours[path]
+                    if sentence(line) == key[0]
+                    and key[1] in (UMR_RULES[code].peer or (f"({code}: none)",))
+                ]
+                EXAMPLES.setdefault(("ours", key[1]), []).append(
+                    f"{Path(path).name}:{lines[0] if lines else '?'}"
+                )
             extra = mine[key] - common
             if key[0] in skipped:
                 result["skipped"][key[1]] += extra
@@ -137,33 +187,56 @@ def compare(peer: dict[str, list[tuple[str, int, int]]],
     return result
 
 
+#: (side, test id) -> places of unmatched findings, for looking at them
+EXAMPLES: dict[tuple[str, str], list[str]] = {}
+
+
+def examples() -> str:
+    return "\n".join(
+        f"{side} only, {test}: {' '.join(places[:4])}"
+        for (side, test), places in sorted(EXAMPLES.items())
+    )
+
+
 def table(result: dict[str, Counter[str]]) -> str:
     tests = sorted(set().union(*result.values()))
-    lines = ["| peer test id | both | peer only | ours only | ours only, sentence skipped by the peer |",
-             "|---|---:|---:|---:|---:|"]
+    lines = [
+        "| peer test id | both | peer only | ours only "
+        "| ours only, sentence skipped by the peer |",
+        "|---|---:|---:|---:|---:|",
+    ]
     for test in tests:
-        lines.append(f"| `{test}` | {result['both'][test]} | {result['peer'][test]} | "
-                     f"{result['ours'][test]} | {result['skipped'][test]} |")
+        lines.append(
+            f"| `{test}` | {result['both'][test]} | {result['peer'][test]} | "
+            f"{result['ours'][test]} | {result['skipped'][test]} |"
+        )
     return "\n".join(lines)
 
 
-def probe_report(peer: dict[str, list[tuple[str, int, int]]],
-                 ours: dict[str, list[tuple[str, int]]]) -> str:
+def probe_report(
+    peer: dict[str, list[tuple[str, int, int]]], ours: dict[str, list[tuple[str, int]]]
+) -> str:
     lines = ["| probe | ours | peer | peer finds the rule |", "|---|---|---|---|"]
     for path in sorted(peer):
         code = Path(path).stem
         mine = sorted({c for c, _ in ours[path]})
         theirs = sorted({t for t, _, _ in peer[path]})
         agrees = bool(set(UMR_RULES[code].peer) & set(theirs))
-        lines.append(f"| {code} | {' '.join(mine)} | {' '.join(theirs) or '(nothing)'} | "
-                     f"{'yes' if agrees else 'no'} |")
+        lines.append(
+            f"| {code} | {' '.join(mine)} | {' '.join(theirs) or '(nothing)'} | "
+            f"{'yes' if agrees else 'no'} |"
+        )
     return "\n".join(lines)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--peer", type=Path, required=True, help="the peer's validate.py")
-    parser.add_argument("--limit", type=int, default=0, help="only the first N English files")
+    parser.add_argument(
+        "--peer", type=Path, required=True, help="the peer's validate.py"
+    )
+    parser.add_argument(
+        "--limit", type=int, default=0, help="only the first N English files"
+    )
     parser.add_argument("--json", type=Path, help="write the figures here too")
     args = parser.parse_args()
     english = sorted(ENGLISH.glob("*.umr"))
@@ -172,18 +245,35 @@ def main() -> int:
     probes = sorted(PROBES.glob("U*.umr"))
     with open("/proc/loadavg") as handle:
         load_before = handle.read().strip()
+    # ours before and after the peer: the machine's load changes over a run
+    cpu = children_cpu()
+    ours_english, our_first = run_ours(english, [])
+    our_cpu_first, cpu = children_cpu() - cpu, children_cpu()
     peer_english, peer_seconds = run_peer(args.peer, english)
-    ours_english, our_seconds = run_ours(english, [])
+    peer_cpu, cpu = children_cpu() - cpu, children_cpu()
+    _, our_second = run_ours(english, [])
+    our_cpu = (our_cpu_first + children_cpu() - cpu) / 2
+    our_seconds = (our_first + our_second) / 2
     with open("/proc/loadavg") as handle:
         load_after = handle.read().strip()
     print(f"English release: {len(english)} files")
-    print(f"peer validate.py: {peer_seconds:.1f} s (one process per file)")
-    print(f"amrcheck check:   {our_seconds:.1f} s (one process)")
-    print(f"speed ratio: {peer_seconds / our_seconds:.1f}x")
+    print(
+        f"peer validate.py: {peer_seconds:.1f} s wall, {peer_cpu:.1f} s CPU "
+        "(one process per file)"
+    )
+    print(
+        f"amrcheck check:   {our_seconds:.1f} s wall, {our_cpu:.1f} s CPU "
+        "(one process; mean of a run before and after the peer: "
+        f"{our_first:.1f} s, {our_second:.1f} s)"
+    )
+    wall, cpu_ratio = peer_seconds / our_seconds, peer_cpu / our_cpu
+    print(f"speed ratio: {wall:.1f}x wall, {cpu_ratio:.1f}x CPU")
     print(f"load before: {load_before}; after: {load_after}")
     print()
     result = compare(peer_english, ours_english)
     print(table(result))
+    print()
+    print(examples())
     print()
     peer_probes, _ = run_peer(args.peer, probes)
     ours_probes: dict[str, list[tuple[str, int]]] = {}
@@ -194,11 +284,20 @@ def main() -> int:
     print()
     print(table(compare(peer_probes, ours_probes)))
     if args.json:
-        args.json.write_text(json.dumps({
-            "files": len(english), "peer_seconds": peer_seconds,
-            "amrcheck_seconds": our_seconds, "load": [load_before, load_after],
-            "english": {k: dict(v) for k, v in result.items()},
-        }, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "files": len(english),
+                    "peer_seconds": peer_seconds,
+                    "amrcheck_seconds": our_seconds,
+                    "peer_cpu": peer_cpu,
+                    "amrcheck_cpu": our_cpu,
+                    "load": [load_before, load_after],
+                    "english": {k: dict(v) for k, v in result.items()},
+                },
+                indent=2,
+            )
+        )
     return 0
 
 

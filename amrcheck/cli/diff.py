@@ -20,6 +20,7 @@ from rich.text import Text
 
 from ..pairing.graphs import PairingError
 from ..reading.corpus import read_corpus, read_errors
+from ..reading.umr import is_umr_path
 from ..validation.filecheck import plural
 from ..workflows.diff import CorpusDiff, GraphDiff
 from ..workflows.diff import diff_corpora as run_diff
@@ -39,6 +40,7 @@ from ._common import (
     report_input_errors,
     workers,
 )
+from ._umr import umr_diff
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
@@ -111,6 +113,8 @@ def diff(
     graphs added, removed or changed, 2 usage or input errors, 130
     interrupted.
     """
+    if is_umr_path(old) or is_umr_path(new):  # scores for UMR come later
+        raise typer.Exit(umr_diff(old, new, as_json, quiet))
     with guarded("diff"):
         (scorer,) = build_metrics([metric.value], option)
         if strict:  # a quick read first: stop before diffing anything

@@ -29,7 +29,7 @@ from ..reading.umr import is_umr_path
 from ..validation.filecheck import plural
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
-from ._umr import (
+from ._umr_score import (
     render_umatch,
     render_umr,
     take_umatch,

@@ -78,19 +78,42 @@ _SNT_RE = re.compile(r"#\s*::\s*snt([0-9]+)(?=\s|$)")
 _ROW_RE = re.compile(r"([A-Za-z][A-Za-z ]*?)\s*(?:\(([^()]*)\))?\s*:(?=\s|$)")
 _ALIGNMENT_RE = re.compile(r"(\S+?):(?=\s|$|[-0-9])\s*(.*?)\s*$")
 _RANGE_RE = re.compile(r"(-?[0-9]+)-(-?[0-9]+)$")
-_NODE_RE = re.compile(r"\(\s*([^\s()/:\"]+)\s*/\s*([^\s()/:\"]+)")
-_DOC_TOKEN_RE = re.compile(r'\s*(?:(\()|(\))|(/)|(:[^\s()/"]*)|("[^"\n]*")|([^\s()/:"]+))')
+_NODE_RE = re.compile(r"\(\s*([^\s()/:\"]+)\s*(?:/\s*([^\s()/:\"]*))?")
+_DOC_TOKEN_RE = re.compile(
+    r'\s*(?:(\()|(\))|(/)|(:[^\s()/"]*)|("[^"\n]*")|([^\s()/:"]+))'
+)
 
 #: row headers of the ÚFAL format (``xx`` = a language code)
-STANDARD_ROWS = frozenset({
-    "Index", "Words", "Word Gloss", "Part of Speech", "Morphemes",
-    "Morpheme Gloss", "Morpheme Category", "Sentence", "Sentence Gloss",
-})
+STANDARD_ROWS = frozenset(
+    {
+        "Index",
+        "Words",
+        "Word Gloss",
+        "Part of Speech",
+        "Morphemes",
+        "Morpheme Gloss",
+        "Morpheme Category",
+        "Sentence",
+        "Sentence Gloss",
+    }
+)
 #: rows whose header takes a language code in parentheses
 LANGUAGE_ROWS = frozenset({"Word Gloss", "Morpheme Gloss", "Sentence Gloss"})
 #: older headers, read but reported (UMR 1.0/2.0 files, UMR 3.0 releases)
-OLD_ROWS = frozenset({"tx", "mb", "ge", "ps", "Translation", "Morphemes", "Words",
-                      "Morpheme Gloss", "Word Gloss", "Sentence"})
+OLD_ROWS = frozenset(
+    {
+        "tx",
+        "mb",
+        "ge",
+        "ps",
+        "Translation",
+        "Morphemes",
+        "Words",
+        "Morpheme Gloss",
+        "Word Gloss",
+        "Sentence",
+    }
+)
 
 
 class Note(IntEnum):
@@ -140,7 +163,9 @@ class Row:
     @property
     def name(self) -> str:
         """The header as written: ``Word Gloss (en)``."""
-        return self.header if self.language is None else f"{self.header} ({self.language})"
+        return (
+            self.header if self.language is None else f"{self.header} ({self.language})"
+        )
 
 
 @dataclass(slots=True)
@@ -240,6 +265,9 @@ class UmrSentence:
     def text(self) -> str:
         return self.source.text[self.start : self.end]
 
+    def text_of(self, start: int, end: int) -> str:
+        return self.source.text[start:end]
+
     def __repr__(self) -> str:
         return f"UmrSentence({self.label!r}, line {self.span.line})"
 
@@ -307,6 +335,9 @@ class _Splitter:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.first_line = 1
+        self._reset_state()
+
+    def _reset_state(self) -> None:
         self.has_body = False  # a heading or a non-comment line seen
         self.section = BlockKind.TOKENS
         self.seen: set[BlockKind] = set()
@@ -350,9 +381,8 @@ class _Splitter:
         return finished
 
     def _reset(self) -> None:
-        first_line = self.first_line
-        self.__init__()
-        self.first_line = first_line
+        self.lines = []
+        self._reset_state()
 
 
 # -- parsing one sentence ------------------------------------------------------------
@@ -390,7 +420,9 @@ class _SentenceReader:
         current = BlockKind.TOKENS
         heading: tuple[int, int] | None = None
         lines: list[tuple[int, int]] = []
-        blocks: list[tuple[BlockKind, tuple[int, int] | None, list[tuple[int, int]]]] = []
+        blocks: list[
+            tuple[BlockKind, tuple[int, int] | None, list[tuple[int, int]]]
+        ] = []
         blanks = 0
         in_comments = True  # only comment lines so far in this block
         comments_seen = False  # comment lines (other than the heading) in this block
@@ -446,7 +478,7 @@ class _SentenceReader:
         blocks.append((current, heading, lines))
         sentence.start = 0
         sentence.end = len(text.rstrip())
-        ending = text[len(text.rstrip()):].replace("\r", "")
+        ending = text[len(text.rstrip()) :].replace("\r", "")
         if ending.count("\n") < 3:
             self.note(Note.MISSING_SENTENCE_END, sentence.end, sentence.end)
         elif ending.count("\n") > 3:
@@ -482,7 +514,7 @@ class _SentenceReader:
             sentence.number_places.append((number, start, end))
             if sentence.number is None:
                 sentence.number = number
-            rest = line[match.end():]
+            rest = line[match.end() :]
             if rest.strip():
                 items = _split_items(rest, start + match.end())
                 sentence.rows.append(Row("snt", None, items, start, end))
@@ -490,9 +522,14 @@ class _SentenceReader:
         if _META_RE.match(stripped):
             body = line.split("meta-info", 1)[1]
             base = start + line.index("meta-info") + len("meta-info")
-            for m in re.finditer(r"::\s*([^:=\s]+)\s*=\s*((?:(?!::).)*?)\s*(?=::|$)", body):
+            for m in re.finditer(
+                r"::\s*([^:=\s]+)\s*=\s*((?:(?!::).)*?)\s*(?=::|$)", body
+            ):
                 sentence.metadata[m.group(1)] = m.group(2)
-                sentence.metadata_places[m.group(1)] = (base + m.start(2), base + m.end(2))
+                sentence.metadata_places[m.group(1)] = (
+                    base + m.start(2),
+                    base + m.end(2),
+                )
 
     def token_lines(self, content: list[tuple[int, int]]) -> None:
         for start, end in content:
@@ -502,7 +539,7 @@ class _SentenceReader:
                 self.note(Note.INVALID_LINE, start, end, "token block")
                 continue
             header = re.sub(r"\s+", " ", match.group(1))
-            items = _split_items(line[match.end():], start + match.end())
+            items = _split_items(line[match.end() :], start + match.end())
             self.sentence.rows.append(Row(header, match.group(2), items, start, end))
 
     # -- sentence graph --
@@ -529,8 +566,12 @@ class _SentenceReader:
             if number == 0:
                 self.sentence.graph = entry.graph
             else:
-                self.error("U207", "a second graph in the sentence level block",
-                           entry.start, entry.start + 1)
+                self.error(
+                    "U207",
+                    "a second graph in the sentence level block",
+                    entry.start,
+                    entry.start + 1,
+                )
 
     # -- alignment --
 
@@ -550,13 +591,19 @@ class _SentenceReader:
                 aligned.error = "no token range after the colon"
             for part in re.finditer(r"[^,]+", body):
                 piece = part.group().strip()
-                piece_start = body_start + part.start() + (len(part.group()) - len(part.group().lstrip()))
+                piece_start = (
+                    body_start
+                    + part.start()
+                    + (len(part.group()) - len(part.group().lstrip()))
+                )
                 range_match = _RANGE_RE.match(piece)
                 if range_match is None:
                     aligned.error = f"{piece!r} is not a token range such as 3-3 or 2-4"
                     aligned.ranges, aligned.range_offsets = [], []
                     break
-                aligned.ranges.append((int(range_match.group(1)), int(range_match.group(2))))
+                aligned.ranges.append(
+                    (int(range_match.group(1)), int(range_match.group(2)))
+                )
                 aligned.range_offsets.append((piece_start, piece_start + len(piece)))
             if body.rstrip().endswith(","):
                 aligned.error = "a comma without a range after it"
@@ -577,7 +624,9 @@ class _SentenceReader:
 def _graph_code(finding: Finding) -> Finding:
     """A reader finding of the sentence graph under its UMR code (E001 -> U201)."""
     code = "U2" + finding.code[2:] if finding.code.startswith("E0") else finding.code
-    return Finding(code, finding.message, finding.severity, finding.span, finding.related)
+    return Finding(
+        code, finding.message, finding.severity, finding.span, finding.related
+    )
 
 
 class _DocumentParser:
@@ -620,7 +669,7 @@ class _DocumentParser:
     def word(self, place: tuple[int, int]) -> str:
         return self.text[place[0] : place[1]]
 
-    def run(self) -> None:
+    def run(self) -> None:  # noqa: C901 -- one loop over the groups
         open_paren = self.take(_LP)
         if open_paren is None:
             self.fail("the document level block should open with '('")
@@ -655,7 +704,9 @@ class _DocumentParser:
             if not self.group(self.word(group), group):
                 return
         self.fail(f"'(' at {self.place(open_paren[0])} is not closed", open_paren[0])
-        self.reader.sentence.errors[-1] = _at_end(self.reader.sentence.errors[-1], self.end)
+        self.reader.sentence.errors[-1] = _at_end(
+            self.reader.sentence.errors[-1], self.end
+        )
 
     def place(self, offset: int) -> str:
         line, column = self.reader.source.line_column(offset)
@@ -678,11 +729,16 @@ class _DocumentParser:
                 if self.i >= len(self.tokens):
                     self.fail(f"'(' of {name} is not closed", group_open[0])
                     self.reader.sentence.errors[-1] = _at_end(
-                        self.reader.sentence.errors[-1], self.end)
+                        self.reader.sentence.errors[-1], self.end
+                    )
                 else:
                     self.fail(f"expected '(' opening a triple of {name} or ')'")
                 return False
-            source, relation, target = self.take(_SYM), self.take(_ROLE), self.take(_SYM)
+            source, relation, target = (
+                self.take(_SYM),
+                self.take(_ROLE),
+                self.take(_SYM),
+            )
             if source is None or relation is None or target is None:
                 self.fail("a triple is (node :relation node)")
                 self.skip_triple()
@@ -692,9 +748,16 @@ class _DocumentParser:
                 self.skip_triple()
                 continue
             count += 1
-            self.block.triples.append(DocTriple(
-                name, self.word(source), self.word(relation), self.word(target),
-                (source, relation, target), place))
+            self.block.triples.append(
+                DocTriple(
+                    name,
+                    self.word(source),
+                    self.word(relation),
+                    self.word(target),
+                    (source, relation, target),
+                    place,
+                )
+            )
 
     def skip_triple(self) -> None:
         """Skip to after the next ')' so the following triples are still read."""
@@ -713,8 +776,13 @@ _LP, _RP, _SL, _ROLE, _STR, _SYM = 1, 2, 3, 4, 5, 6
 def _at_end(finding: Finding, end: int) -> Finding:
     """A finding placed at the end of its block, the '(' it names related."""
     related = (Related(finding.span, "this '(' is not closed"),)
-    return Finding(finding.code, finding.message, finding.severity,
-                   Span(finding.span.source, end, end), related)
+    return Finding(
+        finding.code,
+        finding.message,
+        finding.severity,
+        Span(finding.span.source, end, end),
+        related,
+    )
 
 
 def read_sentence(source: SourceText, index: int) -> UmrSentence:

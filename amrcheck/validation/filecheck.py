@@ -97,7 +97,8 @@ def check_umr_file(
             result.graphs += 1
             # a sentence's source is a piece of the file with that sentence
             # alone: its findings keep it, not the file (no detaching needed)
-            result.findings += select_findings(validator.check(sentence), select, ignore)
+            found = validator.check(sentence)
+            result.findings += select_findings(found, select, ignore)
     except InputError as exc:
         refused = isinstance(exc, RefusedInputError)
         return FileResult(str(path), problem=str(exc), refused=refused)

@@ -72,7 +72,7 @@ _PATTERN_RE = re.compile(r"[EWU][0-9]{0,3}")
 
 
 def check_patterns(patterns: Iterable[str]) -> list[str]:
-    """Normalise code patterns (``E``, ``W4``, ``E101``, UMR's ``U3``); reject unknown ones.
+    """Normalise code patterns (``E``, ``W4``, ``E101``, ``U3``); reject unknown ones.
 
     A pattern is a code or a prefix of one, case-insensitive.
 

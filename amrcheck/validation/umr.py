@@ -17,10 +17,10 @@ Example:
     ...     "# :: snt1\\nWords: Dogs bark\\n\\n# sentence level graph:\\n"
     ...     "(s1b / bark-01 :ARG0 (s1d / dog))\\n\\n# alignment:\\ns1b: 2-2\\n"
     ...     "s1d: 1-1\\n\\n# document level annotation:\\n(s1s0 / sentence)\\n\\n\\n")
-    >>> for finding in validate_umr(doc):
+    >>> for finding in validate_umr(doc):  # doctest: +ELLIPSIS
     ...     print(finding)
     <string>:5:2: U230 event 's1b' (bark-01) has no :aspect
-    <string>:5:2: U408 event 's1b' (bark-01) has no :temporal triple in its document level block
+    <string>:5:2: U408 event 's1b' (bark-01) has no :temporal triple in its document ...
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..findings import Finding, Related, Severity
+from ..findings import Finding, Related
 from ..graph import Graph, TripleKind
 from ..reading.umr import STANDARD_ROWS, BlockKind, Note, UmrSentence, Word
 from ..span import Span
@@ -76,8 +76,9 @@ class UmrOptions:
             ValueError: a name that is not an option.
 
         Example:
-            >>> UmrOptions().relaxed(["optional-alignments", "no-check-wiki"]).check_wiki
-            False
+            >>> options = UmrOptions().relaxed(["optional-alignments", "no-check-wiki"])
+            >>> options.optional_alignments, options.check_wiki
+            (True, False)
         """
         values = {name: getattr(self, name) for name in self.names()}
         for raw in names:
@@ -151,8 +152,9 @@ class UmrValidator:
 
     # -- helpers --
 
-    def finding(self, code: str, message: str, span: Span,
-                related: tuple[Related, ...] = ()) -> Finding:
+    def finding(
+        self, code: str, message: str, span: Span, related: tuple[Related, ...] = ()
+    ) -> Finding:
         return Finding(code, message, UMR_RULES[code].severity, span, related)
 
     # -- one sentence --
@@ -166,8 +168,13 @@ class UmrValidator:
             code = _NOTE_CODES[note.note]
             if code == "U006" and self.options.optional_headings:
                 continue
-            add(self.finding(code, _note_message(note.note, note.detail),
-                             sentence.span_of(note.start, note.end)))
+            add(
+                self.finding(
+                    code,
+                    _note_message(note.note, note.detail),
+                    sentence.span_of(note.start, note.end),
+                )
+            )
         found.extend(sentence.errors)
         self.token_block(sentence, add)
         concepts = self.sentence_graph(sentence, add)
@@ -186,67 +193,119 @@ class UmrValidator:
             if line.endswith("\r"):
                 if not self.crlf_seen:
                     self.crlf_seen = True
-                    add(self.finding("U003", "CRLF line end: UMR files use LF only",
-                                     Span(source, end - 1, end)))
+                    add(
+                        self.finding(
+                            "U003",
+                            "CRLF line end: UMR files use LF only",
+                            Span(source, end - 1, end),
+                        )
+                    )
                 line = line[:-1]
             if check_spaces and line != line.rstrip():
                 kept = len(line.rstrip())
-                add(self.finding("U001", "trailing white space",
-                                 Span(source, offset + kept, offset + len(line))))
+                add(
+                    self.finding(
+                        "U001",
+                        "trailing white space",
+                        Span(source, offset + kept, offset + len(line)),
+                    )
+                )
             if not line.isascii() and not unicodedata.is_normalized("NFC", line):
-                add(self.finding("U002", "text not in Unicode NFC (compose it)",
-                                 Span(source, offset, offset + len(line))))
+                add(
+                    self.finding(
+                        "U002",
+                        "text not in Unicode NFC (compose it)",
+                        Span(source, offset, offset + len(line)),
+                    )
+                )
             offset = end + 1
 
     # -- token block --
 
-    def token_block(self, sentence: UmrSentence, add: _Add) -> None:
+    def token_block(self, sentence: UmrSentence, add: _Add) -> None:  # noqa: C901 -- one flat list of rules
         span = sentence.span_of
         start = sentence.start
         if not sentence.number_places:
-            add(self.finding("U101", "sentence without a '# :: sntN' line",
-                             span(start, start)))
+            add(
+                self.finding(
+                    "U101", "sentence without a '# :: sntN' line", span(start, start)
+                )
+            )
         for _, first, last in sentence.number_places[1:]:
             add(self.finding("U102", "a second '# :: sntN' line", span(first, last)))
         if sentence.number_places:
             number, first, last = sentence.number_places[0]
             here = span(first, last)
             if number in self.numbers:
-                add(self.finding("U103", f"snt{number} is used twice in the file",
-                                 here, (Related(self.numbers[number], "first here"),)))
+                add(
+                    self.finding(
+                        "U103",
+                        f"snt{number} is used twice in the file",
+                        here,
+                        (Related(self.numbers[number], "first here"),),
+                    )
+                )
             else:
                 self.numbers[number] = here.detached()
             if number != self.position + 1:
-                add(self.finding(
-                    "U104", f"snt{number} is sentence {self.position + 1} of the file",
-                    here))
+                add(
+                    self.finding(
+                        "U104",
+                        f"snt{number} is sentence {self.position + 1} of the file",
+                        here,
+                    )
+                )
         rows = sentence.rows
         seen: dict[str, Span] = {}
         counts: dict[str, int] = {}
         for row in rows:
             here = span(row.start, row.end)
             if row.header == "snt":
-                add(self.finding("U106", "tokens on the '# :: sntN' line (UMR 1.0 "
-                                 "form): put them on a 'Words:' row", here))
+                add(
+                    self.finding(
+                        "U106",
+                        "tokens on the '# :: sntN' line (UMR 1.0 "
+                        "form): put them on a 'Words:' row",
+                        here,
+                    )
+                )
                 continue
             name = self.row_kind(row.header, row.language, here, add)
             if name in seen:
-                add(self.finding("U111", f"a second {row.name!r} row", here,
-                                 (Related(seen[name], "first here"),)))
+                add(
+                    self.finding(
+                        "U111",
+                        f"a second {row.name!r} row",
+                        here,
+                        (Related(seen[name], "first here"),),
+                    )
+                )
                 continue
             seen[name] = here
             counts[name] = len(row.items)
             if row.header == "Index":
                 expected = [str(i) for i in range(1, len(row.items) + 1)]
-                wrong = [w for w, e in zip(row.items, expected, strict=True) if w.text != e]
+                wrong = [
+                    w for w, e in zip(row.items, expected, strict=True) if w.text != e
+                ]
                 if wrong:
-                    add(self.finding("U107", f"Index row should count 1 2 ... "
-                                     f"{len(row.items)}; found {wrong[0].text!r}",
-                                     span(wrong[0].start, wrong[0].end)))
+                    add(
+                        self.finding(
+                            "U107",
+                            f"Index row should count 1 2 ... "
+                            f"{len(row.items)}; found {wrong[0].text!r}",
+                            span(wrong[0].start, wrong[0].end),
+                        )
+                    )
         has_words = any(r.header in ("Words", "tx", "snt") for r in rows)
-        if not has_words and not _not_in_release(sentence):
-            add(self.finding("U105", "no 'Words:' row (the tokens that alignments "
-                             "count)", span(start, start)))
+        if not has_words:
+            add(
+                self.finding(
+                    "U105",
+                    "no 'Words:' row (the tokens that alignments count)",
+                    span(start, start),
+                )
+            )
         words = counts.get("Words", counts.get("tx"))
         if words is None:
             return
@@ -257,37 +316,60 @@ class UmrValidator:
             expected_count, reference = _reference_count(row.header, words, counts)
             if expected_count is None:
                 if row.header == "Morpheme Gloss" and "Morphemes" not in counts:
-                    add(self.finding("U108", "morpheme glosses without a 'Morphemes' row",
-                                     span(row.start, row.end)))
+                    add(
+                        self.finding(
+                            "U108",
+                            "morpheme glosses without a 'Morphemes' row",
+                            span(row.start, row.end),
+                        )
+                    )
                 continue
             count = len(row.items)
-            bad = (count < expected_count if row.header == "Morphemes"
-                   else count > expected_count if row.header == "Sentence"
-                   else count != expected_count)
+            bad = (
+                count < expected_count
+                if row.header == "Morphemes"
+                else count > expected_count
+                if row.header == "Sentence"
+                else count != expected_count
+            )
             if bad:
-                add(self.finding("U108", f"{row.name!r} has {count} items, "
-                                 f"{reference} has {expected_count}",
-                                 span(row.start, row.end)))
+                add(
+                    self.finding(
+                        "U108",
+                        f"{row.name!r} has {count} items, "
+                        f"{reference} has {expected_count}",
+                        span(row.start, row.end),
+                    )
+                )
 
     def row_kind(self, header: str, language: str | None, here: Span, add: _Add) -> str:
         """The row's key; reports headers outside the format."""
         standard = header in STANDARD_ROWS and (
             (language is None and not header.endswith("Gloss"))
-            or (language is not None and header.endswith("Gloss")
-                and _LANGUAGE_RE.fullmatch(language) is not None)
+            or (
+                language is not None
+                and header.endswith("Gloss")
+                and _LANGUAGE_RE.fullmatch(language) is not None
+            )
         )
         if standard:
             return header if language is None else f"{header} ({language})"
         if header in STANDARD_ROWS or header in ("tx", "mb", "ge", "ps", "Translation"):
-            add(self.finding("U110", f"row header {here.text.split(':')[0]!r} is not in "
-                             "the ÚFAL format (read as meant)", here))
+            add(
+                self.finding(
+                    "U110",
+                    f"row header {here.text.split(':')[0]!r} is not in "
+                    "the ÚFAL format (read as meant)",
+                    here,
+                )
+            )
             return header if language is None else f"{header} ({language})"
         add(self.finding("U109", f"unknown interlinear row {header!r}", here))
         return header
 
     # -- sentence graph --
 
-    def sentence_graph(self, sentence: UmrSentence, add: _Add) -> dict[str, str]:
+    def sentence_graph(self, sentence: UmrSentence, add: _Add) -> dict[str, str]:  # noqa: C901 -- one flat list of rules
         """Check the graph; return its variables' concepts."""
         graph = sentence.graph
         self.definitions = {}
@@ -299,21 +381,38 @@ class UmrValidator:
         triples, kinds = graph.triples, graph.kinds
         concepts: dict[str, str] = {}
         defined_at: dict[str, int] = {}
-        for index, ((var, role, concept), kind) in enumerate(zip(triples, kinds, strict=True)):
+        for index, ((var, _, concept), kind) in enumerate(
+            zip(triples, kinds, strict=True)
+        ):
             if kind is not TripleKind.INSTANCE:
                 continue
             match = _VARIABLE_RE.fullmatch(var)
             if match is None or not match.group(2).islower():
-                add(self.finding("U210", f"variable {var!r} is not of the form "
-                                 "s<N><letters><digits> (s1p, s12sp3)",
-                                 graph.role_span(index)))
+                add(
+                    self.finding(
+                        "U210",
+                        f"variable {var!r} is not of the form "
+                        "s<N><letters><digits> (s1p, s12sp3)",
+                        graph.role_span(index),
+                    )
+                )
             elif sentence.number is not None and int(match.group(1)) != sentence.number:
-                add(self.finding("U215", f"variable {var!r} is numbered for another "
-                                 f"sentence than snt{sentence.number}",
-                                 graph.role_span(index)))
+                add(
+                    self.finding(
+                        "U215",
+                        f"variable {var!r} is numbered for another "
+                        f"sentence than snt{sentence.number}",
+                        graph.role_span(index),
+                    )
+                )
             if var in concepts or var in self.nodes:
-                add(self.finding("U211", f"variable {var!r} is defined twice",
-                                 graph.role_span(index)))
+                add(
+                    self.finding(
+                        "U211",
+                        f"variable {var!r} is defined twice",
+                        graph.role_span(index),
+                    )
+                )
             else:
                 concepts[var] = concept
                 defined_at[var] = index
@@ -327,19 +426,31 @@ class UmrValidator:
             if kind is TripleKind.INSTANCE:
                 continue
             target_is_node = target in concepts
-            if not target_is_node and not target.startswith('"') and is_variable(target):
+            if (
+                not target_is_node
+                and not target.startswith('"')
+                and is_variable(target)
+            ):
                 self.reference(target, concepts, graph, index, add)
                 continue
             if target_is_node and not graph.defines_target(index):
                 if defined_at[target] > index and not options.allow_forward_references:
-                    add(self.finding("U212", f"{target!r} is used before its definition",
-                                     graph.target_span(index)))
-            head, plain, tail = normalized(source, role, target)
-            if target_is_node and plain not in _NO_CYCLE_ROLES:
-                children[head].append((tail, index))
+                    add(
+                        self.finding(
+                            "U212",
+                            f"{target!r} is used before its definition",
+                            graph.target_span(index),
+                        )
+                    )
+            head, plain, _ = normalized(source, role, target)
+            # a cycle follows the edges as written: inverted roles break cycles
+            if target_is_node and role not in _NO_CYCLE_ROLES:
+                children[source].append((target, index))
             if target_is_node or plain == role:
                 out_roles[head].append((plain, index))
-            self.value(graph, index, source, role, target, target_is_node, concepts, add)
+            self.value(
+                graph, index, source, role, target, target_is_node, concepts, add
+            )
         if not options.allow_cycles:
             self.cycles(graph, children, add)
         self.node_roles(graph, concepts, defined_at, out_roles, add)
@@ -347,55 +458,108 @@ class UmrValidator:
         self.definitions = defined_at
         return concepts
 
-    def reference(self, target: str, concepts: dict[str, str], graph: Graph,
-                  index: int, add: _Add) -> None:
+    def reference(
+        self, target: str, concepts: dict[str, str], graph: Graph, index: int, add: _Add
+    ) -> None:
         place = graph.target_span(index)
         if target in self.nodes:
-            add(self.finding("U213", f"{target!r} is a node of another sentence "
-                             "(references stay within the sentence)", place))
+            add(
+                self.finding(
+                    "U213",
+                    f"{target!r} is a node of another sentence "
+                    "(references stay within the sentence)",
+                    place,
+                )
+            )
         else:
-            add(self.finding("U212", f"{target!r} is not defined in this sentence",
-                             place))
+            add(
+                self.finding(
+                    "U212", f"{target!r} is not defined in this sentence", place
+                )
+            )
 
-    def value(self, graph: Graph, index: int, source: str, role: str, target: str,
-              target_is_node: bool, concepts: dict[str, str], add: _Add) -> None:
+    def value(  # noqa: C901 -- one flat list of rules
+        self,
+        graph: Graph,
+        index: int,
+        source: str,
+        role: str,
+        target: str,
+        target_is_node: bool,
+        concepts: dict[str, str],
+        add: _Add,
+    ) -> None:
         """Inventory checks of one edge (its role and its value)."""
         plain = role[:-3] if role.endswith("-of") and role != ":consist-of" else role
         name = plain[1:]
         kind = ROLES.get(name)
         if kind is None and not _OP_RE.fullmatch(plain):
-            add(self.finding("U220", f"role {role!r} is not in UMR's inventory",
-                             graph.role_span(index)))
+            add(
+                self.finding(
+                    "U220",
+                    f"role {role!r} is not in UMR's inventory",
+                    graph.role_span(index),
+                )
+            )
             return
         quoted = target.startswith('"')
         if not target_is_node and not quoted and not _NUMBER_RE.fullmatch(target):
             if any(c.isupper() or c == "_" for c in target):
-                add(self.finding("U223", f"value {target!r} has uppercase letters or "
-                                 "'_'", graph.target_span(index)))
+                add(
+                    self.finding(
+                        "U223",
+                        f"value {target!r} has uppercase letters or '_'",
+                        graph.target_span(index),
+                    )
+                )
         if kind is None:  # :opN
             if concepts.get(source) == "name" and plain == role and not quoted:
-                add(self.finding("U222", f"{role} of a name should be a string, not "
-                                 f"{target!r}", graph.target_span(index)))
+                add(
+                    self.finding(
+                        "U222",
+                        f"{role} of a name should be a string, not {target!r}",
+                        graph.target_span(index),
+                    )
+                )
             return
         concept = concepts.get(source, "")
-        attribute = kind.attribute or (name == "ARG2" and concept == "have-polarity-91") or (
-            name == "ARG1" and concept == "rate-entity-91")
+        attribute = (
+            kind.attribute
+            or (name == "ARG2" and concept == "have-polarity-91")
+            or (name == "ARG1" and concept == "rate-entity-91")
+        )
         if not attribute and not target_is_node and plain == role:
-            add(self.finding("U222", f"{role} relates nodes: found the constant "
-                             f"{target!r}", graph.target_span(index)))
+            add(
+                self.finding(
+                    "U222",
+                    f"{role} relates nodes: found the constant {target!r}",
+                    graph.target_span(index),
+                )
+            )
         elif kind.values and target not in kind.values:
-            add(self.finding("U221", f"{target!r} is not a value of {role} ("
-                             f"{', '.join(sorted(kind.values))})",
-                             graph.target_span(index)))
+            add(
+                self.finding(
+                    "U221",
+                    f"{target!r} is not a value of {role} ("
+                    f"{', '.join(sorted(kind.values))})",
+                    graph.target_span(index),
+                )
+            )
         elif name == "wiki" and self.options.check_wiki and target != "-":
             if not re.fullmatch(r'"Q[1-9][0-9]*"', target):
-                add(self.finding("U221", f":wiki should be a Wikidata id such as "
-                                 f"\"Q42\", not {target}", graph.target_span(index)))
+                add(
+                    self.finding(
+                        "U221",
+                        f':wiki should be a Wikidata id such as "Q42", not {target}',
+                        graph.target_span(index),
+                    )
+                )
         if name == "wiki" and quoted:
             self.wiki[source] = (target, graph.target_span(index).detached())
 
-    def cycles(self, graph: Graph, children: dict[str, list[tuple[str, int]]],
-               add: _Add) -> None:
+    def cycles(
+        self, graph: Graph, children: dict[str, list[tuple[str, int]]], add: _Add
+    ) -> None:
         state: dict[str, int] = {}  # 1 on the path, 2 done
         for root in list(children):
             if state.get(root):
@@ -412,17 +576,28 @@ class UmrValidator:
                 child, index = step
                 seen = state.get(child)
                 if seen == 1:
-                    add(self.finding("U214", f"cycle: {child!r} dominates itself "
-                                     f"through this edge", graph.triple_span(index)))
+                    add(
+                        self.finding(
+                            "U214",
+                            f"cycle: {child!r} dominates itself through this edge",
+                            graph.triple_span(index),
+                        )
+                    )
                 elif seen is None:
                     state[child] = 1
                     stack.append((child, iter(children.get(child, ()))))
 
-    def node_roles(self, graph: Graph, concepts: dict[str, str],
-                   defined_at: dict[str, int], out_roles: dict[str, list[tuple[str, int]]], add: _Add) -> None:
+    def node_roles(  # noqa: C901 -- one flat list of rules
+        self,
+        graph: Graph,
+        concepts: dict[str, str],
+        defined_at: dict[str, int],
+        out_roles: dict[str, list[tuple[str, int]]],
+        add: _Add,
+    ) -> None:
         relax = self.options.allow_duplicate_roles
         incoming_name: set[str] = set()
-        for index, ((_, role, target), kind) in enumerate(zip(graph.triples, graph.kinds, strict=True)):
+        for (_, role, target), kind in zip(graph.triples, graph.kinds, strict=True):
             if kind is TripleKind.RELATION and role in (":name", ":ARG2"):
                 incoming_name.add(target)
         for node, roles in out_roles.items():
@@ -432,43 +607,77 @@ class UmrValidator:
                 op = _OP_RE.fullmatch(role)
                 if op:
                     ops.append((int(op.group(1)), index))
-                kind = ROLES.get(role[1:]) if not op else ROLES["wiki"]
-                if role in first and kind is not None and not kind.repeatable and (
-                    not relax or kind.attribute
+                # an :opN is a single attribute, as :wiki is
+                role_kind = ROLES.get(role[1:]) if not op else ROLES["wiki"]
+                if (
+                    role in first
+                    and role_kind is not None
+                    and not role_kind.repeatable
+                    and (not relax or role_kind.attribute)
                 ):
-                    add(self.finding("U224", f"{node!r} has {role} more than once",
-                                     graph.role_span(index),
-                                     (Related(graph.role_span(first[role]), "first here"),)))
+                    add(
+                        self.finding(
+                            "U224",
+                            f"{node!r} has {role} more than once",
+                            graph.role_span(index),
+                            (Related(graph.role_span(first[role]), "first here"),),
+                        )
+                    )
                 first.setdefault(role, index)
             ops.sort()
             for expected, (number, index) in enumerate(ops, start=1):
                 if number > expected:
-                    add(self.finding("U225", f":op{number} without :op{number - 1}",
-                                     graph.role_span(index)))
+                    add(
+                        self.finding(
+                            "U225",
+                            f":op{number} without :op{number - 1}",
+                            graph.role_span(index),
+                        )
+                    )
                     break
             if concepts.get(node) == "name":
                 place = _defined(graph, node, defined_at[node])
-                other = [r for r, _ in roles if not _OP_RE.fullmatch(r)]
+                other = [(r, i) for r, i in roles if not _OP_RE.fullmatch(r)]
                 if not ops or ops[0][0] != 1:
                     add(self.finding("U226", f"name {node!r} has no :op1", place))
                 if other:
-                    add(self.finding("U226", f"name {node!r} has {other[0]}", place))
+                    add(
+                        self.finding(
+                            "U226",
+                            f"name {node!r} has {other[0][0]}",
+                            graph.role_span(other[0][1]),
+                        )
+                    )
         for node, concept in concepts.items():
             if concept == "name" and node not in incoming_name:
-                add(self.finding("U226", f"name {node!r} is not the :name of a node",
-                                 _defined(graph, node, defined_at[node])))
+                add(
+                    self.finding(
+                        "U226",
+                        f"name {node!r} is not the :name of a node",
+                        _defined(graph, node, defined_at[node]),
+                    )
+                )
 
-    def events_of(self, sentence: UmrSentence, graph: Graph, concepts: dict[str, str],
-                  defined_at: dict[str, int], out_roles: dict[str, list[tuple[str, int]]], add: _Add) -> None:
+    def events_of(
+        self,
+        sentence: UmrSentence,
+        graph: Graph,
+        concepts: dict[str, str],
+        defined_at: dict[str, int],
+        out_roles: dict[str, list[tuple[str, int]]],
+        add: _Add,
+    ) -> None:
         options = self.options
         temporal_nodes = {
             node
-            for triple in sentence.document.triples if triple.group == ":temporal"
+            for triple in sentence.document.triples
+            if triple.group == ":temporal"
             for node in (triple.source, triple.target)
         }
         same_event = {
             node
-            for triple in sentence.document.triples if triple.relation == ":same-event"
+            for triple in sentence.document.triples
+            if triple.relation == ":same-event"
             for node in (triple.source, triple.target)
         }
         for node, concept in concepts.items():
@@ -477,35 +686,64 @@ class UmrValidator:
             marked = [(r, i) for r, i in roles if r in (":aspect", ":modal-strength")]
             if concept in DISCOURSE_CONCEPTS or concept in NON_EVENT_ROLESETS:
                 if marked:
-                    add(self.finding("U231", f"{marked[0][0]} on {node!r} ({concept}), "
-                                     "which is not an event", graph.role_span(marked[0][1])))
+                    add(
+                        self.finding(
+                            "U231",
+                            f"{marked[0][0]} on {node!r} ({concept}), "
+                            "which is not an event",
+                            graph.role_span(marked[0][1]),
+                        )
+                    )
                 continue
-            event = (concept.endswith("-91")
-                     or any(_ARG_RE.fullmatch(r) or r in (":aspect", ":modstr")
-                            for r, _ in roles)
-                     or node in same_event)
+            event = (
+                concept.endswith("-91")
+                or any(
+                    _ARG_RE.fullmatch(r) or r in (":aspect", ":modstr")
+                    for r, _ in roles
+                )
+                or node in same_event
+            )
             if not event:
                 continue
             self.events.add(node)
             if concept == "event":
                 continue
-            if not options.optional_aspect and not any(r == ":aspect" for r, _ in roles):
-                add(self.finding("U230", f"event {node!r} ({concept}) has no :aspect",
-                                 _defined(graph, node, index)))
+            if not options.optional_aspect and not any(
+                r == ":aspect" for r, _ in roles
+            ):
+                add(
+                    self.finding(
+                        "U230",
+                        f"event {node!r} ({concept}) has no :aspect",
+                        _defined(graph, node, index),
+                    )
+                )
             if not options.optional_document_level:
                 strengths = [i for r, i in roles if r == ":modal-strength"]
                 if strengths:
-                    add(self.finding("U232", ":modal-strength belongs to the document "
-                                     "level (:modal triples)", graph.role_span(strengths[0])))
+                    add(
+                        self.finding(
+                            "U232",
+                            ":modal-strength belongs to the document "
+                            "level (:modal triples)",
+                            graph.role_span(strengths[0]),
+                        )
+                    )
                 if node not in temporal_nodes:
-                    add(self.finding("U408", f"event {node!r} ({concept}) has no "
-                                     ":temporal triple in its document level block",
-                                     _defined(graph, node, index)))
+                    add(
+                        self.finding(
+                            "U408",
+                            f"event {node!r} ({concept}) has no "
+                            ":temporal triple in its document level block",
+                            _defined(graph, node, index),
+                        )
+                    )
 
     # -- alignment --
 
-    def alignment(self, sentence: UmrSentence, concepts: dict[str, str],
-                  add: _Add) -> None:
+    def alignment(  # noqa: C901 -- one flat list of rules
+        self, sentence: UmrSentence, concepts: dict[str, str], add: _Add
+    ) -> None:
         options = self.options
         span = sentence.span_of
         words = sentence.words
@@ -515,87 +753,148 @@ class UmrValidator:
         for line in sentence.alignments:
             here = span(line.start, line.start + len(line.variable))
             if line.error is not None:
-                add(self.finding("U301", f"alignment of {line.variable!r}: {line.error}",
-                                 span(line.start, line.end)))
+                add(
+                    self.finding(
+                        "U301",
+                        f"alignment of {line.variable!r}: {line.error}",
+                        span(line.start, line.end),
+                    )
+                )
                 aligned.setdefault(line.variable, here)
                 malformed = True
                 continue
             if line.variable not in concepts and not is_variable(line.variable):
-                add(self.finding("U301", f"{line.variable!r} is not a variable",
-                                 here))
+                add(self.finding("U301", f"{line.variable!r} is not a variable", here))
                 continue
             if line.variable not in concepts:
-                where = ("a node of another sentence" if line.variable in self.nodes
-                         else "not a node of this sentence's graph")
+                where = (
+                    "a node of another sentence"
+                    if line.variable in self.nodes
+                    else "not a node of this sentence's graph"
+                )
                 add(self.finding("U302", f"{line.variable!r} is {where}", here))
                 continue
             if line.variable in aligned:
-                add(self.finding("U303", f"{line.variable!r} is aligned twice", here,
-                                 (Related(aligned[line.variable], "first here"),)))
+                add(
+                    self.finding(
+                        "U303",
+                        f"{line.variable!r} is aligned twice",
+                        here,
+                        (Related(aligned[line.variable], "first here"),),
+                    )
+                )
                 continue
             aligned[line.variable] = here
             self.ranges(line.ranges, line.range_offsets, words, span, add)
             if line.ranges != [(0, 0)] and line.ranges != [(-1, -1)]:
                 for first, last in line.ranges:
-                    for word in range(max(first, 1), min(last, len(words)) + 1):
-                        word_nodes[word] += 1
+                    for position in range(max(first, 1), min(last, len(words)) + 1):
+                        word_nodes[position] += 1
         graph = sentence.graph
         has_block = BlockKind.ALIGNMENT in sentence.blocks  # else U010 says it
         if graph is not None and has_block and not options.optional_alignments:
             missing = [v for v in concepts if v not in aligned]
             for variable in missing:
                 place = _defined(graph, variable, self.definitions[variable])
-                add(self.finding("U304", f"node {variable!r} has no alignment line "
-                                 "(0-0 when no word expresses it)", place))
+                add(
+                    self.finding(
+                        "U304",
+                        f"node {variable!r} has no alignment line "
+                        "(0-0 when no word expresses it)",
+                        place,
+                    )
+                )
         if (graph is None or not sentence.alignments) and not words:
             return
-        if options.warn_unaligned_words and sentence.alignments and not malformed:
+        if options.warn_unaligned_words and has_block and not malformed:
             for number, word in enumerate(words, start=1):
                 if not word_nodes.get(number) and not _PUNCTUATION.fullmatch(word.text):
-                    add(self.finding("U309", f"word {number} {word.text!r} is aligned "
-                                     "to no node", span(word.start, word.end)))
+                    add(
+                        self.finding(
+                            "U309",
+                            f"word {number} {word.text!r} is aligned to no node",
+                            span(word.start, word.end),
+                        )
+                    )
         if options.warn_overlapping_alignment:
             for number, word in enumerate(words, start=1):
                 if word_nodes.get(number, 0) > 1:
-                    add(self.finding("U310", f"word {number} {word.text!r} is aligned "
-                                     f"to {word_nodes[number]} nodes",
-                                     span(word.start, word.end)))
+                    add(
+                        self.finding(
+                            "U310",
+                            f"word {number} {word.text!r} is aligned "
+                            f"to {word_nodes[number]} nodes",
+                            span(word.start, word.end),
+                        )
+                    )
 
-    def ranges(self, ranges: list[tuple[int, int]], offsets: list[tuple[int, int]],
-               words: list[Word], span: _SpanOf, add: _Add) -> None:
+    def ranges(
+        self,
+        ranges: list[tuple[int, int]],
+        offsets: list[tuple[int, int]],
+        words: list[Word],
+        span: _SpanOf,
+        add: _Add,
+    ) -> None:
         if (0, 0) in ranges and len(ranges) > 1:
             start, end = offsets[ranges.index((0, 0))]
-            add(self.finding("U306", "0-0 (no word) cannot be combined with other "
-                             "ranges", span(start, end)))
+            add(
+                self.finding(
+                    "U306",
+                    "0-0 (no word) cannot be combined with other ranges",
+                    span(start, end),
+                )
+            )
             return
         previous = 0
         for (first, last), (start, end) in zip(ranges, offsets, strict=True):
             here = span(start, end)
             if (first, last) == (-1, -1):
                 if not self.options.allow_minus_one:
-                    add(self.finding("U308", "-1--1 is UMR 1.0 for 'no word': write 0-0",
-                                     here))
+                    add(
+                        self.finding(
+                            "U308", "-1--1 is UMR 1.0 for 'no word': write 0-0", here
+                        )
+                    )
                 continue
             if (first, last) == (0, 0):
                 continue
             if first < 1 or last < 1:
-                add(self.finding("U305", f"range {here.text} is not a-b with 1 <= a",
-                                 here))
+                add(
+                    self.finding(
+                        "U305", f"range {here.text} is not a-b with 1 <= a", here
+                    )
+                )
             elif last < first:
-                add(self.finding("U305", f"range {here.text} ends before it starts",
-                                 here))
+                add(
+                    self.finding(
+                        "U305", f"range {here.text} ends before it starts", here
+                    )
+                )
             elif first <= previous + 1 and previous:
-                add(self.finding("U305", f"range {here.text} should come after the "
-                                 "previous one with a gap (merge touching ranges)", here))
+                add(
+                    self.finding(
+                        "U305",
+                        f"range {here.text} should come after the "
+                        "previous one with a gap (merge touching ranges)",
+                        here,
+                    )
+                )
             if max(first, last) > len(words) and words:  # no words: U105 says it
-                add(self.finding("U307", f"range {here.text} goes beyond the "
-                                 f"{len(words)} words", here))
+                add(
+                    self.finding(
+                        "U307",
+                        f"range {here.text} goes beyond the {len(words)} words",
+                        here,
+                    )
+                )
             previous = max(previous, last)
 
     # -- document level --
 
-    def document_block(self, sentence: UmrSentence, concepts: dict[str, str],
-                       add: _Add) -> None:
+    def document_block(  # noqa: C901 -- one flat list of rules
+        self, sentence: UmrSentence, concepts: dict[str, str], add: _Add
+    ) -> None:
         block = sentence.document
         span = sentence.span_of
         if block.variable is not None and block.variable_place is not None:
@@ -603,55 +902,108 @@ class UmrValidator:
             if not re.fullmatch(r"s[0-9]+s0", block.variable) or (
                 expected is not None and block.variable != expected
             ):
-                add(self.finding("U402", f"document node {block.variable!r} should be "
-                                 f"{expected or 's<N>s0'}", span(*block.variable_place)))
+                add(
+                    self.finding(
+                        "U402",
+                        f"document node {block.variable!r} should be "
+                        f"{expected or 's<N>s0'}",
+                        span(*block.variable_place),
+                    )
+                )
             if block.concept is not None and block.concept != "sentence":
                 assert block.concept_place is not None
-                add(self.finding("U402", f"document node concept {block.concept!r} "
-                                 "should be 'sentence'", span(*block.concept_place)))
+                add(
+                    self.finding(
+                        "U402",
+                        f"document node concept {block.concept!r} should be 'sentence'",
+                        span(*block.concept_place),
+                    )
+                )
         for name, place in block.groups:
             if name not in DOCUMENT_RELATIONS:
-                add(self.finding("U406", f"unknown document-level group {name!r} "
-                                 "(:temporal, :modal, :coref)", span(*place)))
+                add(
+                    self.finding(
+                        "U406",
+                        f"unknown document-level group {name!r} "
+                        "(:temporal, :modal, :coref)",
+                        span(*place),
+                    )
+                )
         for triple in block.triples:
             triple_span = span(triple.places[0][0], triple.places[2][1])
             known = DOCUMENT_RELATIONS.get(triple.group)
             if known is not None and triple.relation not in known:
-                add(self.finding("U407", f"{triple.relation!r} is not a "
-                                 f"{triple.group} relation", span(*triple.places[1])))
+                add(
+                    self.finding(
+                        "U407",
+                        f"{triple.relation!r} is not a {triple.group} relation",
+                        span(*triple.places[1]),
+                    )
+                )
             current = False
-            for node, place in ((triple.source, triple.places[0]),
-                                (triple.target, triple.places[2])):
+            for node, place in (
+                (triple.source, triple.places[0]),
+                (triple.target, triple.places[2]),
+            ):
                 if node in concepts:
                     current = True
                 elif node not in self.nodes and node not in DOCUMENT_CONSTANTS:
                     self.pending.append((node, self.position, span(*place).detached()))
             pair = (triple.source, triple.target)
-            if not current and pair not in (("root", "author"),
-                                            ("author", "have-condition-91")):
-                add(self.finding("U405", "neither node of this triple is from this "
-                                 "sentence", triple_span))
+            if not current and pair not in (
+                ("root", "author"),
+                ("author", "have-condition-91"),
+            ):
+                add(
+                    self.finding(
+                        "U405",
+                        "neither node of this triple is from this sentence",
+                        triple_span,
+                    )
+                )
             if triple.group == ":temporal":
-                self.temporal.append((*pair[:1], triple.relation, pair[1],
-                                      triple_span.detached()))
-            elif triple.group == ":coref" and triple.relation in (":same-entity",
-                                                                  ":same-event"):
-                self.coref.append((triple.source, triple.relation, triple.target,
-                                   triple_span.detached()))
-                self.coref_kind(triple.source, triple.target, triple.relation,
-                                triple_span, add)
+                self.temporal.append(
+                    (*pair[:1], triple.relation, pair[1], triple_span.detached())
+                )
+            elif triple.group == ":coref" and triple.relation in (
+                ":same-entity",
+                ":same-event",
+            ):
+                self.coref.append(
+                    (
+                        triple.source,
+                        triple.relation,
+                        triple.target,
+                        triple_span.detached(),
+                    )
+                )
+                self.coref_kind(
+                    triple.source, triple.target, triple.relation, triple_span, add
+                )
 
-    def coref_kind(self, first: str, second: str, relation: str, place: Span,
-                   add: _Add) -> None:
+    def coref_kind(
+        self, first: str, second: str, relation: str, place: Span, add: _Add
+    ) -> None:
         for node in (first, second):
             if relation == ":same-entity":
                 if node in self.events:
-                    add(self.finding("U410", f"{node!r} is an event: :same-event, not "
-                                     ":same-entity", place))
+                    add(
+                        self.finding(
+                            "U410",
+                            f"{node!r} is an event: :same-event, not :same-entity",
+                            place,
+                        )
+                    )
                 self.entities.add(node)
             elif node in self.entities:
-                add(self.finding("U410", f"{node!r} is an entity (:same-entity "
-                                 "elsewhere): not :same-event", place))
+                add(
+                    self.finding(
+                        "U410",
+                        f"{node!r} is an entity (:same-entity "
+                        "elsewhere): not :same-event",
+                        place,
+                    )
+                )
 
     # -- the whole document --
 
@@ -661,12 +1013,21 @@ class UmrValidator:
         for node, position, place in self.pending:
             later = self.nodes.get(node)
             if later is not None and later.sentence > position:
-                found.append(self.finding("U404", f"{node!r} is a node of a later "
-                                          "sentence", place))
+                found.append(
+                    self.finding(
+                        "U404", f"{node!r} is a node of a later sentence", place
+                    )
+                )
             elif later is None:
-                found.append(self.finding("U403", f"{node!r} is neither a node of this "
-                                          "or an earlier sentence nor a document "
-                                          "constant", place))
+                found.append(
+                    self.finding(
+                        "U403",
+                        f"{node!r} is neither a node of this "
+                        "or an earlier sentence nor a document "
+                        "constant",
+                        place,
+                    )
+                )
         clusters = _Clusters()
         for first, _, second, _ in self.coref:
             clusters.join(first, second)
@@ -678,8 +1039,10 @@ class UmrValidator:
         if not self.options.check_wiki:
             return
         first_wiki: dict[str, tuple[str, str, Span]] = {}
-        for node in sorted(self.wiki, key=lambda n: (self.nodes[n].sentence
-                                                      if n in self.nodes else 0, n)):
+        for node in sorted(
+            self.wiki,
+            key=lambda n: (self.nodes[n].sentence if n in self.nodes else 0, n),
+        ):
             if node not in clusters.parent:
                 continue
             root = clusters.find(node)
@@ -688,10 +1051,15 @@ class UmrValidator:
                 first_wiki[root] = (node, value, place)
             elif first_wiki[root][1] != value:
                 other, other_value, other_place = first_wiki[root]
-                found.append(self.finding(
-                    "U411", f"{node!r} has :wiki {value} but is coreferent with "
-                    f"{other!r} ({other_value})", place,
-                    (Related(other_place, "the other :wiki"),)))
+                found.append(
+                    self.finding(
+                        "U411",
+                        f"{node!r} has :wiki {value} but is coreferent with "
+                        f"{other!r} ({other_value})",
+                        place,
+                        (Related(other_place, "the other :wiki"),),
+                    )
+                )
 
 
 class _Clusters:
@@ -715,7 +1083,8 @@ class _Clusters:
 
 
 def _temporal_contradictions(
-    triples: list[tuple[str, str, str, Span]], clusters: _Clusters,
+    triples: list[tuple[str, str, str, Span]],
+    clusters: _Clusters,
     finding: Callable[..., Finding],
 ) -> list[Finding]:
     """Contradictions of the temporal triples after transitive closure.
@@ -726,6 +1095,7 @@ def _temporal_contradictions(
     are one. A contradiction is a node before itself (a cycle of
     before-edges) or two overlapping nodes one of which is before the other.
     """
+
     def key(node: str) -> str:
         return clusters.find(node) if node in clusters.parent else node
 
@@ -745,14 +1115,26 @@ def _temporal_contradictions(
             continue
         first, then = pair
         if first == then or then in _reachable(earlier, first):
-            found.append(finding("U409", f"{parent} {relation} {child} contradicts the "
-                                 "order the earlier temporal triples give", place))
+            found.append(
+                finding(
+                    "U409",
+                    f"{parent} {relation} {child} contradicts the "
+                    "order the earlier temporal triples give",
+                    place,
+                )
+            )
             continue
         earlier[then].add(first)
     for a, b, place in overlaps:
         if a != b and (a in _reachable(earlier, b) or b in _reachable(earlier, a)):
-            found.append(finding("U409", "these nodes overlap in time, but one is "
-                                 "before the other by the other temporal triples", place))
+            found.append(
+                finding(
+                    "U409",
+                    "these nodes overlap in time, but one is "
+                    "before the other by the other temporal triples",
+                    place,
+                )
+            )
     return found
 
 
@@ -797,8 +1179,9 @@ def _note_message(note: Note, detail: str) -> str:
     }[note]
 
 
-def _reference_count(header: str, words: int, counts: dict[str, int]
-                     ) -> tuple[int | None, str]:
+def _reference_count(
+    header: str, words: int, counts: dict[str, int]
+) -> tuple[int | None, str]:
     if header in ("Index", "Word Gloss", "Morphemes", "Sentence"):
         return words, "'Words'"
     if header == "Morpheme Gloss":
@@ -806,12 +1189,9 @@ def _reference_count(header: str, words: int, counts: dict[str, int]
     return None, ""
 
 
-def _not_in_release(sentence: UmrSentence) -> bool:
-    return sentence.metadata.get("type") == "not_in_release"
-
-
-def validate_umr(sentences: Iterable[UmrSentence],
-                 options: UmrOptions | None = None) -> list[Finding]:
+def validate_umr(
+    sentences: Iterable[UmrSentence], options: UmrOptions | None = None
+) -> list[Finding]:
     """Every finding of a document's sentences, in file order."""
     validator = UmrValidator(options)
     found: list[Finding] = []
@@ -819,4 +1199,3 @@ def validate_umr(sentences: Iterable[UmrSentence],
         found.extend(validator.check(sentence))
     found.extend(validator.finish())
     return found
-

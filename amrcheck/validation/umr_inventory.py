@@ -66,43 +66,58 @@ ROLES: dict[str, RoleKind] = {
     "aspect": _role(True, False, ASPECTS),
     "modal-strength": _role(True, False, MODAL_STRENGTHS),
     "refer-person": _role(True, False, "1st 2nd 3rd 4th non-1st non-3rd"),
-    "refer-number": _role(True, False, "singular non-singular dual trial paucal plural"),
+    "refer-number": _role(
+        True, False, "singular non-singular dual trial paucal plural"
+    ),
     "refer-definiteness": _role(True, False, "class"),
 }
 #: attributes whose value may also be a node (numbers, degrees, quantities)
 NODE_OR_CONSTANT = frozenset({"quant", "degree", "time", "value", "polarity", "mode"})
 
 #: discourse concepts: never events, no :aspect
-DISCOURSE_CONCEPTS = frozenset((
-    "multi-sentence and or inclusive-disjunction exclusive-disjunction and-but "
-    "consecutive additive and-unexpected and-contrast but-91 "
-    "unexpected-co-occurrence-91 contrast-91 have-apprehensive-91 have-condition-91 "
-    "have-pure-addition-91 have-substitution-91 have-concession-91 "
-    "have-concessive-condition-91 have-subtraction-91"
-).split())
+DISCOURSE_CONCEPTS = frozenset(
+    (
+        "multi-sentence and or inclusive-disjunction exclusive-disjunction and-but "
+        "consecutive additive and-unexpected and-contrast but-91 "
+        "unexpected-co-occurrence-91 contrast-91 have-apprehensive-91 "
+        "have-condition-91 "
+        "have-pure-addition-91 have-substitution-91 have-concession-91 "
+        "have-concessive-condition-91 have-subtraction-91"
+    ).split()
+)
 #: rolesets that are records, not events
-NON_EVENT_ROLESETS = frozenset((
-    "byline-91 cite-91 course-91 distribution-range-91 emit-sound-91 hyperlink-91 "
-    "mean-91 proverb-91 publication-91 range-91 rate-entity-91 "
-    "reference-illustration-91 score-on-scale-91 statistical-test-91 "
-    "street-address-91 weather-91"
-).split())
+NON_EVENT_ROLESETS = frozenset(
+    (
+        "byline-91 cite-91 course-91 distribution-range-91 emit-sound-91 hyperlink-91 "
+        "mean-91 proverb-91 publication-91 range-91 rate-entity-91 "
+        "reference-illustration-91 score-on-scale-91 statistical-test-91 "
+        "street-address-91 weather-91"
+    ).split()
+)
 
 #: document-level relations by group
 DOCUMENT_RELATIONS: dict[str, frozenset[str]] = {
     ":temporal": frozenset(
-        ":before :after :contained :contains :overlap :depends-on".split()),
-    ":modal": frozenset((
-        ":modal :full-affirmative :partial-affirmative :strong-partial-affirmative "
-        ":weak-partial-affirmative :neutral-affirmative :strong-neutral-affirmative "
-        ":weak-neutral-affirmative :full-negative :partial-negative "
-        ":strong-partial-negative :weak-partial-negative :neutral-negative "
-        ":strong-neutral-negative :weak-neutral-negative :unspecified"
-    ).split()),
-    ":coref": frozenset(":same-entity :same-event :subset-of :contains :subset".split()),
+        ":before :after :contained :contains :overlap :depends-on".split()
+    ),
+    ":modal": frozenset(
+        (
+            ":modal :full-affirmative :partial-affirmative :strong-partial-affirmative "
+            ":weak-partial-affirmative :neutral-affirmative "
+            ":strong-neutral-affirmative "
+            ":weak-neutral-affirmative :full-negative :partial-negative "
+            ":strong-partial-negative :weak-partial-negative :neutral-negative "
+            ":strong-neutral-negative :weak-neutral-negative :unspecified"
+        ).split()
+    ),
+    ":coref": frozenset(
+        ":same-entity :same-event :subset-of :contains :subset".split()
+    ),
 }
 #: constants that may stand in document triples
-DOCUMENT_CONSTANTS = frozenset((
-    "root author null-conceiver document-creation-time past-reference "
-    "present-reference future-reference have-condition-91"
-).split())
+DOCUMENT_CONSTANTS = frozenset(
+    (
+        "root author null-conceiver document-creation-time past-reference "
+        "present-reference future-reference have-condition-91"
+    ).split()
+)

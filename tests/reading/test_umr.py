@@ -1,0 +1,180 @@
+"""Reading UMR files: every sentence, every block, every place."""
+
+from __future__ import annotations
+
+import re
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from amrcheck.errors import InputError
+from amrcheck.reading import umr as umr_module
+from amrcheck.reading.umr import (
+    BlockKind,
+    Note,
+    is_umr_path,
+    iter_umr_file,
+    read_umr,
+    read_umr_string,
+)
+from tests.conftest import SHARED_DATA, TEST_DATA
+
+ENGLISH = SHARED_DATA / "umr" / "english"
+LAYOUTS = TEST_DATA / "umr" / "layouts"
+VALID = TEST_DATA / "umr" / "valid.umr"
+_SNT_HEADER = re.compile(rb"^# :: snt[0-9]+", re.M)
+
+
+def _header_count(path: Path) -> int:
+    """An independent count: the ``# :: sntN`` lines of the file, by bytes."""
+    return len(_SNT_HEADER.findall(path.read_bytes()))
+
+
+def test_every_english_sentence_is_read_none_lost() -> None:
+    files = sorted(ENGLISH.glob("*.umr"))
+    assert len(files) == 584
+    total = 0
+    for path in files:
+        sentences = list(iter_umr_file(path))
+        assert len(sentences) == _header_count(path), path
+        # each sentence is the one its header names, in file order
+        assert [s.number for s in sentences] == [
+            int(m.group(1))
+            for m in re.finditer(rb"^# :: snt([0-9]+)", path.read_bytes(), re.M)
+        ]
+        total += len(sentences)
+        for sentence in sentences:
+            assert set(sentence.blocks) == set(BlockKind), (path, sentence.label)
+            # only sentences left out of the release or empty have no words
+            if not sentence.words:
+                assert sentence.graph is not None, (path, sentence.label)
+                assert sentence.metadata.get("type") == "not_in_release" or (
+                    sentence.graph.triples[0][2] == "umr-empty"
+                ), (path, sentence.label)
+    assert total == 31_534
+
+
+def test_the_release_layouts_are_read_as_meant() -> None:
+    # english_umr-0001: two empty lines between blocks; sentence 1 has all blocks
+    first = read_umr(ENGLISH / "english_umr-0001.umr").sentences[0]
+    assert [w.text for w in first.words][:3] == ["200", "dead", ","]
+    assert first.graph is not None and first.graph.top == "s1p"
+    assert ("s1l", [(9, 9)]) in [(a.variable, a.ranges) for a in first.alignments]
+    assert first.document.variable == "s1s0"
+    assert ("document-creation-time", ":before", "s1l") in [
+        (t.source, t.relation, t.target) for t in first.document.triples
+    ]
+    assert Note.EXTRA_EMPTY_LINE in {n.note for n in first.notes}
+    # english_umr-0047: blocks without any empty line between them
+    empty = read_umr(ENGLISH / "english_umr-0047.umr").sentences[0]
+    assert empty.graph is not None and empty.graph.top == "s1u"
+    assert set(empty.blocks) == set(BlockKind)
+    assert Note.NO_EMPTY_LINE in {n.note for n in empty.notes}
+
+
+def test_words_english_and_tokens_on_the_id_line() -> None:
+    doc = read_umr(LAYOUTS / "words_english.umr")
+    assert len(doc) == 2
+    first, second = doc
+    assert [w.text for w in first.words] == ["Mary", "left", "."]
+    assert [r.name for r in first.rows] == ["Words (English)", "Translation (English)"]
+    assert [w.text for w in second.words] == ["She", "came", "back", "."]
+    assert second.rows[0].header == "snt"
+    assert [(t.source, t.target) for t in second.document.triples] == [
+        ("s1l", "s2c"),
+        ("s1p", "s2p"),
+    ]
+
+
+def test_umr_1_0_samples_are_read() -> None:
+    path = SHARED_DATA / "umr" / "ancast_samples" / "umr_gold.txt"
+    doc = read_umr(path)
+    assert len(doc) == _header_count(path)
+    assert all(s.graph is not None and s.words for s in doc)
+    assert is_umr_path(path)
+
+
+def test_every_item_keeps_its_place() -> None:
+    sentence = read_umr(VALID).sentences[1]
+    assert sentence.number == 2 and sentence.source.first_line == 31
+    span = sentence.span_of
+    words = sentence.words
+    assert [(str(span(w.start, w.end)), w.text) for w in words[:2]] == [
+        (f"{VALID}:35:8", "She"),
+        (f"{VALID}:35:12", "bought"),
+    ]
+    line = sentence.alignments[2]
+    assert str(span(line.start, line.end)) == f"{VALID}:49:1"
+    assert str(span(*line.range_offsets[0])) == f"{VALID}:49:7"
+    triple = sentence.document.triples[0]
+    assert str(span(*triple.places[0])) == f"{VALID}:53:17"
+    assert str(span(*triple.places[2])) == f"{VALID}:53:29"
+    assert sentence.graph is not None
+    assert str(sentence.graph.definition_span("s2b2")) == f"{VALID}:42:12"
+
+
+def test_a_broken_sentence_keeps_its_error_and_reading_goes_on() -> None:
+    text = VALID.read_text().replace(
+        "    :aspect performance)\n", "    :aspect performance\n", 1
+    )
+    doc = read_umr_string(text, "broken.umr")
+    assert len(doc) == 2
+    broken, after = doc
+    assert broken.graph is None
+    assert [(e.code, e.span.line) for e in broken.errors] == [("U201", 15)]
+    assert broken.alignments and broken.document.triples  # the other blocks are read
+    assert after.graph is not None and not after.errors
+
+
+def test_three_block_sentence() -> None:
+    text = VALID.read_text().replace(
+        "# alignment:\ns2b: 2-2\ns2p: 1-1\ns2b2: 3-4\n\n", ""
+    )
+    doc = read_umr_string(text, "three.umr")
+    assert len(doc) == 2
+    notes = [(n.note, n.detail) for n in doc.sentences[1].notes]
+    assert (Note.MISSING_BLOCK, "# alignment:") in notes
+    assert doc.sentences[1].document.triples
+
+
+def test_streamed_reading_gives_the_sentences_of_the_whole_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(umr_module, "READ_BYTES", 97)  # cut inside lines and characters
+    text = VALID.read_text().replace("Mary", "Marié") * 3
+    path = tmp_path / "doc.umr"
+    path.write_text(text, encoding="utf-8")
+    streamed = list(iter_umr_file(path))
+    whole = read_umr_string(text, str(path)).sentences
+    assert [s.text for s in streamed] == [s.text for s in whole]
+    assert [s.source.first_line for s in streamed] == [
+        s.source.first_line for s in whole
+    ]
+
+
+def test_a_large_file_is_read_in_bounded_memory(tmp_path: Path) -> None:
+    sentence = VALID.read_text()
+    path = tmp_path / "big.umr"
+    with path.open("w", encoding="utf-8") as handle:
+        for _ in range(3000):  # about 3 MB
+            handle.write(sentence)
+    tracemalloc.start()
+    count = sum(1 for _ in iter_umr_file(path))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert count == 6000
+    assert peak < path.stat().st_size / 4
+
+
+def test_latin_1_bytes_are_one_located_error(tmp_path: Path) -> None:
+    path = tmp_path / "latin.umr"
+    path.write_bytes(VALID.read_bytes().replace(b"Paris", b"P\xe2ris"))
+    with pytest.raises(InputError) as caught:
+        list(iter_umr_file(path))
+    assert str(caught.value) == f"{path}: 5:19: not valid UTF-8 (byte 0xe2)"
+
+
+def test_umr_content_in_txt_is_recognised() -> None:
+    assert is_umr_path(LAYOUTS / "umr_content.txt")
+    assert not is_umr_path(SHARED_DATA / "umr" / "ancast_samples" / "amr_gold.txt")

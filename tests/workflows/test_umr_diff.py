@@ -1,0 +1,110 @@
+"""``amrcheck diff`` on UMR files: every layer's changes, with places."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from amrcheck.workflows.umr_diff import diff_umr
+from tests.conftest import TEST_DATA
+
+VALID = TEST_DATA / "umr" / "valid.umr"
+
+
+def _edited(tmp_path: Path, *pairs: tuple[str, str]) -> Path:
+    text = VALID.read_text()
+    for old, new in pairs:
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = tmp_path / "new.umr"
+    path.write_text(text)
+    return path
+
+
+def test_no_change_when_only_the_layout_differs(tmp_path: Path) -> None:
+    new = _edited(
+        tmp_path,
+        (
+            "    :aspect performance)\n\n# alignment:",
+            "    :aspect performance)\n# alignment:",
+        ),
+        ("Words: Mary", "Words(English): Mary"),
+    )
+    assert list(diff_umr(VALID, new)) == []
+
+
+def test_each_layer_reports_its_changes_with_places(tmp_path: Path) -> None:
+    new = _edited(
+        tmp_path,
+        ("    :ARG1 (s1c / city", "    :ARG2 (s1c / city"),  # graph
+        ("s1c: 3-3", "s1c: 3-4"),  # alignment
+        ("(author :full-affirmative s2b)", "(author :partial-affirmative s2b)"),
+        ("Words: She bought a  book .", "Words: She bought the book ."),
+    )
+    changes = [str(c) for c in diff_umr(VALID, new)]
+    assert changes == [
+        f"{new}:12:5: snt1 graph + (s1l :ARG2 s1c)",
+        f"{VALID}:12:5: snt1 graph - (s1l :ARG1 s1c)",
+        f"{new}:21:1: snt1 alignment ~ s1c: 3-3 -> 3-4",
+        f"{new}:35:8: snt2 words ~ 'She bought a book .' -> 'She bought the book .'",
+        f"{new}:54:14: snt2 document + :modal (author :partial-affirmative s2b)",
+        f"{VALID}:54:14: snt2 document - :modal (author :full-affirmative s2b)",
+    ]
+
+
+def test_added_and_removed_sentences(tmp_path: Path) -> None:
+    first = VALID.read_text().split("\n\n\n", 1)[0] + "\n\n\n"
+    path = tmp_path / "one.umr"
+    path.write_text(first)
+    assert [str(c) for c in diff_umr(VALID, path)] == [
+        f"{VALID}:31:1: snt2 sentence - removed"
+    ]
+    assert [str(c) for c in diff_umr(path, VALID)] == [
+        f"{VALID}:31:1: snt2 sentence + added"
+    ]
+
+
+def test_cli_text_json_and_exit_status(tmp_path: Path) -> None:
+    new = _edited(tmp_path, ("s1l: 2-2", "s1l: 0-0"))
+    same = subprocess.run(
+        ["amrcheck", "diff", str(VALID), str(VALID)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (same.returncode, same.stdout) == (0, "No changes.\n")
+    done = subprocess.run(
+        ["amrcheck", "diff", "--json", str(VALID), str(new)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["changes"] == [
+        {
+            "sentence": "snt1",
+            "layer": "alignment",
+            "change": "changed",
+            "text": "s1l: 2-2 -> 0-0",
+            "path": str(new),
+            "line": 18,
+            "column": 1,
+        }
+    ]
+
+
+def test_unreadable_file_is_one_located_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.umr"
+    bad.write_bytes(VALID.read_bytes().replace(b"Mary", b"M\xe4ry"))
+    done = subprocess.run(
+        ["amrcheck", "diff", str(VALID), str(bad)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert (
+        done.stderr
+        == f"amrcheck diff: cannot read {bad}: 5:9: not valid UTF-8 (byte 0xe4)\n"
+    )
