@@ -100,11 +100,31 @@ def ufal_layout(path: Path) -> str:
             if kind in HEADINGS:
                 out.append(HEADINGS[kind])
             if block is not None and block.end > block.start:
-                lines = text[block.start : block.end].split("\n")
-                out += [line.rstrip() for line in lines if line.strip()]
+                lines = [line.rstrip() for line in text[block.start : block.end].split("\n")]
+                lines = [line for line in lines if line.strip()]
+                if kind is BlockKind.GRAPH:
+                    lines = _no_trailing_zero(lines)
+                out += lines
             out.append("")
         out.append("")
     return "\n".join(out) + "\n"
+
+
+def _no_trailing_zero(lines: list[str]) -> list[str]:
+    """A graph line that ends with the value ``0`` joined with the next line.
+
+    compare_umr.pl eats a line while the rest is true in Perl, and the
+    string "0" is false: a value ``0`` that ends a line (``:x 0``, ``:quant
+    0``) is never read and its role is lost. Joining the lines changes no
+    meaning and lets the peer read the value (docs/umr.md).
+    """
+    joined: list[str] = []
+    for line in lines:
+        if joined and re.search(r"\s0$", joined[-1]):
+            joined[-1] += " " + line.strip()
+        else:
+            joined.append(line)
+    return joined
 
 
 def run_perl(script: Path, gold: Path, test: Path, *extra: str) -> tuple[dict[str, list[str]] | None, str, float]:

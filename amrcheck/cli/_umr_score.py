@@ -1,4 +1,5 @@
-"""What ``amrcheck score`` adds for UMR files: the document-level layers and umatch."""
+"""What ``amrcheck score`` and ``amrcheck iaa`` add for UMR files: the
+document-level layers, umatch, and the agreement per layer."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from rich.console import Console
 
 from ..reading.umr import read_umr
 from ..workflows.umatch import Counts, UmatchReport, umatch
+from ..workflows.umr_agreement import LAYERS, LayerAgreement
 from ..workflows.umr_score import DocumentScore, document_dict, score_umr_files
 from ._common import table
 
@@ -131,3 +133,28 @@ def render_umatch(out: Console, reports: dict[str, tuple[UmatchReport, UmatchRep
         if full.unpaired:
             out.print(f"{path}: no sentence {', '.join(full.unpaired)}; its reference "
                       "nodes count as unmapped")
+
+
+def layers_json(pairs: list[tuple[str, str, dict[str, LayerAgreement]]]) -> list[dict[str, Any]]:
+    """``amrcheck iaa``'s UMR layers as JSON-ready data."""
+    return [
+        {"a": a, "b": b, **{
+            name: {"f1": layer.f1, "low": layer.low, "high": layer.high}
+            for name, layer in layers.items()
+        }}
+        for a, b, layers in pairs
+    ]
+
+
+def render_layers(
+    out: Console, pairs: list[tuple[str, str, dict[str, LayerAgreement]]], confidence: float
+) -> None:
+    """One table: each pair of annotators, each UMR layer's F1 and interval."""
+    grid = table(out, "A", "B", *(f"{name} F1 ({confidence:.0%} CI)" for name in LAYERS),
+                 title="UMR layers, pairwise (A as reference)")
+    for a, b, layers in pairs:
+        grid.add_row(a, b, *(
+            f"{layers[name].f1:.4f} ({layers[name].low:.2f}–{layers[name].high:.2f})"
+            for name in LAYERS
+        ))
+    out.print(grid)

@@ -157,6 +157,9 @@ class GroupScore:
     missing: list[WrittenTriple] = field(default_factory=list)
     #: candidate triples the reference does not imply
     extra: list[WrittenTriple] = field(default_factory=list)
+    #: sentence key -> triples written in it, on each side
+    candidate_by_sentence: dict[str, int] = field(default_factory=dict)
+    reference_by_sentence: dict[str, int] = field(default_factory=dict)
 
     @property
     def matched(self) -> int:
@@ -340,6 +343,11 @@ def score_groups(
         gold_implied = closure(gold_set) if closed else gold_set
         test_implied = closure(test_set) if closed else test_set
         score = GroupScore(candidate=len(test_set), reference=len(gold_set))
+        for side, by_sentence in ((test, score.candidate_by_sentence),
+                                  (gold, score.reference_by_sentence)):
+            for written in side[group].values():
+                key = sentence_key(written.sentence)
+                by_sentence[key] = by_sentence.get(key, 0) + 1
         for relation, written in test[group].items():
             if relation in gold_implied:
                 score.correct += 1

@@ -67,3 +67,22 @@ def test_umatch_on_amr_files_is_an_error(tmp_path: Path) -> None:
     result = run(amr, amr, "-m", "umatch")
     assert result.exit_code == 2
     assert "umatch compares UMR files" in result.output
+
+
+def test_iaa_on_umr_gives_each_layer_pairwise_with_intervals() -> None:
+    import amrcheck.cli.iaa  # noqa: F401 -- registers the command
+
+    files = [DATA / "gold.umr", DATA / "alignment.umr", DATA / "docrel.umr"]
+    result = runner.invoke(app, ["iaa", *map(str, files), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    layers = {(Path(row["a"]).stem, Path(row["b"]).stem): row for row in report["umr_layers"]}
+    assert set(layers) == {("gold", "alignment"), ("gold", "docrel"), ("alignment", "docrel")}
+    assert layers["gold", "alignment"]["alignment"]["f1"] == 5 / 6
+    assert layers["gold", "alignment"]["temporal"]["f1"] == 1.0
+    assert layers["gold", "docrel"]["coref"]["f1"] == 0.0
+    low, high = layers["gold", "alignment"]["alignment"]["low"], layers["gold", "alignment"]["alignment"]["high"]
+    assert low <= 5 / 6 <= high
+    text = runner.invoke(app, ["iaa", *map(str, files)])
+    assert "UMR layers, pairwise" in text.stdout
+    assert "adjudication queue" in text.stdout
