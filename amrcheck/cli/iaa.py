@@ -25,13 +25,12 @@ from rich.text import Text
 from ..metrics.smatch import Smatch
 from ..pairing.graphs import PairingError
 from ..reading.corpus import read_errors
-from ..validation.filecheck import plural
 from ..reading.umr import is_umr_path
 from ..reading.umr_corpus import read_umr_corpus
+from ..validation.filecheck import plural
 from ..workflows.iaa import Agreement, agreement
 from ..workflows.umr_agreement import LayerAgreement, layer_agreement
 from . import app
-from ._umr_score import layers_json, render_layers
 from ._common import (
     ClusterOption,
     JobsOption,
@@ -48,6 +47,7 @@ from ._common import (
     table,
     workers,
 )
+from ._umr_score import layers_json, render_layers
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1

@@ -25,19 +25,9 @@ from rich.console import Console
 from ..metrics import Score, metric_names
 from ..pairing.graphs import gap_report
 from ..reading.corpus import read_corpus
-from ..reading.umr import is_umr_path
 from ..validation.filecheck import plural
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
-from ._umr_score import (
-    render_umatch,
-    render_umr,
-    take_umatch,
-    umatch_json,
-    umatch_reports,
-    umr_json,
-    umr_scores,
-)
 from ._common import (
     COMPAT_HELP,
     ClusterOption,
@@ -58,6 +48,7 @@ from ._common import (
     table,
     workers,
 )
+from ._umr_score import render_umatch, umatch_json, umr_figures
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
@@ -377,13 +368,19 @@ def score(
     ] = False,
     only: Annotated[
         Optional[str],  # noqa: UP007
-        typer.Option("--only", help="umatch (UMR): count only these relations, "
-                     "comma-separated ('concept' too), as compare_umr.pl's --only."),
+        typer.Option(
+            "--only",
+            help="umatch (UMR): count only these relations, comma-separated "
+            "('concept' too), as compare_umr.pl's --only.",
+        ),
     ] = None,
     exclude: Annotated[
         Optional[str],  # noqa: UP007
-        typer.Option("--except", help="umatch (UMR): leave out these relations, "
-                     "comma-separated, as compare_umr.pl's --except."),
+        typer.Option(
+            "--except",
+            help="umatch (UMR): leave out these relations, comma-separated, as "
+            "compare_umr.pl's --except.",
+        ),
     ] = None,
     html: Annotated[
         Optional[Path],  # noqa: UP007
@@ -410,15 +407,9 @@ def score(
     with guarded("score"):
         if strict and skip_unreadable:
             raise fail("score", "--strict and --skip-unreadable exclude each other")
-        metric, umatch_named = take_umatch(metric)
-        umr_input = is_umr_path(reference)
-        if umatch_named and not umr_input:
-            raise fail("score", "umatch compares UMR files (.umr, docs/umr.md) only")
-        umatch_figures = (
-            umatch_reports(reference, candidates, only, exclude) if umr_input else None
-        )
-        if umatch_named and metric is None and umatch_figures is not None:
-            raise typer.Exit(code=_umatch_only(umatch_figures, as_json, quiet))
+        metric, umr = umr_figures(reference, candidates, metric, only, exclude)
+        if umr.umatch_only and umr.umatch is not None:
+            raise typer.Exit(code=_umatch_only(umr.umatch, as_json, quiet))
         names = split_metrics(metric)
         shortcuts = {
             "root": root,
@@ -456,7 +447,7 @@ def score(
             strict=False,
             consequence="the report says how each graph concerned counts",
         )
-        umr = umr_scores(reference, candidates) if umr_input else None
+        umr.add_layers(reference, candidates)  # UMR: the document-level layers
         if per_pair is not None:
             write_per_pair(per_pair, evaluation)
         if html is not None:
@@ -469,10 +460,7 @@ def score(
                 )
             html.write_text(page, encoding="utf-8")
     if as_json:
-        data = json_report(evaluation)
-        if umr is not None and umatch_figures is not None:
-            data["umr"] = umr_json(umr)
-            data["umatch"] = umatch_json(umatch_figures)
+        data = {**json_report(evaluation), **umr.json()}
         typer.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
     elif quiet:
         for r in evaluation.results:
@@ -483,9 +471,7 @@ def score(
             typer.echo(line, err=True)
     else:
         render(console(), evaluation)
-        if umr is not None and umatch_figures is not None:
-            render_umr(console(), umr)
-            render_umatch(console(), umatch_figures)
+        umr.render(console())
     raise typer.Exit(code=exit_status(evaluation))
 
 
@@ -493,8 +479,8 @@ def _umatch_only(figures: dict[str, Any], as_json: bool, quiet: bool) -> int:
     """``--metric umatch`` alone: no search, the alignment-based figures only;
     1 when a reference sentence has no candidate."""
     if as_json:
-        typer.echo(json.dumps({"version": JSON_SCHEMA_VERSION, "umatch": umatch_json(figures)},
-                              indent=2, ensure_ascii=False))
+        data = {"version": JSON_SCHEMA_VERSION, "umatch": umatch_json(figures)}
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
     elif quiet:
         for path, (full, _) in figures.items():
             label = f"{path}\t" if len(figures) > 1 else ""

@@ -43,11 +43,21 @@ def _moved(graph: Graph, source: SourceText, shift: int) -> Graph:
     piece = graph
 
     def offsets() -> list[tuple[int, int, int, int]]:
-        return [(a + shift, b + shift, c + shift, d + shift) for a, b, c, d in piece.offsets]
+        return [
+            (a + shift, b + shift, c + shift, d + shift) for a, b, c, d in piece.offsets
+        ]
 
     alignments = dict(graph.alignments)
-    return Graph(source, graph.top, graph.triples, graph.kinds, graph.start + shift,
-                 graph.end + shift, alignments, offsets_factory=offsets)
+    return Graph(
+        source,
+        graph.top,
+        graph.triples,
+        graph.kinds,
+        graph.start + shift,
+        graph.end + shift,
+        alignments,
+        offsets_factory=offsets,
+    )
 
 
 def _entry(sentence: UmrSentence, source: SourceText) -> Entry:
@@ -55,8 +65,15 @@ def _entry(sentence: UmrSentence, source: SourceText) -> Entry:
     graph = None if sentence.graph is None else _moved(sentence.graph, source, shift)
     start = sentence.start + shift
     end = sentence.end + shift
-    return Entry(source, sentence.index, start, end, {"id": sentence_key(sentence)},
-                 graph=graph, errors=list(sentence.errors))
+    return Entry(
+        source,
+        sentence.index,
+        start,
+        end,
+        {"id": sentence_key(sentence)},
+        graph=graph,
+        errors=list(sentence.errors),
+    )
 
 
 def umr_corpus_from_string(text: str, path: str = "<string>") -> Corpus:

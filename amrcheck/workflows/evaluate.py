@@ -23,7 +23,8 @@ One reference, one or more candidate files, one or more metrics:
 
 UMR files (:func:`amrcheck.reading.umr.is_umr_path`) are scored by their
 sentence graphs (:mod:`amrcheck.reading.umr_corpus`), paired by sentence
-number. Other files given by path are streamed (:class:`amrcheck.pairing.streaming.PairStream`):
+number. Other files given by path are streamed
+(:class:`amrcheck.pairing.streaming.PairStream`):
 graphs are read, paired and scored a chunk at a time, every metric in
 one pass, so memory does not grow with the files' graphs; what is kept
 per pair is its key and its scores (the numbers behind micro, macro,
@@ -276,7 +277,8 @@ def evaluate(
     if compare and len(candidates) != 2:
         raise InputError(f"--compare needs two candidate files, not {len(candidates)}")
     # UMR files: their sentence graphs, paired by sentence number
-    reference, candidates = umr_as_corpus(reference), [umr_as_corpus(c) for c in candidates]
+    reference = umr_as_corpus(reference)
+    candidates = [umr_as_corpus(c) for c in candidates]
     smatch = next((m for m in metrics if m.name == "smatch"), None)
     scorer = _PairScorer(metrics, smatch if aspects else None, skip_unreadable)
     # graph-opening lines per file: a cheap look before reading

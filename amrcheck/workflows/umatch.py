@@ -1,4 +1,4 @@
-"""``umatch``: UMR files compared through their word alignments, as ``compare_umr.pl`` does.
+"""``umatch``: UMR files compared through their word alignments, as compare_umr.pl does.
 
 Layer: engine, above the UMR reader. No search: nodes are mapped by the
 words they are aligned to (the facts below are those of ÚFAL's
@@ -34,8 +34,10 @@ Example:
     >>> from amrcheck.reading.umr import read_umr_string
     >>> text = ("# :: snt1\\nWords: Dogs bark\\n\\n# sentence level graph:\\n"
     ...         "(s1b / bark-01 :ARG0 (s1d / dog))\\n\\n# alignment:\\ns1b: 2-2\\n"
-    ...         "s1d: 1-1\\n\\n# document level annotation:\\n(s1s0 / sentence)\\n\\n\\n")
-    >>> report = umatch(read_umr_string(text), read_umr_string(text.replace("dog", "cat")))
+    ...         "s1d: 1-1\\n\\n# document level annotation:\\n"
+    ...         "(s1s0 / sentence)\\n\\n\\n")
+    >>> other = text.replace("dog", "cat")
+    >>> report = umatch(read_umr_string(text), read_umr_string(other))
     >>> report.umatch.correct, report.umatch.reference, report.umatch.candidate
     (2, 3, 3)
 """
@@ -134,7 +136,11 @@ class _Node:
         if self.concept != "name":
             return self.concept
         ops = sorted(
-            (r for r in self.relations if r[0][3:].isdigit() and r[0].startswith(":op")),
+            (
+                r
+                for r in self.relations
+                if r[0][3:].isdigit() and r[0].startswith(":op")
+            ),
             key=lambda r: r[0].lower(),
         )
         return f"name[{' '.join(value for _, value in ops)}]"
@@ -156,10 +162,14 @@ def _sentence(sentence: UmrSentence) -> _Sentence:
     nodes: dict[str, _Node] = {}
     graph = sentence.graph
     if graph is not None:
-        for (source, role, target), kind in zip(graph.triples, graph.kinds, strict=True):
+        for (source, _, target), kind in zip(
+            graph.triples, graph.kinds, strict=True
+        ):
             if kind is TripleKind.INSTANCE:
                 nodes.setdefault(source, _Node(source, target, []))
-        for (source, role, target), kind in zip(graph.triples, graph.kinds, strict=True):
+        for (source, role, target), kind in zip(
+            graph.triples, graph.kinds, strict=True
+        ):
             if kind is not TripleKind.INSTANCE and source in nodes:
                 nodes[source].relations.append((role, _unquote(target)))
     tokens = [w.text for w in sentence.words]
@@ -167,7 +177,9 @@ def _sentence(sentence: UmrSentence) -> _Sentence:
         node = nodes.get(line.variable)
         if node is None or not line.ranges or line.ranges == [(0, 0)]:
             continue
-        node.tokens = tuple(sorted({i for a, b in line.ranges for i in range(a, b + 1)}))
+        node.tokens = tuple(
+            sorted({i for a, b in line.ranges for i in range(a, b + 1)})
+        )
         node.text = " ".join(tokens[i - 1] for i in node.tokens if 0 < i <= len(tokens))
     docrels = {(t.source, t.relation, t.target) for t in sentence.document.triples}
     return _Sentence(sentence.label, tokens, nodes, docrels)
@@ -176,7 +188,9 @@ def _sentence(sentence: UmrSentence) -> _Sentence:
 class _Filter:
     """``--only`` / ``--except``: which relation names (and ``concept``) count."""
 
-    def __init__(self, only: Collection[str] = (), exclude: Collection[str] = ()) -> None:
+    def __init__(
+        self, only: Collection[str] = (), exclude: Collection[str] = ()
+    ) -> None:
         self.only = {name.lstrip(":") for name in only}
         self.exclude = {name.lstrip(":") for name in exclude}
         if self.only and self.exclude:
@@ -192,7 +206,9 @@ class _Filter:
         return name in self.exclude
 
 
-def _pairs(node: _Node, nodes: dict[str, _Node], mapped: bool, keep: _Filter) -> list[_Pair]:
+def _pairs(
+    node: _Node, nodes: dict[str, _Node], mapped: bool, keep: _Filter
+) -> list[_Pair]:
     """The node's concept and relations; values that are nodes of the
     sentence mapped to their partners when ``mapped``."""
     pairs: list[_Pair] = []
@@ -211,8 +227,13 @@ def _pairs(node: _Node, nodes: dict[str, _Node], mapped: bool, keep: _Filter) ->
     return pairs
 
 
-def _found(node: _Node, nodes: dict[str, _Node], other: _Node | None,
-           other_nodes: dict[str, _Node], keep: _Filter) -> tuple[int, int, int]:
+def _found(
+    node: _Node,
+    nodes: dict[str, _Node],
+    other: _Node | None,
+    other_nodes: dict[str, _Node],
+    keep: _Filter,
+) -> tuple[int, int, int]:
     """(found, of the node's, of the other's) concept and relations."""
     mine = _pairs(node, nodes, True, keep)
     if other is None:
@@ -283,8 +304,15 @@ def _ambiguous_links(
     for partner in sorted(node.links):
         other = others[partner]
         strong = _found(node, nodes, other, others, keep)[0]
-        links.append(_Link(node, other, node.econcept == other.econcept, strong,
-                           _names_in_common(node, other)))
+        links.append(
+            _Link(
+                node,
+                other,
+                node.econcept == other.econcept,
+                strong,
+                _names_in_common(node, other),
+            )
+        )
     return links
 
 
@@ -306,6 +334,11 @@ def _link(reference: _Sentence, candidate: _Sentence, keep: _Filter) -> None:
                 if other.econcept == node.econcept:
                     node.links[other.variable] = None
                     other.links[node.variable] = None
+    _one_to_one(reference, candidate, keep)
+
+
+def _one_to_one(reference: _Sentence, candidate: _Sentence, keep: _Filter) -> None:
+    """While a node has several links, the best ambiguous link wins."""
     ref_nodes = [reference.nodes[v] for v in sorted(reference.nodes)]
     cand_nodes = [candidate.nodes[v] for v in sorted(candidate.nodes)]
     while True:
@@ -327,7 +360,9 @@ def _link(reference: _Sentence, candidate: _Sentence, keep: _Filter) -> None:
 
 def _carry_tokens(reference: _Sentence, candidate: _Sentence) -> None:
     """Renumber the candidate's aligned tokens into the reference's tokens."""
-    matcher = difflib.SequenceMatcher(None, reference.tokens, candidate.tokens, autojunk=False)
+    matcher = difflib.SequenceMatcher(
+        None, reference.tokens, candidate.tokens, autojunk=False
+    )
     moved: dict[int, int] = {}
     for tag, a1, a2, b1, b2 in matcher.get_opcodes():
         # equal runs, and replaced runs of equal length (a word changed), pair up
@@ -395,7 +430,9 @@ def _token_sets(sentence: _Sentence) -> set[tuple[int, ...]]:
     return {node.tokens for node in sentence.nodes.values() if node.tokens}
 
 
-def _tally(report: UmatchReport, gold: _Sentence, test: _Sentence, keep: _Filter) -> None:
+def _tally(
+    report: UmatchReport, gold: _Sentence, test: _Sentence, keep: _Filter
+) -> None:
     report.tokens += len(gold.tokens)
     sets_gold, sets_test = _token_sets(gold), _token_sets(test)
     aligned = report.aligned_token_sets
@@ -407,8 +444,12 @@ def _tally(report: UmatchReport, gold: _Sentence, test: _Sentence, keep: _Filter
     projections.candidate += len(test.nodes)
     projections.mapped_reference += sum(1 for n in gold.nodes.values() if n.links)
     projections.mapped_candidate += sum(1 for n in test.nodes.values() if n.links)
-    projections.ambiguous_reference += sum(1 for n in gold.nodes.values() if n.ambiguous)
-    projections.ambiguous_candidate += sum(1 for n in test.nodes.values() if n.ambiguous)
+    projections.ambiguous_reference += sum(
+        1 for n in gold.nodes.values() if n.ambiguous
+    )
+    projections.ambiguous_candidate += sum(
+        1 for n in test.nodes.values() if n.ambiguous
+    )
     for variable in sorted(gold.nodes):
         node = gold.nodes[variable]
         partners = [test.nodes[v] for v in sorted(node.links)]
@@ -431,8 +472,12 @@ def _tally(report: UmatchReport, gold: _Sentence, test: _Sentence, keep: _Filter
 
 
 def _tally_document(
-    counts: Counts, gold: _Sentence, test: _Sentence,
-    ref_nodes: dict[str, _Node], cand_nodes: dict[str, _Node], keep: _Filter,
+    counts: Counts,
+    gold: _Sentence,
+    test: _Sentence,
+    ref_nodes: dict[str, _Node],
+    cand_nodes: dict[str, _Node],
+    keep: _Filter,
 ) -> None:
     for source, relation, target in gold.docrels:
         if keep.ignored(relation):

@@ -17,7 +17,8 @@ Example:
     >>> from amrcheck.reading.umr import read_umr_string
     >>> text = ("# :: snt1\\nWords: Dogs bark\\n\\n# sentence level graph:\\n"
     ...         "(s1b / bark-01 :ARG0 (s1d / dog))\\n\\n# alignment:\\ns1b: 2-2\\n"
-    ...         "s1d: 1-1\\n\\n# document level annotation:\\n(s1s0 / sentence)\\n\\n\\n")
+    ...         "s1d: 1-1\\n\\n# document level annotation:\\n"
+    ...         "(s1s0 / sentence)\\n\\n\\n")
     >>> other = text.replace("s1d: 1-1", "s1d: 1-2")
     >>> rows = pair_layers(read_umr_string(text, "a"), read_umr_string(other, "b"))
     >>> rows["alignment"].f1
@@ -62,8 +63,13 @@ def _f1(sums: np.ndarray) -> np.ndarray:
     return np.asarray(f, dtype=float)
 
 
-def _layer(name: str, counts: dict[str, tuple[int, int, int, int]], resamples: int,
-           confidence: float, seed: int) -> LayerAgreement:
+def _layer(
+    name: str,
+    counts: dict[str, tuple[int, int, int, int]],
+    resamples: int,
+    confidence: float,
+    seed: int,
+) -> LayerAgreement:
     table = np.array(list(counts.values()) or [(0, 0, 0, 0)], dtype=float)
     estimate = float(_f1(table.sum(axis=0, keepdims=True))[0])
     rng = np.random.default_rng(seed)
@@ -77,15 +83,20 @@ def _layer(name: str, counts: dict[str, tuple[int, int, int, int]], resamples: i
 def _token_sets(sentence: UmrSentence) -> set[tuple[int, ...]]:
     sets = set()
     for line in sentence.alignments:
-        tokens = tuple(sorted({i for a, b in line.ranges for i in range(a, b + 1) if i > 0}))
+        tokens = tuple(
+            sorted({i for a, b in line.ranges for i in range(a, b + 1) if i > 0})
+        )
         if tokens:
             sets.add(tokens)
     return sets
 
 
 def pair_layers(
-    first: UmrDocument, second: UmrDocument, resamples: int = 1000,
-    confidence: float = 0.95, seed: int = 0,
+    first: UmrDocument,
+    second: UmrDocument,
+    resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
 ) -> dict[str, LayerAgreement]:
     """Each layer's agreement of ``second`` with ``first`` (as reference)."""
     ours = {sentence_key(s): s for s in first.sentences}
@@ -104,7 +115,9 @@ def pair_layers(
         extra: dict[str, int] = {}
         missing: dict[str, int] = {}
         for triple in score.extra:
-            extra[sentence_key(triple.sentence)] = extra.get(sentence_key(triple.sentence), 0) + 1
+            extra[sentence_key(triple.sentence)] = (
+                extra.get(sentence_key(triple.sentence), 0) + 1
+            )
         for triple in score.missing:
             key = sentence_key(triple.sentence)
             missing[key] = missing.get(key, 0) + 1
@@ -112,13 +125,20 @@ def pair_layers(
         for key in keys:
             given = score.candidate_by_sentence.get(key, 0)
             wanted = score.reference_by_sentence.get(key, 0)
-            counts[key] = (given - extra.get(key, 0), given, wanted - missing.get(key, 0), wanted)
+            counts[key] = (
+                given - extra.get(key, 0),
+                given,
+                wanted - missing.get(key, 0),
+                wanted,
+            )
         layers[group] = _layer(group, counts, resamples, confidence, seed)
     return layers
 
 
 def layer_agreement(
-    paths: Sequence[str | Path], resamples: int = 1000, confidence: float = 0.95,
+    paths: Sequence[str | Path],
+    resamples: int = 1000,
+    confidence: float = 0.95,
     seed: int = 0,
 ) -> list[tuple[str, str, dict[str, LayerAgreement]]]:
     """Every pair of annotators' files (the first of a pair as reference).
@@ -128,7 +148,10 @@ def layer_agreement(
     """
     documents = [read_umr(p) for p in paths]
     return [
-        (str(paths[i]), str(paths[j]),
-         pair_layers(documents[i], documents[j], resamples, confidence, seed))
+        (
+            str(paths[i]),
+            str(paths[j]),
+            pair_layers(documents[i], documents[j], resamples, confidence, seed),
+        )
         for i, j in combinations(range(len(paths)), 2)
     ]

@@ -27,7 +27,8 @@ Example:
     ...         "s1d: 1-1\\n\\n# document level annotation:\\n(s1s0 / sentence\\n"
     ...         "    :temporal ((document-creation-time :overlap s1b)))\\n\\n\\n")
     >>> renamed = text.replace("s1b", "s1x")
-    >>> scores = score_document(document_of(text, "a.umr"), document_of(renamed, "b.umr"))
+    >>> a, b = document_of(text, "a.umr"), document_of(renamed, "b.umr")
+    >>> scores = score_document(a, b)
     >>> scores.groups["temporal"].f1, scores.groups["temporal"].matched
     (1.0, 1)
 """
@@ -86,30 +87,31 @@ def closure(relations: Iterable[Relation]) -> set[Relation]:
     """
     found = set(relations)
     while True:
-        by_first: dict[str, list[Relation]] = defaultdict(list)
-        for relation in found:
-            by_first[relation[1]].append(relation)
-            if relation[0] in _EQUIVALENCES:  # both directions
-                by_first[relation[2]].append((relation[0], relation[2], relation[1]))
-        new: set[Relation] = set()
-        for name, a, b in list(found) + [
-            (r[0], r[2], r[1]) for r in found if r[0] in _EQUIVALENCES
-        ]:
-            for name2, _, c in by_first.get(b, ()):
-                composed = _compose(name, name2)
-                if composed is not None and a != c:
-                    candidate = canonical(composed, a, c)
-                    if candidate not in found:
-                        new.add(candidate)
-            if name == "contained":  # a contains b: b is after what a is after
-                for name2, _, c in by_first.get(a, ()):
-                    if name2 == "after" and b != c:
-                        candidate = ("after", b, c)
-                        if candidate not in found:
-                            new.add(candidate)
+        new = _implied_once(found) - found
         if not new:
             return found
         found |= new
+
+
+def _implied_once(found: set[Relation]) -> set[Relation]:
+    """The relations one composition of two of ``found`` gives."""
+    written = list(found) + [(r[0], r[2], r[1]) for r in found if r[0] in _EQUIVALENCES]
+    by_first: dict[str, list[Relation]] = defaultdict(list)
+    for relation in written:
+        by_first[relation[1]].append(relation)
+    implied: set[Relation] = set()
+    for name, a, b in written:
+        for name2, _, c in by_first.get(b, ()):
+            composed = _compose(name, name2)
+            if composed is not None and a != c:
+                implied.add(canonical(composed, a, c))
+        if name == "contained":  # a contains b: b is after what a is after
+            implied.update(
+                ("after", b, c)
+                for name2, _, c in by_first.get(a, ())
+                if name2 == "after" and b != c
+            )
+    return implied
 
 
 def _compose(first: str, second: str) -> str | None:
@@ -167,11 +169,17 @@ class GroupScore:
 
     @property
     def precision(self) -> float:
-        return self.correct / self.candidate if self.candidate else float(not self.reference)
+        return (
+            self.correct / self.candidate
+            if self.candidate
+            else float(not self.reference)
+        )
 
     @property
     def recall(self) -> float:
-        return self.found / self.reference if self.reference else float(not self.candidate)
+        return (
+            self.found / self.reference if self.reference else float(not self.candidate)
+        )
 
     @property
     def f1(self) -> float:
@@ -251,8 +259,12 @@ def node_mapping(
 
 def _counted(counts: dict[str, float]) -> GroupScore:
     matched = int(counts.get("matched", 0))
-    return GroupScore(matched, int(counts.get("candidate", 0)), matched,
-                      int(counts.get("reference", 0)))
+    return GroupScore(
+        matched,
+        int(counts.get("candidate", 0)),
+        matched,
+        int(counts.get("reference", 0)),
+    )
 
 
 #: a node as written: ``(variable / concept``
@@ -303,11 +315,11 @@ def _written(
                 continue
             ends = [triple.source, triple.target]
             if rename is not None:
-                ends = [
-                    _renamed(end, rename, variables) for end in ends
-                ]
+                ends = [_renamed(end, rename, variables) for end in ends]
             relation = canonical(triple.relation, ends[0], ends[1])
-            groups[group].setdefault(relation, WrittenTriple(triple, sentence, relation))
+            groups[group].setdefault(
+                relation, WrittenTriple(triple, sentence, relation)
+            )
     return groups
 
 
@@ -343,8 +355,10 @@ def score_groups(
         gold_implied = closure(gold_set) if closed else gold_set
         test_implied = closure(test_set) if closed else test_set
         score = GroupScore(candidate=len(test_set), reference=len(gold_set))
-        for side, by_sentence in ((test, score.candidate_by_sentence),
-                                  (gold, score.reference_by_sentence)):
+        for side, by_sentence in (
+            (test, score.candidate_by_sentence),
+            (gold, score.reference_by_sentence),
+        ):
             for written in side[group].values():
                 key = sentence_key(written.sentence)
                 by_sentence[key] = by_sentence.get(key, 0) + 1
@@ -367,11 +381,15 @@ def score_document(
 ) -> DocumentScore:
     """The document-level groups of ``candidate`` against ``reference``."""
     mapping, sentences = node_mapping(reference, candidate, metric)
-    return DocumentScore(score_groups(reference, candidate, mapping), mapping, sentences)
+    return DocumentScore(
+        score_groups(reference, candidate, mapping), mapping, sentences
+    )
 
 
 def score_umr_files(
-    reference: str | Path, candidates: Sequence[str | Path], metric: Metric | None = None
+    reference: str | Path,
+    candidates: Sequence[str | Path],
+    metric: Metric | None = None,
 ) -> dict[str, DocumentScore]:
     """Each candidate UMR file's :class:`DocumentScore` against ``reference``.
 
@@ -399,8 +417,12 @@ def group_dict(score: GroupScore) -> dict[str, Any]:
 
 def document_dict(score: DocumentScore) -> dict[str, Any]:
     """A :class:`DocumentScore` as JSON-ready data (``docs/umr.md``)."""
-    layers = {"sentences": score.sentences, **score.groups, "document": score.document,
-              "overall": score.overall}
+    layers = {
+        "sentences": score.sentences,
+        **score.groups,
+        "document": score.document,
+        "overall": score.overall,
+    }
     report = {name: group_dict(layer) for name, layer in layers.items()}
     for name in ("sentences", "overall"):
         del report[name]["missing"], report[name]["extra"]

@@ -23,9 +23,18 @@ def test_prints_sentence_group_overall_and_umatch_figures() -> None:
     assert result.exit_code == 1, result.output
     out = result.stdout
     assert "graph snt2: ::id 'snt2' is not in" in out
-    for label in ("sentence graphs (smatch)", "temporal", "modal", "coref",
-                  "document level", "overall", "aligned token sets", "node projections",
-                  "triples in mapped nodes", "umatch without document level"):
+    for label in (
+        "sentence graphs (smatch)",
+        "temporal",
+        "modal",
+        "coref",
+        "document level",
+        "overall",
+        "aligned token sets",
+        "node projections",
+        "triples in mapped nodes",
+        "umatch without document level",
+    ):
         assert label in out, label
     assert f"{DATA / 'gold.umr'}:53:17: temporal missing: (s1l :before s2b)" in out
     assert "no sentence snt2" in out
@@ -44,8 +53,15 @@ def test_json_has_the_umr_layers_and_umatch() -> None:
 
 
 def test_umatch_alone_runs_no_search_and_takes_only(tmp_path: Path) -> None:
-    result = run(DATA / "gold.umr", DATA / "concept.umr", "-m", "umatch", "--only",
-                 "concept", "--quiet")
+    result = run(
+        DATA / "gold.umr",
+        DATA / "concept.umr",
+        "-m",
+        "umatch",
+        "--only",
+        "concept",
+        "--quiet",
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == "0.8750"
     result = run(DATA / "gold.umr", DATA / "concept.umr", "-m", "umatch", "--json")
@@ -76,12 +92,21 @@ def test_iaa_on_umr_gives_each_layer_pairwise_with_intervals() -> None:
     result = runner.invoke(app, ["iaa", *map(str, files), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    layers = {(Path(row["a"]).stem, Path(row["b"]).stem): row for row in report["umr_layers"]}
-    assert set(layers) == {("gold", "alignment"), ("gold", "docrel"), ("alignment", "docrel")}
+    layers = {
+        (Path(row["a"]).stem, Path(row["b"]).stem): row for row in report["umr_layers"]
+    }
+    assert set(layers) == {
+        ("gold", "alignment"),
+        ("gold", "docrel"),
+        ("alignment", "docrel"),
+    }
     assert layers["gold", "alignment"]["alignment"]["f1"] == 5 / 6
     assert layers["gold", "alignment"]["temporal"]["f1"] == 1.0
     assert layers["gold", "docrel"]["coref"]["f1"] == 0.0
-    low, high = layers["gold", "alignment"]["alignment"]["low"], layers["gold", "alignment"]["alignment"]["high"]
+    low, high = (
+        layers["gold", "alignment"]["alignment"]["low"],
+        layers["gold", "alignment"]["alignment"]["high"],
+    )
     assert low <= 5 / 6 <= high
     text = runner.invoke(app, ["iaa", *map(str, files)])
     assert "UMR layers, pairwise" in text.stdout

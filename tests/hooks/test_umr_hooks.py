@@ -1,4 +1,4 @@
-"""``amr-iaa`` and ``amr-regress`` on UMR files (issue 31): sentence graphs by number."""
+"""``amr-iaa`` and ``amr-regress`` on UMR files (issue 31): graphs by sentence."""
 
 from __future__ import annotations
 

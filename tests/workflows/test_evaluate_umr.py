@@ -1,4 +1,4 @@
-"""UMR sentence graphs through the engine's pairing and scoring (issue 31, sentence level)."""
+"""UMR sentence graphs through the engine's pairing and scoring (issue 31)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,9 @@ def test_every_metric_scores_a_umr_file_against_itself_as_one(name: str) -> None
 def test_explanations_place_triples_at_the_file_lines_of_the_umr_file() -> None:
     reference, _ = read_umr_corpus(DATA / "gold.umr")
     candidate, _ = read_umr_corpus(DATA / "concept.umr")
-    score = get_metric("smatch").score(candidate[1].graph, reference[1].graph, explain=True)
+    score = get_metric("smatch").score(
+        candidate[1].graph, reference[1].graph, explain=True
+    )
     assert score.explanation is not None
     extra = [str(t.span) for t in score.explanation.extra]
     missing = [(str(t), t.span.line) for t in score.explanation.missing]

@@ -29,9 +29,16 @@ PEER = {
 @pytest.mark.parametrize("probe", sorted(PEER))
 def test_umatch_counts_what_compare_umr_counts(probe: str) -> None:
     report = umatch(read_umr(DATA / "gold.umr"), read_umr(DATA / f"{probe}.umr"))
-    a, p, m, u = report.aligned_token_sets, report.projections, report.mapped_triples, report.umatch
+    a, p, m, u = (
+        report.aligned_token_sets,
+        report.projections,
+        report.mapped_triples,
+        report.umatch,
+    )
     assert (a.correct, a.reference, a.candidate) == PEER[probe][0]
-    assert (p.mapped_reference, p.mapped_candidate, p.reference, p.candidate) == PEER[probe][1]
+    assert (p.mapped_reference, p.mapped_candidate, p.reference, p.candidate) == PEER[
+        probe
+    ][1]
     assert (m.correct, m.reference, m.candidate) == PEER[probe][2]
     assert (u.correct, u.reference, u.candidate) == PEER[probe][3]
 
@@ -47,8 +54,9 @@ def test_only_and_except_filter_relations_as_compare_umr_does() -> None:
 
 
 def test_without_document_level_counts_only_the_graphs() -> None:
-    report = umatch(read_umr(DATA / "gold.umr"), read_umr(DATA / "docrel.umr"),
-                    document_level=False)
+    report = umatch(
+        read_umr(DATA / "gold.umr"), read_umr(DATA / "docrel.umr"), document_level=False
+    )
     assert report.umatch.f1 == 1.0
 
 
@@ -68,9 +76,12 @@ def test_different_tokens_are_aligned_first_and_said() -> None:
 
 def test_an_inserted_token_shifts_the_candidate_alignments_back() -> None:
     text = (DATA / "gold.umr").read_text(encoding="utf-8")
-    shifted = (text.replace("Words: She bought a  book .", "Words: Then she bought a book .")
-               .replace("s2b: 2-2", "s2b: 3-3").replace("s2p: 1-1", "s2p: 2-2")
-               .replace("s2b2: 3-4", "s2b2: 4-5"))
+    shifted = (
+        text.replace("Words: She bought a  book .", "Words: Then she bought a book .")
+        .replace("s2b: 2-2", "s2b: 3-3")
+        .replace("s2p: 1-1", "s2p: 2-2")
+        .replace("s2b2: 3-4", "s2b2: 4-5")
+    )
     report = umatch(read_umr_string(text), read_umr_string(shifted))
     assert report.realigned == ["snt2"]
     # "She" against "Then she": two tokens replace one, so s2p's word has no

@@ -38,13 +38,17 @@ def test_renamed_non_ascii_variables_score_one_at_every_level() -> None:
 def test_a_czech_edit_costs_what_compare_umr_counts() -> None:
     gold, edited = read_umr(DATA / "czech.umr"), read_umr(DATA / "czech-edited.umr")
     report = umatch(gold, edited)
-    assert (report.umatch.correct, report.umatch.reference, report.umatch.candidate) == (
-        17, 19, 19)
+    assert (
+        report.umatch.correct,
+        report.umatch.reference,
+        report.umatch.candidate,
+    ) == (17, 19, 19)
     assert (report.mapped_triples.correct, report.mapped_triples.reference) == (11, 12)
     # the coreference written the other way round is the same relation here
     assert score_document(gold, edited).groups["coref"].f1 == 1.0
-    evaluation = evaluate(DATA / "czech.umr", [DATA / "czech-edited.umr"],
-                          [get_metric("smatch")])
+    evaluation = evaluate(
+        DATA / "czech.umr", [DATA / "czech-edited.umr"], [get_metric("smatch")]
+    )
     assert evaluation.results[0].ids == ["snt1", "snt2"]
 
 
@@ -52,7 +56,15 @@ def test_a_glossed_language_scores_through_its_words_row() -> None:
     gold, edited = read_umr(DATA / "glossed.umr"), read_umr(DATA / "glossed-edited.umr")
     assert [w.text for w in gold.sentences[0].words] == ["Ninakupenda", "sana", "."]
     report = umatch(gold, edited)
-    assert (report.umatch.correct, report.umatch.reference, report.umatch.candidate) == (
-        10, 13, 13)
+    assert (
+        report.umatch.correct,
+        report.umatch.reference,
+        report.umatch.candidate,
+    ) == (10, 13, 13)
     p = report.projections
-    assert (p.mapped_reference, p.mapped_candidate, p.reference, p.candidate) == (3, 3, 4, 4)
+    assert (p.mapped_reference, p.mapped_candidate, p.reference, p.candidate) == (
+        3,
+        3,
+        4,
+        4,
+    )
