@@ -24,7 +24,7 @@ from rich.console import Console
 
 from ..metrics import Score, metric_names
 from ..pairing.graphs import gap_report
-from ..reading.corpus import read_corpus
+from ..reading.umr_corpus import read_scored
 from ..validation.filecheck import plural
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
@@ -455,8 +455,8 @@ def score(
 
             with progress_bar("report", total, quiet) as done:
                 page = score_report(
-                    evaluation, read_corpus(reference),
-                    [read_corpus(c) for c in candidates], metrics, by.value, jobs, done,
+                    evaluation, read_scored(reference),
+                    [read_scored(c) for c in candidates], metrics, by.value, jobs, done,
                 )
             html.write_text(page, encoding="utf-8")
     if as_json:

@@ -28,7 +28,7 @@ from pathlib import Path
 from ..graph import Graph
 from ..span import SourceText
 from ._parse import Entry
-from .corpus import Corpus, normalize_text, read_text
+from .corpus import Corpus, normalize_text, read_corpus, read_text
 from .umr import UmrDocument, UmrSentence, is_umr_path, iter_umr_lines, split_lines
 
 
@@ -109,3 +109,9 @@ def umr_as_corpus(file: Corpus | str | Path) -> Corpus | str | Path:
     if isinstance(file, Corpus) or not is_umr_path(file):
         return file
     return read_umr_corpus(file)[0]
+
+
+def read_scored(path: str | Path) -> Corpus:
+    """The corpus a file is scored as: a UMR file's sentence graphs, or
+    an AMR file's graphs (:func:`~amrcheck.reading.corpus.read_corpus`)."""
+    return read_umr_corpus(path)[0] if is_umr_path(path) else read_corpus(path)

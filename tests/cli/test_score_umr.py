@@ -111,3 +111,11 @@ def test_iaa_on_umr_gives_each_layer_pairwise_with_intervals() -> None:
     text = runner.invoke(app, ["iaa", *map(str, files)])
     assert "UMR layers, pairwise" in text.stdout
     assert "adjudication queue" in text.stdout
+
+
+def test_html_report_draws_the_umr_sentence_graphs(tmp_path: Path) -> None:
+    page = tmp_path / "report.html"
+    result = run(DATA / "gold.umr", DATA / "concept.umr", "--html", page, "-q")
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    assert "snt2" in html and "magazine" in html
