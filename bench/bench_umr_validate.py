@@ -46,6 +46,9 @@ from amrcheck.validation.umr_rules import UMR_RULES  # noqa: E402
 
 ENGLISH = REPO.parent / "shared" / "data" / "umr" / "english"
 PROBES = REPO / "tests" / "data" / "umr" / "probes"
+_HEADING = re.compile(
+    r"^#\s*(sentence level graph|alignment|document level annotation):\s*$"
+)
 _OUR_LINE = re.compile(r"^(.*):(\d+):\d+: (U\d{3}) ")
 _PEER_LINE = re.compile(r"^\[Line (\d+)[^\]]*\]: \[L(\d) (\w+) ([a-z-]+)\]")
 #: the options a probe asks for (first line ``# options: a, b``) in peer form
@@ -229,34 +232,44 @@ def probe_report(
     return "\n".join(lines)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--peer", type=Path, required=True, help="the peer's validate.py"
-    )
-    parser.add_argument(
-        "--limit", type=int, default=0, help="only the first N English files"
-    )
-    parser.add_argument("--json", type=Path, help="write the figures here too")
-    args = parser.parse_args()
-    english = sorted(ENGLISH.glob("*.umr"))
-    if args.limit:
-        english = english[: args.limit]
-    probes = sorted(PROBES.glob("U*.umr"))
+def normalize(files: list[Path], folder: Path) -> list[Path]:
+    """The files in the specification's layout: one empty line before each
+    block heading, two after each sentence, no trailing white space. The
+    peer skips every sentence with a layout deviation; on these it checks
+    all of them."""
+    written = []
+    for path in files:
+        lines = [line.rstrip() for line in path.read_text(encoding="utf-8").split("\n")]
+        result: list[str] = []
+        for line in lines:
+            if not line:
+                continue
+            if line.startswith("#####") and result:
+                result += ["", ""]
+            if _HEADING.match(line):
+                result.append("")
+            result.append(line)
+        target = folder / path.name
+        target.write_text("\n".join([*result, "", "", ""]), encoding="utf-8")
+        written.append(target)
+    return written
+
+
+def measure(name: str, validator: Path, files: list[Path]) -> dict[str, object]:
+    """Speed (ours before and after the peer: the load changes) and findings."""
     with open("/proc/loadavg") as handle:
         load_before = handle.read().strip()
-    # ours before and after the peer: the machine's load changes over a run
     cpu = children_cpu()
-    ours_english, our_first = run_ours(english, [])
+    ours, our_first = run_ours(files, [])
     our_cpu_first, cpu = children_cpu() - cpu, children_cpu()
-    peer_english, peer_seconds = run_peer(args.peer, english)
+    peer, peer_seconds = run_peer(validator, files)
     peer_cpu, cpu = children_cpu() - cpu, children_cpu()
-    _, our_second = run_ours(english, [])
+    _, our_second = run_ours(files, [])
     our_cpu = (our_cpu_first + children_cpu() - cpu) / 2
     our_seconds = (our_first + our_second) / 2
     with open("/proc/loadavg") as handle:
         load_after = handle.read().strip()
-    print(f"English release: {len(english)} files")
+    print(f"## {name}: {len(files)} files")
     print(
         f"peer validate.py: {peer_seconds:.1f} s wall, {peer_cpu:.1f} s CPU "
         "(one process per file)"
@@ -270,34 +283,53 @@ def main() -> int:
     print(f"speed ratio: {wall:.1f}x wall, {cpu_ratio:.1f}x CPU")
     print(f"load before: {load_before}; after: {load_after}")
     print()
-    result = compare(peer_english, ours_english)
+    result = compare(peer, ours)
     print(table(result))
     print()
     print(examples())
     print()
+    return {
+        "files": len(files),
+        "peer_seconds": peer_seconds,
+        "amrcheck_seconds": our_seconds,
+        "peer_cpu": peer_cpu,
+        "amrcheck_cpu": our_cpu,
+        "load": [load_before, load_after],
+        "findings": {k: dict(v) for k, v in result.items()},
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--peer", type=Path, required=True, help="the peer's validate.py"
+    )
+    parser.add_argument(
+        "--limit", type=int, default=0, help="only the first N English files"
+    )
+    parser.add_argument("--json", type=Path, help="write the figures here too")
+    args = parser.parse_args()
+    english = sorted(ENGLISH.glob("*.umr"))
+    if args.limit:
+        english = english[: args.limit]
+    figures = {"release": measure("English release, as released", args.peer, english)}
+    with tempfile.TemporaryDirectory() as folder:
+        normalized = normalize(english, Path(folder))
+        figures["normalized"] = measure(
+            "English release in the specification's layout", args.peer, normalized
+        )
+    probes = sorted(PROBES.glob("U*.umr"))
     peer_probes, _ = run_peer(args.peer, probes)
     ours_probes: dict[str, list[tuple[str, int]]] = {}
     for probe in probes:
         found, _ = run_ours([probe], probe_options(probe))
         ours_probes.update(found)
+    print("## Probes")
     print(probe_report(peer_probes, ours_probes))
     print()
     print(table(compare(peer_probes, ours_probes)))
     if args.json:
-        args.json.write_text(
-            json.dumps(
-                {
-                    "files": len(english),
-                    "peer_seconds": peer_seconds,
-                    "amrcheck_seconds": our_seconds,
-                    "peer_cpu": peer_cpu,
-                    "amrcheck_cpu": our_cpu,
-                    "load": [load_before, load_after],
-                    "english": {k: dict(v) for k, v in result.items()},
-                },
-                indent=2,
-            )
-        )
+        args.json.write_text(json.dumps(figures, indent=2))
     return 0
 
 

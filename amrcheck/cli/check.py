@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import ConfigError
+from ..reading.umr import is_umr_path
 from ..validation.filecheck import FileResult, check_file, ordered_findings, summary
 from ..validation.rules import check_patterns
 from ..validation.umr import UmrOptions
@@ -80,7 +81,7 @@ def check(
     """Check AMR and UMR files for syntax errors and rule violations (docs/rules.md)."""
     chosen = _patterns(select, "--select")
     dropped = _patterns(ignore, "--ignore")
-    umr = _umr_options(umr_options)
+    umr = _umr_options(umr_options, any(is_umr_path(path) for path in files))
     results = [check_file(path, chosen, dropped, umr) for path in files]
     for result in results:
         if result.problem is not None:
@@ -88,8 +89,9 @@ def check(
     if output_format is OutputFormat.JSON:
         typer.echo(json.dumps(_json_report(results), indent=2, ensure_ascii=False))
     else:
-        for finding in ordered_findings(results):
-            typer.echo(str(finding))
+        lines = [str(finding) for finding in ordered_findings(results)]
+        if lines:  # one write: a UMR release has hundreds of thousands
+            typer.echo("\n".join(lines))
         if not quiet:
             typer.echo(summary(results))
     if any(r.problem is not None for r in results):
@@ -97,11 +99,17 @@ def check(
     raise typer.Exit(code=1 if any(r.errors for r in results) else 0)
 
 
-def _umr_options(values: list[str] | None) -> UmrOptions:
+def _umr_options(values: list[str] | None, umr_files: bool) -> UmrOptions:
+    """``--umr`` on the ``[umr]`` options of the configuration (read only
+    when there are UMR files: AMR checks never depended on it)."""
     try:
-        base = load_config().umr
+        base = load_config().umr if umr_files else UmrOptions()
+    except ConfigError as exc:
+        typer.echo(f"amrcheck check: {exc}", err=True)
+        raise typer.Exit(code=2) from None
+    try:
         return base.relaxed(p for v in values or () for p in v.split(",") if p)
-    except (ConfigError, ValueError) as exc:
+    except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--umr") from None
 
 

@@ -47,6 +47,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
+from typing import NamedTuple
 
 from ..errors import InputError
 from ..findings import Finding, Related, Severity
@@ -140,8 +141,7 @@ class LayoutNote:
     detail: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
+class Word(NamedTuple):
     """One whitespace-separated item of a row, at ``start:end``."""
 
     text: str

@@ -103,8 +103,13 @@ def check_umr_file(
         refused = isinstance(exc, RefusedInputError)
         return FileResult(str(path), problem=str(exc), refused=refused)
     result.findings += select_findings(validator.finish(), select, ignore)
-    result.findings.sort(key=lambda f: (f.span.line, f.span.column, f.code))
+    result.findings.sort(key=_place)
     return result
+
+
+def _place(finding: Finding) -> tuple[int, int, str]:
+    line, column = finding.span.source.line_column(finding.span.start)
+    return line, column, finding.code
 
 
 def ordered_findings(results: list[FileResult]) -> list[Finding]:

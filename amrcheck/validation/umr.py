@@ -1151,14 +1151,17 @@ def _reachable(earlier: dict[str, set[str]], start: str) -> set[str]:
 
 
 def _defined(graph: Graph, variable: str, index: int) -> Span:
-    """Where ``variable`` is defined: found in the graph's text, which is
-    much cheaper than the offsets of all its triples (``graph.role_span``)."""
+    """Where ``variable`` is defined: ``( variable /`` found in the graph's
+    text, much cheaper than the offsets of all its triples (``role_span``)."""
     if graph.offsets_factory is not None:
         text = graph.source.text
-        pattern = re.compile(r"\(\s*(" + re.escape(variable) + r")\s*/")
-        match = pattern.search(text, graph.start, graph.end)
-        if match is not None:
-            return Span(graph.source, match.start(1), match.end(1))
+        at = text.find(variable, graph.start, graph.end)
+        while at >= 0:
+            end = at + len(variable)
+            before = text[graph.start : at].rstrip()
+            if before.endswith("(") and text[end:graph.end].lstrip().startswith("/"):
+                return Span(graph.source, at, end)
+            at = text.find(variable, end, graph.end)
     return graph.role_span(index)
 
 

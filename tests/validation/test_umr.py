@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from amrcheck.reading.umr import read_umr, read_umr_string
 from amrcheck.validation.filecheck import check_file
@@ -190,3 +192,50 @@ def test_latin_1_file_is_one_located_error_without_traceback(tmp_path: Path) -> 
 def test_umr_content_in_a_txt_file_gets_the_umr_rules() -> None:
     result = check_file(UMR_DATA / "layouts" / "umr_content.txt", [], [])
     assert result.problem is None and result.graphs == 2 and result.findings == []
+
+
+_FRAGMENTS = [
+    "################################################################################\n",
+    "# meta-info :: sent_id = x :: type = partial_conversion\n",
+    "# :: snt1\n",
+    "# :: snt2\tA b .\n",
+    "Index: 1 2\n",
+    "Words: A b\n",
+    "Words(English): A b\n",
+    "Foo: x\n",
+    "\n",
+    "\n\n",
+    "# sentence level graph:\n",
+    "# alignment:\n",
+    "# document level annotation:\n",
+    "(s1a / a\n",
+    "    :ARG0 (s1b / b))\n",
+    ")\n",
+    '(s1a / a :op1 "x\n',
+    "s1a: 1-1\n",
+    "s1b: 0-0,2-2\n",
+    "s9z: -1--1\n",
+    "s1a 1-1\n",
+    "(s1s0 / sentence\n",
+    "    :temporal ((document-creation-time :before s1a))\n",
+    "    :coref ((s1a :same-entity s1b)\n",
+    "    :modal ((root :modal author)))\n",
+    "# a comment\n",
+    "  \t \n",
+    "é\u0301\r\n",
+    "\x0c\u2028 x\n",
+]
+
+
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=40))
+@settings(max_examples=300, deadline=None)
+def test_any_text_is_read_and_checked_without_losing_a_line(parts: list[str]) -> None:
+    text = "".join(parts)
+    doc = read_umr_string(text, "fuzz.umr")
+    joined = "".join(s.source.text for s in doc)
+    # every line is in a sentence; only white space after the last may be left
+    assert text.startswith(joined) and not text[len(joined) :].strip()
+    first_lines = [s.source.first_line for s in doc]
+    assert first_lines == sorted(first_lines)
+    validate_umr(doc)
+    validate_umr(doc, UmrOptions(warn_overlapping_alignment=True))
