@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,31 +86,101 @@ def closure(relations: Iterable[Relation]) -> set[Relation]:
     strengths imply nothing further.
     """
     found = set(relations)
-    while True:
-        new = _implied_once(found) - found
-        if not new:
-            return found
+    delta = set(found)
+    while delta:  # semi-naive: each round composes only what the last one found
+        new = _implied(delta, found) - found
         found |= new
+        delta = new
+    return found
 
 
-def _implied_once(found: set[Relation]) -> set[Relation]:
-    """The relations one composition of two of ``found`` gives."""
-    written = list(found) + [(r[0], r[2], r[1]) for r in found if r[0] in _EQUIVALENCES]
+class _Classes:
+    """Union-find over node names: the classes an equivalence makes."""
+
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, node: str) -> str:
+        parent = self.parent.setdefault(node, node)
+        while parent != node:
+            grand = self.parent[parent]
+            self.parent[node] = grand
+            node, parent = parent, grand
+        return node
+
+    def union(self, a: str, b: str) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+    def same(self, a: str, b: str) -> bool:
+        return a in self.parent and b in self.parent and self.find(a) == self.find(b)
+
+
+class Implied:
+    """What ``relations`` (canonical, one group's) imply, as :func:`closure`
+    finds it, without listing every pair of a coreference class: each
+    equivalence is kept as classes (union-find) and ``:subset-of`` is
+    closed over the classes of both equivalences."""
+
+    def __init__(self, relations: Iterable[Relation]) -> None:
+        self.classes = {name: _Classes() for name in _EQUIVALENCES}
+        self.joined = _Classes()
+        others: list[Relation] = []
+        for name, a, b in relations:
+            if name in _EQUIVALENCES:
+                self.classes[name].union(a, b)
+                self.joined.union(a, b)
+            else:
+                others.append((name, a, b))
+        self.closed = closure(self._collapsed(r) for r in others)
+
+    def _collapsed(self, relation: Relation) -> Relation:
+        name, a, b = relation
+        if name != "subset-of":
+            return relation
+        return name, self.joined.find(a), self.joined.find(b)
+
+    def __contains__(self, relation: object) -> bool:
+        if not isinstance(relation, tuple) or len(relation) != 3:
+            return False
+        name, a, b = relation
+        if name in _EQUIVALENCES:
+            return a != b and self.classes[name].same(a, b)
+        return self._collapsed((name, a, b)) in self.closed
+
+
+def _both_ways(relations: Iterable[Relation]) -> list[Relation]:
+    """``relations``, and each equivalence also read backwards."""
+    out = list(relations)
+    out += [(r[0], r[2], r[1]) for r in out if r[0] in _EQUIVALENCES]
+    return out
+
+
+def _implied(delta: set[Relation], found: set[Relation]) -> set[Relation]:
+    """What one composition of a relation of ``delta`` with one of ``found``
+    (either first) gives."""
     by_first: dict[str, list[Relation]] = defaultdict(list)
-    for relation in written:
+    by_second: dict[str, list[Relation]] = defaultdict(list)
+    for relation in _both_ways(found):
         by_first[relation[1]].append(relation)
+        by_second[relation[2]].append(relation)
     implied: set[Relation] = set()
-    for name, a, b in written:
+    add = implied.add
+
+    def put(name: str | None, a: str, c: str) -> None:
+        if name is not None and a != c:
+            add((name, c, a) if name in _SYMMETRIC and c < a else (name, a, c))
+
+    for name, a, b in _both_ways(delta):
         for name2, _, c in by_first.get(b, ()):
-            composed = _compose(name, name2)
-            if composed is not None and a != c:
-                implied.add(canonical(composed, a, c))
-        if name == "contained":  # a contains b: b is after what a is after
-            implied.update(
-                ("after", b, c)
-                for name2, _, c in by_first.get(a, ())
-                if name2 == "after" and b != c
-            )
+            put(_compose(name, name2), a, c)
+        for name0, z, _ in by_second.get(a, ()):
+            put(_compose(name0, name), z, b)
+        # what a contains is after what a is after (either one new)
+        for name2, _, c in by_first.get(a, ()):
+            if name == "contained" and name2 == "after":
+                put("after", b, c)
+            elif name == "after" and name2 == "contained":
+                put("after", c, b)
     return implied
 
 
@@ -352,8 +422,8 @@ def score_groups(
     for group in GROUPS:
         gold_set, test_set = set(gold[group]), set(test[group])
         closed = group in CLOSED_GROUPS
-        gold_implied = closure(gold_set) if closed else gold_set
-        test_implied = closure(test_set) if closed else test_set
+        gold_implied: Container[Relation] = Implied(gold_set) if closed else gold_set
+        test_implied: Container[Relation] = Implied(test_set) if closed else test_set
         score = GroupScore(candidate=len(test_set), reference=len(gold_set))
         for side, by_sentence in (
             (test, score.candidate_by_sentence),
