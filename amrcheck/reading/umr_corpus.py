@@ -106,7 +106,9 @@ def read_umr_corpus(path: str | Path) -> tuple[Corpus, UmrDocument]:
 def umr_as_corpus(file: Corpus | str | Path) -> Corpus | str | Path:
     """``file`` read as a corpus of sentence graphs when it is a UMR file
     (:func:`~amrcheck.reading.umr.is_umr_path`); anything else unchanged."""
-    if isinstance(file, Corpus) or not is_umr_path(file):
+    if isinstance(file, Corpus) or str(file).lower().endswith(".amr"):
+        return file  # an AMR file by name: no look inside
+    if not is_umr_path(file):
         return file
     return read_umr_corpus(file)[0]
 
