@@ -217,6 +217,11 @@ def ancast_doc(gold: Path, test: Path) -> tuple[dict[str, Any] | None, str, floa
     return scores, problem, time.perf_counter() - start
 
 
+def _group_sizes(gold: Path, test: Path) -> dict[str, tuple[int, int]]:
+    scores = score_document(read_umr(gold), read_umr(test))
+    return {g: (s.reference, s.candidate) for g, s in scores.groups.items()}
+
+
 def ours_doc(gold: Path, test: Path) -> tuple[dict[str, float], float]:
     start = time.perf_counter()
     scores = score_document(read_umr(gold), read_umr(test))
@@ -315,9 +320,13 @@ def _ancast_parity(pairs: list[tuple[str, Path, Path]]) -> None:
     crashes: dict[str, int] = {}
     ratios: list[float] = []
     same = {group: 0 for group in ("temporal", "modal", "coref")}
+    # no triple on either side: AnCast gives 0 (its division guard), amrcheck 1
+    empty = dict.fromkeys(same, 0)
+    differ: list[str] = []
     for _, gold, test in pairs:
         theirs, crash, ancast_seconds = ancast_doc(gold, test)
         ours, doc_seconds = ours_doc(gold, test)
+        ours_counts = _group_sizes(gold, test)
         if theirs is None:
             kind = crash.split(":")[0]
             crashes[kind] = crashes.get(kind, 0) + 1
@@ -325,11 +334,23 @@ def _ancast_parity(pairs: list[tuple[str, Path, Path]]) -> None:
         read += 1
         ratios.append(ancast_seconds / doc_seconds)
         for group in same:
-            same[group] += abs(float(theirs[group]) - ours[group]) < 1e-6
+            if abs(float(theirs[group]) - ours[group]) < 1e-6:
+                same[group] += 1
+            elif ours_counts[group] == (0, 0):
+                empty[group] += 1
+            else:
+                differ.append(
+                    f"{test.name} {group}: AnCast {float(theirs[group]):.4f}"
+                    f" amrcheck {ours[group]:.4f} {ours_counts[group]}"
+                )
     print(
         f"AnCast read {read} English pairs, crashed on {sum(crashes.values())}: "
-        f"{crashes}; F1 equal to ours (1e-6) per group: {same}"
+        f"{crashes}; F1 equal to ours (1e-6) per group: {same}; no triple on "
+        f"either side (AnCast 0, amrcheck 1): {empty}; other differences: "
+        f"{len(differ)}"
     )
+    for line in differ[:15]:
+        print("DIFFERS", line)
     if ratios:
         print(
             f"document level speed-up over AnCast: min {min(ratios):.1f}x, "
