@@ -105,7 +105,12 @@ UMR_RULES: dict[str, UmrRule] = {
                 "sentence-word-mismatch",
             ),
         ),
-        UmrRule("U109", _E, "unknown interlinear row header", ("invalid-ilg",)),
+        UmrRule(
+            "U109",
+            _E,
+            "unknown interlinear row header",
+            ("invalid-ilg", "invalid-line"),
+        ),
         UmrRule(
             "U110",
             _W,
@@ -125,7 +130,12 @@ UMR_RULES: dict[str, UmrRule] = {
             "unbalanced parentheses: unexpected ')'",
             ("extra-closing-bracket", "premature-closing-bracket"),
         ),
-        UmrRule("U203", _E, "unterminated string", ("invalid-sentence-level",)),
+        UmrRule(
+            "U203",
+            _E,
+            "unterminated string",
+            ("invalid-sentence-level", "missing-closing-bracket"),
+        ),
         UmrRule(
             "U204", _E, "missing concept", ("missing-slash", "missing-concept-string")
         ),
@@ -146,7 +156,7 @@ UMR_RULES: dict[str, UmrRule] = {
             "U210",
             _E,
             "variable not of the form s<N><letters><digits>",
-            ("missing-variable",),
+            ("missing-variable", "invalid-line"),
         ),
         UmrRule(
             "U211",

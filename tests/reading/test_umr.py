@@ -178,3 +178,18 @@ def test_latin_1_bytes_are_one_located_error(tmp_path: Path) -> None:
 def test_umr_content_in_txt_is_recognised() -> None:
     assert is_umr_path(LAYOUTS / "umr_content.txt")
     assert not is_umr_path(SHARED_DATA / "umr" / "ancast_samples" / "amr_gold.txt")
+
+
+def test_cheap_offsets_are_those_of_the_full_parser() -> None:
+    from amrcheck.reading._parse import _graph_offsets
+
+    checked = 0
+    for path in sorted(ENGLISH.glob("*.umr"))[::10]:
+        for sentence in iter_umr_file(path):
+            graph = sentence.graph
+            if graph is None or graph.offsets_factory is None:
+                continue
+            expected = _graph_offsets(graph.source, graph.start, graph.end)
+            assert graph.offsets == expected, (path, sentence.label)
+            checked += 1
+    assert checked > 2000
