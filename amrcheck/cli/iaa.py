@@ -25,8 +25,11 @@ from rich.text import Text
 from ..metrics.smatch import Smatch, search_note
 from ..pairing.graphs import PairingError
 from ..reading.corpus import read_errors
+from ..reading.umr import is_umr_path
+from ..reading.umr_corpus import read_umr_corpus
 from ..validation.filecheck import plural
 from ..workflows.iaa import Agreement, agreement
+from ..workflows.umr_agreement import LayerAgreement, layer_agreement
 from . import app
 from ._common import (
     ClusterOption,
@@ -47,6 +50,7 @@ from ._common import (
     table,
     workers,
 )
+from ._umr_score import layers_json, render_layers
 from .score import TIME_BUDGET_HELP, time_budget_options
 
 #: bumped only when the JSON output changes incompatibly
@@ -292,21 +296,38 @@ def unreadable_lines(result: Agreement) -> list[str]:
 
 
 def _errors(files: list[Path]) -> list[str]:
-    return [e for path in files for e in read_errors(path)]
+    return [
+        e
+        for path in files
+        for e in (
+            [str(f) for f in read_umr_corpus(path)[0].errors]
+            if is_umr_path(path)
+            else read_errors(path)
+        )
+    ]
 
 
-def _output(result: Agreement, as_json: bool, as_csv: bool, top: int | None) -> None:
+def _output(
+    result: Agreement, as_json: bool, as_csv: bool, top: int | None,
+    layers: list[tuple[str, str, dict[str, LayerAgreement]]] | None = None,
+    confidence: float = 0.95,
+) -> None:
     if not as_json:
         matching = result.matching
         announce_pairing("iaa", matching.by, matching.note, matching.mismatches)
     if as_json:
-        typer.echo(json.dumps(json_report(result), indent=2, ensure_ascii=False))
+        data = json_report(result)
+        if layers is not None:
+            data["umr_layers"] = layers_json(layers)
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
     elif as_csv:
         write_csv(result)
         for line in unreadable_lines(result):  # no report: the places go to stderr
             typer.echo(line, err=True)
     else:
         render(console(), result, top)
+        if layers is not None:
+            render_layers(console(), layers, confidence)
 
 
 @app.command()
@@ -404,7 +425,13 @@ def iaa(
             strict=False,
             consequence="the report says how each graph concerned counts",
         )
-    _output(result, as_json, as_csv, top)
+    # UMR: the layers the sentence graphs leave out (alignment, document level)
+    layers = (
+        layer_agreement(files, resamples, confidence)
+        if all(is_umr_path(path) for path in files)
+        else None
+    )
+    _output(result, as_json, as_csv, top, layers, confidence)
     if result.unreadable:
         typer.echo(
             f"amrcheck iaa: {plural(len(result.unreadable), 'graph')} cannot be read "

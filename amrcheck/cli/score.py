@@ -27,7 +27,7 @@ from ..errors import MetricError
 from ..metrics import Score, metric_names
 from ..metrics.smatch import search_note
 from ..pairing.graphs import gap_report
-from ..reading.corpus import read_corpus
+from ..reading.umr_corpus import read_scored
 from ..validation.filecheck import plural
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
@@ -55,6 +55,7 @@ from ._common import (
     table,
     workers,
 )
+from ._umr_score import UmrFigures, render_umatch, umatch_json, umr_figures
 
 
 class ScoreCompat(str, Enum):
@@ -452,6 +453,22 @@ def score(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print a JSON report.")
     ] = False,
+    only: Annotated[
+        Optional[str],  # noqa: UP007
+        typer.Option(
+            "--only",
+            help="umatch (UMR): count only these relations, comma-separated "
+            "('concept' too), as compare_umr.pl's --only.",
+        ),
+    ] = None,
+    exclude: Annotated[
+        Optional[str],  # noqa: UP007
+        typer.Option(
+            "--except",
+            help="umatch (UMR): leave out these relations, comma-separated, as "
+            "compare_umr.pl's --except.",
+        ),
+    ] = None,
     html: Annotated[
         Optional[Path],  # noqa: UP007
         typer.Option(
@@ -485,6 +502,9 @@ def score(
     with guarded("score"):
         if strict and skip_unreadable:
             raise fail("score", "--strict and --skip-unreadable exclude each other")
+        metric, umr = umr_figures(reference, candidates, metric, only, exclude)
+        if umr.umatch_only and umr.umatch is not None:
+            raise typer.Exit(code=_umatch_only(umr.umatch, as_json, quiet))
         names = split_metrics(metric)
         damonte = compat is ScoreCompat.DAMONTE
         if damonte and not aspects:
@@ -529,6 +549,7 @@ def score(
             strict=False,
             consequence="the report says how each graph concerned counts",
         )
+        umr.add_layers(reference, candidates)  # UMR: the document-level layers
         if per_pair is not None:
             write_per_pair(per_pair, evaluation)
         if html is not None:
@@ -536,19 +557,23 @@ def score(
 
             with progress_bar("report", total, quiet) as done:
                 page = score_report(
-                    evaluation, read_corpus(reference),
-                    [read_corpus(c) for c in candidates], metrics, by.value, jobs, done,
+                    evaluation, read_scored(reference),
+                    [read_scored(c) for c in candidates], metrics, by.value, jobs, done,
                     draw_all=draw_all,
                 )
             html.write_text(page, encoding="utf-8")
     if not as_json:
         announce(evaluation)
-    show(evaluation, as_json, quiet, "damonte" if damonte else "amrcheck")
+    show(evaluation, umr, as_json, quiet, "damonte" if damonte else "amrcheck")
     raise typer.Exit(code=exit_status(evaluation))
 
 
 def show(
-    evaluation: Evaluation, as_json: bool, quiet: bool, aspect_definitions: str
+    evaluation: Evaluation,
+    umr: UmrFigures,
+    as_json: bool,
+    quiet: bool,
+    aspect_definitions: str,
 ) -> None:
     """Print the report: JSON, the F1s only (``quiet``), or the tables."""
     if as_json:
@@ -556,7 +581,8 @@ def show(
         for result in report["results"]:
             if "aspects" in result:
                 result["aspect_definitions"] = aspect_definitions
-        typer.echo(json.dumps(report, indent=2, default=str))
+        data = {**report, **umr.json()}
+        typer.echo(json.dumps(data, indent=2, default=str, ensure_ascii=False))
     elif quiet:
         for r in evaluation.results:
             several = len(evaluation.results) > 1
@@ -566,6 +592,7 @@ def show(
             typer.echo(line, err=True)
     else:
         render(console(), evaluation, aspect_definitions)
+        umr.render(console())
 
 
 def announce(evaluation: Evaluation) -> None:
@@ -574,6 +601,21 @@ def announce(evaluation: Evaluation) -> None:
     for path, pairing in evaluation.pairings.items():
         label = path if several else None
         announce_pairing("score", pairing.by, pairing.note, pairing.mismatches, label)
+
+
+def _umatch_only(figures: dict[str, Any], as_json: bool, quiet: bool) -> int:
+    """``--metric umatch`` alone: no search, the alignment-based figures only;
+    1 when a reference sentence has no candidate."""
+    if as_json:
+        data = {"version": JSON_SCHEMA_VERSION, "umatch": umatch_json(figures)}
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    elif quiet:
+        for path, (full, _) in figures.items():
+            label = f"{path}\t" if len(figures) > 1 else ""
+            typer.echo(f"{label}{_fmt(full.umatch.f1)}")
+    else:
+        render_umatch(console(), figures)
+    return 1 if any(full.unpaired for full, _ in figures.values()) else 0
 
 
 def exit_status(evaluation: Evaluation) -> int:

@@ -21,7 +21,10 @@ One reference, one or more candidate files, one or more metrics:
 * with two candidates, ``compare=True`` adds a paired significance test
   per metric, over the pairs both candidates have.
 
-Files given by path are streamed (:class:`amrcheck.pairing.streaming.PairStream`):
+UMR files (:func:`amrcheck.reading.umr.is_umr_path`) are scored by their
+sentence graphs (:mod:`amrcheck.reading.umr_corpus`), paired by sentence
+number. Other files given by path are streamed
+(:class:`amrcheck.pairing.streaming.PairStream`):
 graphs are read, paired and scored a chunk at a time, every metric in
 one pass, so memory does not grow with the files' graphs; what is kept
 per pair is its key and its scores (the numbers behind micro, macro,
@@ -61,6 +64,7 @@ from ..pairing.graphs import Gap, GraphPair, PairBy, aggregate_scores
 from ..pairing.parts import PartReport, merge_parts, pair_part, plan_parts
 from ..pairing.streaming import Batch, PairingReport, PairStream, check_reports
 from ..reading.corpus import CHUNK_BYTES, Corpus, graph_count
+from ..reading.umr_corpus import umr_as_corpus
 
 if TYPE_CHECKING:  # numpy is imported only when --ci or --compare need it
     from ..metrics.aspects import AspectDefinitions
@@ -287,6 +291,9 @@ def evaluate(
     """
     if compare and len(candidates) != 2:
         raise InputError(f"--compare needs two candidate files, not {len(candidates)}")
+    # UMR files: their sentence graphs, paired by sentence number
+    reference = umr_as_corpus(reference)
+    candidates = [umr_as_corpus(c) for c in candidates]
     smatch = next((m for m in metrics if m.name == "smatch"), None)
     definitions: AspectDefinitions = "damonte" if aspects == "damonte" else "amrcheck"
     scorer = _PairScorer(

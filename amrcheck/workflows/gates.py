@@ -58,6 +58,8 @@ from ..pairing.graphs import (
 )
 from ..reading._parse import Entry
 from ..reading.corpus import Corpus, read_corpus, read_string
+from ..reading.umr import is_umr_path
+from ..reading.umr_corpus import read_umr_corpus, umr_corpus_from_string
 from ..span import Span
 from ..validation.filecheck import plural
 from .baseline import Baseline, FileBaseline, comparable_settings, read_baseline
@@ -391,6 +393,8 @@ def _read(path: str) -> Corpus | str:
             AMR input at all, which stops the hook like a usage error.
     """
     try:
+        if is_umr_path(path):  # UMR: its sentence graphs, by sentence number
+            return read_umr_corpus(path)[0]
         return read_corpus(path)
     except RefusedInputError:
         raise
@@ -661,7 +665,8 @@ class RegressGate:
         if isinstance(candidate, str):
             return [GateFailure(path, "input", f"cannot read {candidate}")]
         name = self.metric.name
-        result = compare(self.metric, read_string(text, f"HEAD:{path}"), candidate)
+        read_head = umr_corpus_from_string if is_umr_path(path) else read_string
+        result = compare(self.metric, read_head(text, f"HEAD:{path}"), candidate)
         changed = _changed_graphs(result)
         added = sum(pair.reference is None for pair in result.pairs)
         failures = position_failures(result, path)

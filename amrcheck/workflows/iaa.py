@@ -62,6 +62,7 @@ from ..metrics.smatch import Smatch
 from ..pairing.graphs import PairBy
 from ..pairing.streaming import Lineup, Row, RowOrder, RowStream, Sheet
 from ..reading.corpus import CHUNK_BYTES, Corpus, graph_count
+from ..reading.umr_corpus import umr_as_corpus
 from .diff import Change, triple_changes
 from .stats import Interval
 
@@ -389,6 +390,8 @@ def agreement(
     """
     if len(corpora) < 2:
         raise ValueError("agreement needs at least two annotators")
+    # UMR files: their sentence graphs, paired by sentence number
+    corpora = [umr_as_corpus(c) for c in corpora]
     metric = metric if metric is not None else Smatch()
     annotators = len(corpora)
     metric.expect_pairs(annotators * (annotators - 1) // 2 * graph_count(corpora[0]))

@@ -1,0 +1,495 @@
+"""``umatch``: UMR files compared through their word alignments, as compare_umr.pl does.
+
+Layer: engine, above the UMR reader. No search: nodes are mapped by the
+words they are aligned to (the facts below are those of ÚFAL's
+``compare_umr.pl``, ``ufal/umrtools``; ``docs/umr.md`` says more):
+
+1. nodes of a sentence pair that share an aligned token are linked;
+2. nodes unaligned on both sides (``0-0`` or no alignment line) are
+   linked when their concepts are equal (a ``name`` node's concept
+   counts its ``:opN`` strings: ``name[New York]``);
+3. while a node has more than one link, the best link of all ambiguous
+   ones wins and its ends drop their other links. Best is, in order:
+   equal concepts; more of the node's concept and relations found on the
+   other node with values mapped; more relation names in common; longer
+   aligned words on both sides; the same variable; the smaller variable
+   pair.
+
+Each reference node's concept and relations (values mapped through the
+links) are looked for on its partner; an unmapped node's count as not
+found, on either side. Document-level triples (ends mapped through the
+links of their sentences) count in the same sums unless
+``document_level=False``. The figures are those ``compare_umr.pl``
+prints: aligned-token sets, node projections, triples in mapped nodes
+and the headline "juːmæʧ" P/R/F.
+
+Where the two files' tokens of a sentence differ, the candidate's token
+numbers are carried over to the reference's by aligning the token
+sequences (:class:`difflib.SequenceMatcher`: equal runs, and replaced runs
+of the same length, pair up position by position; a candidate token
+without a partner is dropped from its node's alignment);
+:attr:`UmatchReport.realigned` lists those sentences.
+
+Example:
+    >>> from amrcheck.reading.umr import read_umr_string
+    >>> text = ("# :: snt1\\nWords: Dogs bark\\n\\n# sentence level graph:\\n"
+    ...         "(s1b / bark-01 :ARG0 (s1d / dog))\\n\\n# alignment:\\ns1b: 2-2\\n"
+    ...         "s1d: 1-1\\n\\n# document level annotation:\\n"
+    ...         "(s1s0 / sentence)\\n\\n\\n")
+    >>> other = text.replace("dog", "cat")
+    >>> report = umatch(read_umr_string(text), read_umr_string(other))
+    >>> report.umatch.correct, report.umatch.reference, report.umatch.candidate
+    (2, 3, 3)
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from functools import cmp_to_key
+
+from ..graph import TripleKind
+from ..reading.umr import UmrDocument, UmrSentence
+from ..reading.umr_corpus import sentence_key
+
+#: a relation of a node as compared: (name, value as written, value to look for)
+_Pair = tuple[str, str, str]
+UNMAPPED = "UNMAPPED"
+
+
+@dataclass(slots=True)
+class Counts:
+    """``correct`` of ``reference`` found, of ``candidate`` given: P, R, F."""
+
+    correct: int = 0
+    reference: int = 0
+    candidate: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.correct / self.candidate if self.candidate else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.correct / self.reference if self.reference else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+@dataclass(slots=True)
+class Projections:
+    """Nodes with a partner on the other side, of all nodes (P over the candidate's)."""
+
+    mapped_reference: int = 0
+    mapped_candidate: int = 0
+    reference: int = 0
+    candidate: int = 0
+    #: nodes that had several links before they were made one to one
+    ambiguous_reference: int = 0
+    ambiguous_candidate: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.mapped_candidate / self.candidate if self.candidate else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.mapped_reference / self.reference if self.reference else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+@dataclass(slots=True)
+class UmatchReport:
+    """compare_umr.pl's figures for a candidate document against its reference."""
+
+    tokens: int = 0
+    aligned_token_sets: Counts = field(default_factory=Counts)
+    projections: Projections = field(default_factory=Projections)
+    mapped_triples: Counts = field(default_factory=Counts)
+    umatch: Counts = field(default_factory=Counts)
+    #: labels of the sentence pairs whose tokens differ (aligned by difflib)
+    realigned: list[str] = field(default_factory=list)
+    #: labels of reference sentences the candidate lacks (its nodes count unmapped)
+    unpaired: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class _Node:
+    variable: str
+    concept: str
+    relations: list[tuple[str, str]]
+    tokens: tuple[int, ...] | None = None  # 1-based, None: unaligned
+    text: str = ""
+    links: dict[str, None] = field(default_factory=dict)  # partner variables, ordered
+    ambiguous: bool = False
+
+    @property
+    def econcept(self) -> str:
+        if self.concept != "name":
+            return self.concept
+        ops = sorted(
+            (
+                r
+                for r in self.relations
+                if r[0][3:].isdigit() and r[0].startswith(":op")
+            ),
+            key=lambda r: r[0].lower(),
+        )
+        return f"name[{' '.join(value for _, value in ops)}]"
+
+
+@dataclass(slots=True)
+class _Sentence:
+    label: str
+    tokens: list[str]
+    nodes: dict[str, _Node]
+    docrels: set[tuple[str, str, str]]
+
+
+def _unquote(value: str) -> str:
+    return value[1:-1] if len(value) > 1 and value[0] == value[-1] == '"' else value
+
+
+def _sentence(sentence: UmrSentence) -> _Sentence:
+    nodes: dict[str, _Node] = {}
+    graph = sentence.graph
+    if graph is not None:
+        for (source, _, target), kind in zip(
+            graph.triples, graph.kinds, strict=True
+        ):
+            if kind is TripleKind.INSTANCE:
+                nodes.setdefault(source, _Node(source, target, []))
+        for (source, role, target), kind in zip(
+            graph.triples, graph.kinds, strict=True
+        ):
+            if kind is not TripleKind.INSTANCE and source in nodes:
+                nodes[source].relations.append((role, _unquote(target)))
+    tokens = [w.text for w in sentence.words]
+    for line in sentence.alignments:
+        node = nodes.get(line.variable)
+        if node is None or not line.ranges or line.ranges == [(0, 0)]:
+            continue
+        node.tokens = tuple(
+            sorted({i for a, b in line.ranges for i in range(a, b + 1)})
+        )
+        node.text = " ".join(tokens[i - 1] for i in node.tokens if 0 < i <= len(tokens))
+    docrels = {(t.source, t.relation, t.target) for t in sentence.document.triples}
+    return _Sentence(sentence.label, tokens, nodes, docrels)
+
+
+class _Filter:
+    """``--only`` / ``--except``: which relation names (and ``concept``) count."""
+
+    def __init__(
+        self, only: Collection[str] = (), exclude: Collection[str] = ()
+    ) -> None:
+        self.only = {name.lstrip(":") for name in only}
+        self.exclude = {name.lstrip(":") for name in exclude}
+        if self.only and self.exclude:
+            self.only -= self.exclude
+            self.exclude = set()
+            if not self.only:
+                raise ValueError("--except leaves none of the --only relations")
+
+    def ignored(self, name: str) -> bool:
+        name = name.lstrip(":")
+        if self.only:
+            return name not in self.only
+        return name in self.exclude
+
+
+def _pairs(
+    node: _Node, nodes: dict[str, _Node], mapped: bool, keep: _Filter
+) -> list[_Pair]:
+    """The node's concept and relations; values that are nodes of the
+    sentence mapped to their partners when ``mapped``."""
+    pairs: list[_Pair] = []
+    if not keep.ignored("concept"):
+        pairs.append(("concept", node.concept, node.concept))
+    for name, value in sorted(node.relations, key=lambda r: r[0].lower()):
+        if keep.ignored(name) or value == "":
+            continue
+        if mapped and value in nodes:
+            partners = sorted(nodes[value].links)
+            if not partners:
+                pairs.append((name, value, UNMAPPED))
+            pairs += [(name, value, partner) for partner in partners]
+        else:
+            pairs.append((name, value, value))
+    return pairs
+
+
+def _found(
+    node: _Node,
+    nodes: dict[str, _Node],
+    other: _Node | None,
+    other_nodes: dict[str, _Node],
+    keep: _Filter,
+) -> tuple[int, int, int]:
+    """(found, of the node's, of the other's) concept and relations."""
+    mine = _pairs(node, nodes, True, keep)
+    if other is None:
+        return 0, len(mine), 0
+    theirs: dict[tuple[str, str], int] = {}
+    others = _pairs(other, other_nodes, False, keep)
+    for name, value, _ in others:
+        theirs[name, value] = theirs.get((name, value), 0) + 1
+    found = 0
+    for name, _, value in mine:
+        if theirs.get((name, value), 0) > 0:
+            theirs[name, value] -= 1
+            found += 1
+    return found, len(mine), len(others)
+
+
+def _names_in_common(node: _Node, other: _Node) -> int:
+    theirs: dict[str, int] = {"concept": 1}
+    for name, _ in other.relations:
+        theirs[name] = theirs.get(name, 0) + 1
+    common = 0
+    for name in ["concept", *(name for name, _ in node.relations)]:
+        if theirs.get(name, 0) > 0:
+            theirs[name] -= 1
+            common += 1
+    return common
+
+
+@dataclass(slots=True)
+class _Link:
+    source: _Node
+    target: _Node
+    same_concept: bool
+    strong: int
+    weak: int
+
+
+def _compare_links(a: _Link, b: _Link) -> int:
+    if a.same_concept != b.same_concept:
+        return -1 if a.same_concept else 1
+    if a.strong != b.strong:
+        return -1 if a.strong > b.strong else 1
+    if a.weak != b.weak:
+        return -1 if a.weak > b.weak else 1
+    length_a = len(a.source.text) + len(a.target.text)
+    length_b = len(b.source.text) + len(b.target.text)
+    if length_a != length_b:
+        return -1 if length_a > length_b else 1
+    same_a = a.source.variable == a.target.variable
+    same_b = b.source.variable == b.target.variable
+    if same_a != same_b:
+        return -1 if same_a else 1
+    key_a = a.source.variable + a.target.variable
+    key_b = b.source.variable + b.target.variable
+    return (key_a > key_b) - (key_a < key_b)
+
+
+def _ambiguous_links(
+    node: _Node, nodes: dict[str, _Node], others: dict[str, _Node], keep: _Filter
+) -> list[_Link]:
+    for partner in sorted(node.links):  # a link its partner dropped is gone
+        if node.variable not in others[partner].links:
+            del node.links[partner]
+    if len(node.links) < 2:
+        return []
+    node.ambiguous = True
+    links = []
+    for partner in sorted(node.links):
+        other = others[partner]
+        strong = _found(node, nodes, other, others, keep)[0]
+        links.append(
+            _Link(
+                node,
+                other,
+                node.econcept == other.econcept,
+                strong,
+                _names_in_common(node, other),
+            )
+        )
+    return links
+
+
+def _link(reference: _Sentence, candidate: _Sentence, keep: _Filter) -> None:
+    """Link the nodes of a sentence pair one to one (see the module)."""
+    by_token: dict[int, list[_Node]] = {}
+    for node in candidate.nodes.values():
+        for token in node.tokens or ():
+            by_token.setdefault(token, []).append(node)
+    for node in sorted(reference.nodes.values(), key=lambda n: n.variable):
+        for token in node.tokens or ():
+            for other in by_token.get(token, ()):
+                node.links[other.variable] = None
+                other.links[node.variable] = None
+    unaligned = [n for n in candidate.nodes.values() if n.tokens is None]
+    for node in reference.nodes.values():
+        if node.tokens is None:
+            for other in unaligned:
+                if other.econcept == node.econcept:
+                    node.links[other.variable] = None
+                    other.links[node.variable] = None
+    _one_to_one(reference, candidate, keep)
+
+
+def _one_to_one(reference: _Sentence, candidate: _Sentence, keep: _Filter) -> None:
+    """While a node has several links, the best ambiguous link wins."""
+    ref_nodes = [reference.nodes[v] for v in sorted(reference.nodes)]
+    cand_nodes = [candidate.nodes[v] for v in sorted(candidate.nodes)]
+    while True:
+        pending = [
+            link
+            for node in ref_nodes
+            for link in _ambiguous_links(node, reference.nodes, candidate.nodes, keep)
+        ] + [
+            link
+            for node in cand_nodes
+            for link in _ambiguous_links(node, candidate.nodes, reference.nodes, keep)
+        ]
+        if not pending:
+            return
+        best = min(pending, key=cmp_to_key(_compare_links))
+        best.source.links = {best.target.variable: None}
+        best.target.links = {best.source.variable: None}
+
+
+def _carry_tokens(reference: _Sentence, candidate: _Sentence) -> None:
+    """Renumber the candidate's aligned tokens into the reference's tokens."""
+    matcher = difflib.SequenceMatcher(
+        None, reference.tokens, candidate.tokens, autojunk=False
+    )
+    moved: dict[int, int] = {}
+    for tag, a1, a2, b1, b2 in matcher.get_opcodes():
+        # equal runs, and replaced runs of equal length (a word changed), pair up
+        if tag == "equal" or (tag == "replace" and a2 - a1 == b2 - b1):
+            for k in range(a2 - a1):
+                moved[b1 + k + 1] = a1 + k + 1
+    for node in candidate.nodes.values():
+        if node.tokens is not None:
+            carried = tuple(sorted({moved[t] for t in node.tokens if t in moved}))
+            node.tokens = carried or None
+
+
+def _single(variable: str, nodes: dict[str, _Node]) -> str:
+    node = nodes.get(variable)
+    if node is None:
+        return variable  # a constant
+    return next(iter(node.links), UNMAPPED)
+
+
+def umatch(
+    reference: UmrDocument,
+    candidate: UmrDocument,
+    *,
+    document_level: bool = True,
+    only: Collection[str] = (),
+    exclude: Collection[str] = (),
+) -> UmatchReport:
+    """compare_umr.pl's figures of ``candidate`` against ``reference`` (see the module).
+
+    ``only`` / ``exclude``: relation names (``concept`` included) to count,
+    or not to count, as its ``--only`` / ``--except``.
+
+    Raises:
+        ValueError: ``exclude`` removes every name of ``only``.
+    """
+    keep = _Filter(only, exclude)
+    report = UmatchReport()
+    by_key = {sentence_key(s): s for s in candidate.sentences}
+    pairs: list[tuple[_Sentence, _Sentence]] = []
+    for sentence in reference.sentences:
+        gold = _sentence(sentence)
+        partner = by_key.get(sentence_key(sentence))
+        if partner is None:
+            report.unpaired.append(gold.label)
+            test = _Sentence(gold.label, gold.tokens, {}, set())
+        else:
+            test = _sentence(partner)
+            if test.tokens != gold.tokens:
+                report.realigned.append(gold.label)
+                _carry_tokens(gold, test)
+        pairs.append((gold, test))
+    # document-level ends are looked up in the whole document, as they are
+    # mapped when their sentence pair is done (a later node: unmapped yet)
+    ref_nodes = {v: n for gold, _ in pairs for v, n in gold.nodes.items()}
+    cand_nodes = {v: n for _, test in pairs for v, n in test.nodes.items()}
+    for gold, test in pairs:
+        _link(gold, test, keep)
+        _tally(report, gold, test, keep)
+        if document_level:
+            _tally_document(report.umatch, gold, test, ref_nodes, cand_nodes, keep)
+    return report
+
+
+def _token_sets(sentence: _Sentence) -> set[tuple[int, ...]]:
+    return {node.tokens for node in sentence.nodes.values() if node.tokens}
+
+
+def _tally(
+    report: UmatchReport, gold: _Sentence, test: _Sentence, keep: _Filter
+) -> None:
+    report.tokens += len(gold.tokens)
+    sets_gold, sets_test = _token_sets(gold), _token_sets(test)
+    aligned = report.aligned_token_sets
+    aligned.correct += len(sets_gold & sets_test)
+    aligned.reference += len(sets_gold)
+    aligned.candidate += len(sets_test)
+    projections = report.projections
+    projections.reference += len(gold.nodes)
+    projections.candidate += len(test.nodes)
+    projections.mapped_reference += sum(1 for n in gold.nodes.values() if n.links)
+    projections.mapped_candidate += sum(1 for n in test.nodes.values() if n.links)
+    projections.ambiguous_reference += sum(
+        1 for n in gold.nodes.values() if n.ambiguous
+    )
+    projections.ambiguous_candidate += sum(
+        1 for n in test.nodes.values() if n.ambiguous
+    )
+    for variable in sorted(gold.nodes):
+        node = gold.nodes[variable]
+        partners = [test.nodes[v] for v in sorted(node.links)]
+        results = [_found(node, gold.nodes, p, test.nodes, keep) for p in partners]
+        if not results:
+            found, mine, _ = _found(node, gold.nodes, None, test.nodes, keep)
+            report.umatch.reference += mine
+            continue
+        best = results[0]
+        for result in results[1:]:
+            if result[0] > best[0]:
+                best = result
+        for counts in (report.umatch, report.mapped_triples):
+            counts.correct += best[0]
+            counts.reference += best[1]
+            counts.candidate += best[2]
+    for node in test.nodes.values():
+        if not node.links:
+            report.umatch.candidate += len(_pairs(node, test.nodes, False, keep))
+
+
+def _tally_document(
+    counts: Counts,
+    gold: _Sentence,
+    test: _Sentence,
+    ref_nodes: dict[str, _Node],
+    cand_nodes: dict[str, _Node],
+    keep: _Filter,
+) -> None:
+    for source, relation, target in gold.docrels:
+        if keep.ignored(relation):
+            continue
+        counts.reference += 1
+        mapped = (_single(source, ref_nodes), relation, _single(target, ref_nodes))
+        if mapped in test.docrels:
+            counts.correct += 1
+            counts.candidate += 1
+    for source, relation, target in test.docrels:
+        if keep.ignored(relation):
+            continue
+        mapped = (_single(source, cand_nodes), relation, _single(target, cand_nodes))
+        if mapped not in gold.docrels:
+            counts.candidate += 1

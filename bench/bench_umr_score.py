@@ -1,0 +1,362 @@
+"""UMR scoring against its reference tools (issue 31): parity and speed.
+
+Peers, run here and never committed:
+
+* ÚFAL's ``compare_umr.pl`` (``ufal/umrtools``, GPL, Perl): taken from the
+  mirror the ``fetch`` tool made (``/work/.mirror/ufal+umrtools``) or from
+  ``--compare-umr PATH``, copied into a temporary folder and run there
+  with ``--tsv`` (its exact counts), with and without ``--no-document-level``;
+* AnCast++ (``pip install ancast``, MIT), in this process (``evaluate_doc``).
+
+Pairs: the hand-made probes of ``tests/data/umr/scoring`` (one edit each,
+against ``gold.umr``) and every English release file against a perturbed
+copy (seeded edits: a concept, an attribute value, an alignment range, a
+document-level triple dropped; every other file also has all its
+variables renamed). For each pair: does umatch give compare_umr.pl's
+counts (aligned token sets, node projections, triples in mapped nodes,
+umatch with and without document level) where the tool accepts the pair
+(exit 0, no FATAL or WARNING, same sentence count); AnCast's document-level
+figures where it reads the pair without crashing; and the time of each
+tool on the same pair (umatch: both files read and compared, in this
+process; compare_umr.pl: its run; document level: amrcheck's
+``score_document`` against AnCast's ``evaluate_doc``).
+
+    PYTHONPATH=$PWD python bench/bench_umr_score.py [--limit N] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from amrcheck.reading.umr import HEADINGS, BlockKind, read_umr
+from amrcheck.workflows.umatch import umatch
+from amrcheck.workflows.umr_score import score_document
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGLISH = ROOT / ".." / "shared" / "data" / "umr" / "english"
+PROBES = ROOT / "tests" / "data" / "umr" / "scoring"
+MIRROR = Path("/work/.mirror/ufal+umrtools/repo")
+_VARIABLE_RE = re.compile(r"(?<![\w-])s(\d+)[a-z]+\d*(?![\w-])")
+_CONCEPT_RE = re.compile(r"(\(\s*s\d+[a-z]+\d*\s*/\s*)([a-z][a-z-]*?)(-\d+)?(?=[\s)])")
+_ATTRIBUTE_RE = re.compile(r":aspect (state|performance|activity|habitual|process)\b")
+_ALIGNMENT_RE = re.compile(r"^(s\d+[a-z]+\d*): (\d+)-(\d+)$", re.M)
+_DOCREL_RE = re.compile(
+    r"\n\s*\((?:s\d+[a-z]+\d*|[a-z-]+) :[a-z-]+ s\d+[a-z]+\d*\)(?=\))"
+)
+
+
+def perturb(text: str, rng: random.Random, rename: bool) -> str:
+    """``text`` with a few seeded edits (see the module)."""
+    for _ in range(4):
+        kind = rng.choice(["concept", "attribute", "alignment", "docrel"])
+        pattern = {
+            "concept": _CONCEPT_RE,
+            "attribute": _ATTRIBUTE_RE,
+            "alignment": _ALIGNMENT_RE,
+            "docrel": _DOCREL_RE,
+        }[kind]
+        matches = list(pattern.finditer(text))
+        if not matches:
+            continue
+        m = rng.choice(matches)
+        if kind == "concept":
+            new = m.group(1) + m.group(2) + "x" + (m.group(3) or "")
+        elif kind == "attribute":
+            new = ":aspect " + ("state" if m.group(1) != "state" else "activity")
+        elif kind == "alignment":
+            start = int(m.group(2))
+            if start == 0:
+                continue
+            new = f"{m.group(1)}: {start + 1}-{max(start + 1, int(m.group(3)))}"
+        else:
+            new = ""
+        text = text[: m.start()] + new + text[m.end() :]
+    if rename:
+        names: dict[str, str] = {}
+
+        def fresh(match: re.Match[str]) -> str:
+            return names.setdefault(match.group(0), f"s{match.group(1)}zq{len(names)}")
+
+        text = _VARIABLE_RE.sub(fresh, text)
+    return text
+
+
+def ufal_layout(path: Path) -> str:
+    """The file in the ÚFAL format's layout (four headed blocks, one empty
+    line after each, two after a sentence), which compare_umr.pl needs: the
+    release's own layouts (two empty lines between blocks, none before a
+    heading) make it cut sentences wrongly. The blocks' lines are kept."""
+    out: list[str] = []
+    for sentence in read_umr(path).sentences:
+        text = sentence.source.text
+        out.append(f"# :: snt{sentence.number or sentence.index + 1}")
+        for kind in BlockKind:
+            block = sentence.blocks.get(kind)
+            if kind in HEADINGS:
+                out.append(HEADINGS[kind])
+            if block is not None and block.end > block.start:
+                lines = [
+                    line.rstrip() for line in text[block.start : block.end].split("\n")
+                ]
+                lines = [line for line in lines if line.strip()]
+                if kind is BlockKind.GRAPH:
+                    lines = _no_trailing_zero(lines)
+                out += lines
+            out.append("")
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def _no_trailing_zero(lines: list[str]) -> list[str]:
+    """A graph line that ends with the value ``0`` joined with the next line.
+
+    compare_umr.pl eats a line while the rest is true in Perl, and the
+    string "0" is false: a value ``0`` that ends a line (``:x 0``, ``:quant
+    0``) is never read and its role is lost. Joining the lines changes no
+    meaning and lets the peer read the value (docs/umr.md).
+    """
+    joined: list[str] = []
+    for line in lines:
+        if joined and re.search(r"\s0$", joined[-1]):
+            joined[-1] += " " + line.strip()
+        else:
+            joined.append(line)
+    return joined
+
+
+def run_perl(
+    script: Path, gold: Path, test: Path, *extra: str
+) -> tuple[dict[str, list[str]] | None, str, float]:
+    start = time.perf_counter()
+    done = subprocess.run(
+        ["perl", str(script), "GOLD", str(gold), "SYS", str(test), "--tsv", *extra],
+        capture_output=True,
+        text=True,
+        cwd=script.parent,
+        check=False,
+    )
+    seconds = time.perf_counter() - start
+    rows = {line.split("\t")[0]: line.split("\t") for line in done.stdout.splitlines()}
+    problem = ""
+    if done.returncode != 0 or "FATAL" in done.stderr:
+        problem = "refused: " + (done.stderr.strip().splitlines() or ["?"])[0][:100]
+    elif "WARNING" in done.stderr:
+        problem = "warning: " + done.stderr.strip().splitlines()[0][:100]
+    return (rows if not problem else None), problem, seconds
+
+
+def ours_umatch(gold: Path, test: Path) -> tuple[dict[str, tuple[int, ...]], float]:
+    start = time.perf_counter()
+    reference, candidate = read_umr(gold), read_umr(test)
+    full = umatch(reference, candidate)
+    seconds = time.perf_counter() - start  # as one compare_umr.pl run
+    bare = umatch(reference, candidate, document_level=False)
+    p = full.projections
+    figures = {
+        "aligned token sets": (
+            full.aligned_token_sets.correct,
+            full.aligned_token_sets.reference,
+            full.aligned_token_sets.candidate,
+        ),
+        "node projections": (
+            p.mapped_reference,
+            p.mapped_candidate,
+            p.reference,
+            p.candidate,
+        ),
+        "triples in mapped nodes": (
+            full.mapped_triples.correct,
+            full.mapped_triples.reference,
+            full.mapped_triples.candidate,
+        ),
+        "juːmæʧ": (full.umatch.correct, full.umatch.reference, full.umatch.candidate),
+        "juːmæʧ without document level": (
+            bare.umatch.correct,
+            bare.umatch.reference,
+            bare.umatch.candidate,
+        ),
+    }
+    return figures, seconds
+
+
+def perl_figures(
+    full: dict[str, list[str]], bare: dict[str, list[str]]
+) -> dict[str, tuple[int, ...]]:
+    def ints(row: list[str], count: int) -> tuple[int, ...]:
+        return tuple(int(x) for x in row[3 : 3 + count])
+
+    return {
+        "aligned token sets": ints(full["aligned token sets"], 3),
+        "node projections": ints(full["node projections"], 4),
+        "triples in mapped nodes": ints(full["triples in mapped nodes"], 3),
+        "juːmæʧ": ints(full["juːmæʧ"], 3),
+        "juːmæʧ without document level": ints(bare["juːmæʧ"], 3),
+    }
+
+
+def ancast_doc(gold: Path, test: Path) -> tuple[dict[str, Any] | None, str, float]:
+    from ancast.evaluate import evaluate_doc
+
+    start = time.perf_counter()
+    try:
+        scores = evaluate_doc(pred_inputs=str(test), gold_inputs=str(gold))
+        problem = ""
+    except Exception as exc:  # noqa: BLE001 -- a peer's crash is a result here
+        scores, problem = None, f"{type(exc).__name__}: {str(exc)[:80]}"
+    return scores, problem, time.perf_counter() - start
+
+
+def _group_sizes(gold: Path, test: Path) -> dict[str, tuple[int, int]]:
+    scores = score_document(read_umr(gold), read_umr(test))
+    return {g: (s.reference, s.candidate) for g, s in scores.groups.items()}
+
+
+def ours_doc(gold: Path, test: Path) -> tuple[dict[str, float], float]:
+    start = time.perf_counter()
+    scores = score_document(read_umr(gold), read_umr(test))
+    seconds = time.perf_counter() - start
+    return {g: s.f1 for g, s in scores.groups.items()}, seconds
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--compare-umr", type=Path, help="compare_umr.pl (else the mirror's)"
+    )
+    parser.add_argument("--limit", type=int, default=0, help="English files (0: all)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-ancast", action="store_true")
+    args = parser.parse_args()
+    logging.disable(logging.CRITICAL)  # AnCast logs every sentence
+    work = Path(tempfile.mkdtemp(prefix="umr-bench-"))
+    script = work / "compare_umr.pl"
+    if args.compare_umr:
+        shutil.copy(args.compare_umr, script)
+    else:
+        text = subprocess.run(
+            ["git", "-C", str(MIRROR), "show", "HEAD:compare_umr.pl"],
+            capture_output=True,
+            check=True,
+        ).stdout
+        script.write_bytes(text)
+    pairs: list[tuple[str, Path, Path]] = [
+        ("probe " + p.stem, PROBES / "gold.umr", p)
+        for p in sorted(PROBES.glob("*.umr"))
+        if p.name != "gold.umr"
+    ]
+    rng = random.Random(args.seed)
+    files = sorted(ENGLISH.glob("*.umr"))
+    for number, path in enumerate(files[: args.limit or None]):
+        gold = work / f"gold-{path.name}"
+        gold.write_text(ufal_layout(path), encoding="utf-8")
+        copy = work / path.name
+        copy.write_text(
+            perturb(gold.read_text(encoding="utf-8"), rng, number % 2 == 1),
+            encoding="utf-8",
+        )
+        pairs.append((path.name, gold, copy))
+    _perl_parity(script, pairs)
+    if not args.no_ancast:
+        _ancast_parity([pair for pair in pairs if not pair[0].startswith("probe")])
+    shutil.rmtree(work)
+    return 0
+
+
+def _perl_parity(script: Path, pairs: list[tuple[str, Path, Path]]) -> None:
+    """umatch's counts against compare_umr.pl's, and the time of each."""
+    accepted = equal = 0
+    unequal: list[str] = []
+    refused: dict[str, int] = {}
+    ratios: list[float] = []
+    perl_total = ours_total = 0.0
+    for name, gold, test in pairs:
+        full, problem, perl_seconds = run_perl(script, gold, test)
+        figures, seconds = ours_umatch(gold, test)
+        if full is None:
+            kind = problem.split(":")[0]
+            refused[kind] = refused.get(kind, 0) + 1
+            if name.startswith("probe"):
+                print(f"{name}: compare_umr.pl {problem}")
+            continue
+        bare, _, _ = run_perl(script, gold, test, "--no-document-level")
+        accepted += 1
+        theirs = perl_figures(full, bare or full)
+        if theirs == figures:
+            equal += 1
+        else:
+            unequal.append(f"{name}: ours {figures} theirs {theirs}")
+        ratios.append(perl_seconds / seconds)
+        perl_total += perl_seconds
+        ours_total += seconds
+    print(f"pairs: {len(pairs)}")
+    print(
+        f"compare_umr.pl accepted {accepted}; umatch equal on {equal}; "
+        f"not accepted: {refused}"
+    )
+    for line in unequal[:20]:
+        print("UNEQUAL", line)
+    if ratios:
+        print(
+            f"umatch speed-up over compare_umr.pl: min {min(ratios):.1f}x, "
+            f"median {statistics.median(ratios):.1f}x, total {perl_total:.1f} s"
+            f" / {ours_total:.1f} s = {perl_total / ours_total:.1f}x"
+        )
+
+
+def _ancast_parity(pairs: list[tuple[str, Path, Path]]) -> None:
+    """The document-level F1s against AnCast's, and the time of each."""
+    read = 0
+    crashes: dict[str, int] = {}
+    ratios: list[float] = []
+    same = {group: 0 for group in ("temporal", "modal", "coref")}
+    # no triple on either side: AnCast gives 0 (its division guard), amrcheck 1
+    empty = dict.fromkeys(same, 0)
+    differ: list[str] = []
+    for _, gold, test in pairs:
+        theirs, crash, ancast_seconds = ancast_doc(gold, test)
+        ours, doc_seconds = ours_doc(gold, test)
+        ours_counts = _group_sizes(gold, test)
+        if theirs is None:
+            kind = crash.split(":")[0]
+            crashes[kind] = crashes.get(kind, 0) + 1
+            continue
+        read += 1
+        ratios.append(ancast_seconds / doc_seconds)
+        for group in same:
+            if abs(float(theirs[group]) - ours[group]) < 1e-6:
+                same[group] += 1
+            elif ours_counts[group] == (0, 0):
+                empty[group] += 1
+            else:
+                differ.append(
+                    f"{test.name} {group}: AnCast {float(theirs[group]):.4f}"
+                    f" amrcheck {ours[group]:.4f} {ours_counts[group]}"
+                )
+    print(
+        f"AnCast read {read} English pairs, crashed on {sum(crashes.values())}: "
+        f"{crashes}; F1 equal to ours (1e-6) per group: {same}; no triple on "
+        f"either side (AnCast 0, amrcheck 1): {empty}; other differences: "
+        f"{len(differ)}"
+    )
+    for line in differ[:15]:
+        print("DIFFERS", line)
+    if ratios:
+        print(
+            f"document level speed-up over AnCast: min {min(ratios):.1f}x, "
+            f"median {statistics.median(ratios):.1f}x"
+        )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

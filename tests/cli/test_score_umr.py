@@ -1,0 +1,121 @@
+"""``amrcheck score`` on UMR files (issue 31)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import amrcheck.cli.score  # noqa: F401 -- registers the command
+from amrcheck.cli import app
+
+DATA = Path(__file__).parents[1] / "data" / "umr" / "scoring"
+runner = CliRunner()
+
+
+def run(*args: str | Path):
+    return runner.invoke(app, ["score", *map(str, args)])
+
+
+def test_prints_sentence_group_overall_and_umatch_figures() -> None:
+    result = run(DATA / "gold.umr", DATA / "missing.umr")
+    assert result.exit_code == 1, result.output
+    out = result.stdout
+    assert "graph snt2: ::id 'snt2' is not in" in out
+    for label in (
+        "sentence graphs (smatch)",
+        "temporal",
+        "modal",
+        "coref",
+        "document level",
+        "overall",
+        "aligned token sets",
+        "node projections",
+        "triples in mapped nodes",
+        "umatch without document level",
+    ):
+        assert label in out, label
+    assert f"{DATA / 'gold.umr'}:53:17: temporal missing: (s1l :before s2b)" in out
+    assert "no sentence snt2" in out
+
+
+def test_json_has_the_umr_layers_and_umatch() -> None:
+    result = run(DATA / "gold.umr", DATA / "concept.umr", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    layers = report["umr"][str(DATA / "concept.umr")]
+    assert layers["temporal"]["f1"] == 1.0
+    assert layers["sentences"]["correct"] == 24
+    figures = report["umatch"][str(DATA / "concept.umr")]
+    assert (figures["umatch"]["correct"], figures["umatch"]["reference"]) == (28, 29)
+    assert report["results"][0]["metric"] == "smatch"
+
+
+def test_umatch_alone_runs_no_search_and_takes_only(tmp_path: Path) -> None:
+    result = run(
+        DATA / "gold.umr",
+        DATA / "concept.umr",
+        "-m",
+        "umatch",
+        "--only",
+        "concept",
+        "--quiet",
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "0.8750"
+    result = run(DATA / "gold.umr", DATA / "concept.umr", "-m", "umatch", "--json")
+    assert list(json.loads(result.stdout)) == ["version", "umatch"]
+
+
+def test_per_pair_rows_are_sentences(tmp_path: Path) -> None:
+    rows = tmp_path / "pairs.tsv"
+    result = run(DATA / "gold.umr", DATA / "broken.umr", "--per-pair", rows)
+    assert result.exit_code == 1, result.output
+    lines = rows.read_text(encoding="utf-8").splitlines()
+    assert [line.split("\t")[2] for line in lines[1:]] == ["snt1", "snt2"]
+    assert lines[2].split("\t")[6] == "unreadable"
+
+
+def test_umatch_on_amr_files_is_an_error(tmp_path: Path) -> None:
+    amr = tmp_path / "a.amr"
+    amr.write_text("(a / b)\n", encoding="utf-8")
+    result = run(amr, amr, "-m", "umatch")
+    assert result.exit_code == 2
+    assert "umatch compares UMR files" in result.output
+
+
+def test_iaa_on_umr_gives_each_layer_pairwise_with_intervals() -> None:
+    import amrcheck.cli.iaa  # noqa: F401 -- registers the command
+
+    files = [DATA / "gold.umr", DATA / "alignment.umr", DATA / "docrel.umr"]
+    result = runner.invoke(app, ["iaa", *map(str, files), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    layers = {
+        (Path(row["a"]).stem, Path(row["b"]).stem): row for row in report["umr_layers"]
+    }
+    assert set(layers) == {
+        ("gold", "alignment"),
+        ("gold", "docrel"),
+        ("alignment", "docrel"),
+    }
+    assert layers["gold", "alignment"]["alignment"]["f1"] == 5 / 6
+    assert layers["gold", "alignment"]["temporal"]["f1"] == 1.0
+    assert layers["gold", "docrel"]["coref"]["f1"] == 0.0
+    low, high = (
+        layers["gold", "alignment"]["alignment"]["low"],
+        layers["gold", "alignment"]["alignment"]["high"],
+    )
+    assert low <= 5 / 6 <= high
+    text = runner.invoke(app, ["iaa", *map(str, files)])
+    assert "UMR layers, pairwise" in text.stdout
+    assert "adjudication queue" in text.stdout
+
+
+def test_html_report_draws_the_umr_sentence_graphs(tmp_path: Path) -> None:
+    page = tmp_path / "report.html"
+    result = run(DATA / "gold.umr", DATA / "concept.umr", "--html", page, "-q")
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    assert "snt2" in html and "magazine" in html

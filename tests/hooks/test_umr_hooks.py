@@ -1,0 +1,50 @@
+"""``amr-iaa`` and ``amr-regress`` on UMR files (issue 31): graphs by sentence."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from amrcheck.hooks.iaa import main as iaa_main
+from amrcheck.hooks.regress import main as regress_main
+
+DATA = Path(__file__).parents[1] / "data" / "umr" / "scoring"
+
+
+def test_amr_iaa_fails_on_a_broken_umr_sentence_and_names_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / ".git").mkdir()
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+    shutil.copy(DATA / "gold.umr", tmp_path / "a" / "x.umr")
+    shutil.copy(DATA / "gold.umr", tmp_path / "b" / "x.umr")
+    (tmp_path / ".amrcheck.toml").write_text(
+        '[[iaa]]\nfiles = ["a/{d}.umr", "b/{d}.umr"]\nmin-graph-f1 = 0.9\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    assert iaa_main(["b/x.umr"]) == 0
+    shutil.copy(DATA / "broken.umr", tmp_path / "b" / "x.umr")
+    assert iaa_main(["b/x.umr"]) == 1
+    out = capsys.readouterr().out
+    assert "graph snt2" in out and "b/x.umr:44:" in out, out
+
+
+def test_amr_regress_scores_umr_output_against_its_umr_reference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / ".git").mkdir()
+    for folder in ("gold", "parser"):
+        (tmp_path / folder).mkdir()
+    shutil.copy(DATA / "gold.umr", tmp_path / "gold" / "x.umr")
+    shutil.copy(DATA / "concept.umr", tmp_path / "parser" / "x.umr")
+    (tmp_path / ".amrcheck.toml").write_text(
+        '[[regress.reference]]\nfiles = "parser/{doc}.umr"\n'
+        'reference = "gold/{doc}.umr"\nmin-f1 = 0.99\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    assert regress_main(["parser/x.umr"]) == 1
+    out = capsys.readouterr().out
+    assert "snt2" in out and "magazine" in out, out

@@ -1,0 +1,90 @@
+"""umatch: UMR compared through word alignments (issue 31).
+
+The expected counts are those ÚFAL's compare_umr.pl prints (``--tsv``) for
+the same pairs (bench/bench_umr_score.py runs it on them again)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from amrcheck.reading.umr import read_umr, read_umr_string
+from amrcheck.workflows.umatch import umatch
+
+DATA = Path(__file__).parents[1] / "data" / "umr" / "scoring"
+
+#: probe -> (aligned token sets, node projections, triples in mapped nodes,
+#: umatch), as compare_umr.pl counts them against gold.umr
+PEER = {
+    "gold": ((6, 6, 6), (8, 8, 8, 8), (23, 23, 23), (29, 29, 29)),
+    "concept": ((6, 6, 6), (8, 8, 8, 8), (22, 23, 23), (28, 29, 29)),
+    "alignment": ((5, 6, 6), (8, 8, 8, 8), (23, 23, 23), (29, 29, 29)),
+    "docrel": ((6, 6, 6), (8, 8, 8, 8), (23, 23, 23), (28, 29, 28)),
+    "attribute": ((6, 6, 6), (8, 8, 8, 8), (22, 23, 23), (28, 29, 29)),
+    "unaligned": ((6, 6, 6), (7, 7, 8, 8), (20, 21, 21), (26, 29, 29)),
+}
+
+
+@pytest.mark.parametrize("probe", sorted(PEER))
+def test_umatch_counts_what_compare_umr_counts(probe: str) -> None:
+    report = umatch(read_umr(DATA / "gold.umr"), read_umr(DATA / f"{probe}.umr"))
+    a, p, m, u = (
+        report.aligned_token_sets,
+        report.projections,
+        report.mapped_triples,
+        report.umatch,
+    )
+    assert (a.correct, a.reference, a.candidate) == PEER[probe][0]
+    assert (p.mapped_reference, p.mapped_candidate, p.reference, p.candidate) == PEER[
+        probe
+    ][1]
+    assert (m.correct, m.reference, m.candidate) == PEER[probe][2]
+    assert (u.correct, u.reference, u.candidate) == PEER[probe][3]
+
+
+def test_only_and_except_filter_relations_as_compare_umr_does() -> None:
+    gold, test = read_umr(DATA / "gold.umr"), read_umr(DATA / "concept.umr")
+    concepts = umatch(gold, test, only=["concept"]).umatch
+    assert (concepts.correct, concepts.reference, concepts.candidate) == (7, 8, 8)
+    without = umatch(gold, test, exclude=[":concept"]).umatch
+    assert without.f1 == 1.0
+    with pytest.raises(ValueError):
+        umatch(gold, test, only=["concept"], exclude=["concept"])
+
+
+def test_without_document_level_counts_only_the_graphs() -> None:
+    report = umatch(
+        read_umr(DATA / "gold.umr"), read_umr(DATA / "docrel.umr"), document_level=False
+    )
+    assert report.umatch.f1 == 1.0
+
+
+def test_a_missing_sentence_counts_its_reference_nodes_as_unmapped() -> None:
+    report = umatch(read_umr(DATA / "gold.umr"), read_umr(DATA / "missing.umr"))
+    assert report.unpaired == ["snt2"]
+    assert report.umatch.reference == 29 and report.umatch.correct == 17
+    assert report.projections.mapped_reference == 5
+
+
+def test_different_tokens_are_aligned_first_and_said() -> None:
+    report = umatch(read_umr(DATA / "gold.umr"), read_umr(DATA / "tokens.umr"))
+    assert report.realigned == ["snt2"]
+    assert report.aligned_token_sets.correct == 6
+    assert report.umatch.f1 == 1.0
+
+
+def test_an_inserted_token_shifts_the_candidate_alignments_back() -> None:
+    text = (DATA / "gold.umr").read_text(encoding="utf-8")
+    shifted = (
+        text.replace("Words: She bought a  book .", "Words: Then she bought a book .")
+        .replace("s2b: 2-2", "s2b: 3-3")
+        .replace("s2p: 1-1", "s2p: 2-2")
+        .replace("s2b2: 3-4", "s2b2: 4-5")
+    )
+    report = umatch(read_umr_string(text), read_umr_string(shifted))
+    assert report.realigned == ["snt2"]
+    # "She" against "Then she": two tokens replace one, so s2p's word has no
+    # partner and s2p maps to nothing; the other nodes map as before
+    assert report.aligned_token_sets.correct == 5
+    assert report.projections.mapped_reference == 7
