@@ -38,6 +38,7 @@ from amrcheck.reading.layout import layout_edits
 from amrcheck.reading.locate import variable_occurrences
 from amrcheck.validation.propbank import FrameInventory, load_frames
 from amrcheck.validation.validate import GraphFindingsCache
+from amrcheck.workflows.diff import load_exact_solver
 
 from .analysis import (
     Analysis,
@@ -523,6 +524,7 @@ def initialize(ls: AmrLanguageServer, params: types.InitializeParams) -> None:
     ls.references.encoding = ls.encoding
     # load the frame inventory and metrics before the first request needs them
     ls.engine.submit(load_frames)
+    ls.engine.submit(load_exact_solver)
 
 
 @SERVER.feature(types.INITIALIZED)
