@@ -40,6 +40,7 @@ from amrcheck.reading.locate import variable_occurrences
 from amrcheck.validation.propbank import FrameInventory, load_frames
 from amrcheck.validation.umr import UmrOptions
 from amrcheck.validation.validate import GraphFindingsCache
+from amrcheck.workflows.diff import load_exact_solver
 
 from . import umr_features
 from .analysis import (
@@ -580,6 +581,7 @@ def initialize(ls: AmrLanguageServer, params: types.InitializeParams) -> None:
     ls.references.encoding = ls.encoding
     # load the frame inventory and metrics before the first request needs them
     ls.engine.submit(load_frames)
+    ls.engine.submit(load_exact_solver)
 
 
 @SERVER.feature(types.INITIALIZED)
