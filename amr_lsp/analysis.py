@@ -774,49 +774,24 @@ def unresolved_lenses(
     version) that is still right is reused: after a keystroke that is
     nearly all of them.
     """
-    return _lenses(analysis, previous, None)
-
-
-def titled_lenses(
-    analysis: Analysis, command: str, previous: list[types.CodeLens] | None = None
-) -> list[types.CodeLens]:
-    """One lens per graph with its title (:func:`lens_title`) and
-    ``command`` (called with the document's URI): nothing left to resolve.
-
-    For editors that repaint a lens only in a resolve step of their own
-    (VS Code), a title that comes with the lens saves that step's round
-    trip (issue 29). A lens of ``previous`` whose place and title are
-    unchanged is reused.
-    """
-    return _lenses(analysis, previous, command)
-
-
-def _lenses(
-    analysis: Analysis, previous: list[types.CodeLens] | None, command: str | None
-) -> list[types.CodeLens]:
     lines, uri = analysis.parsed.lines, analysis.parsed.uri
     known = previous or []
     lenses = []
     for index, report in enumerate(analysis.graphs):
         line, character = lines.line_character(_lens_offset(report))
-        title = None if command is None else lens_title(analysis, report)
         if index < len(known):
             old = known[index]
             start = old.range.start
             if (
                 start.line == line and start.character == character
-                and old.data == [uri, index]
-                and (None if old.command is None else old.command.title) == title
+                and old.data == [uri, index] and old.command is None
             ):
                 lenses.append(old)
                 continue
         position = types.Position(line=line, character=character)
         lenses.append(
             types.CodeLens(
-                range=types.Range(start=position, end=position),
-                command=None if title is None or command is None
-                else types.Command(title=title, command=command, arguments=[uri]),
-                data=[uri, index],
+                range=types.Range(start=position, end=position), data=[uri, index]
             )
         )
     return lenses

@@ -47,7 +47,6 @@ from .analysis import (
     lens_title,
     next_low_score,
     score_text,
-    titled_lenses,
     unresolved_lenses,
 )
 from .compare import Comparer
@@ -175,6 +174,13 @@ class AmrLanguageServer(LanguageServer):
         self.client_follows_edits = False
         #: documents whose pending analysis is for the client's own edit
         self.edited: set[str] = set()
+        #: the version each document's last lenses (``lenses``) were made for
+        self.lens_versions: dict[str, int | None] = {}
+        #: the last version of each document whose edit moved lines
+        self.lines_moved: dict[str, int] = {}
+        #: documents whose last lenses were sent before their analysis (a
+        #: version's lenses, reused for a later one that moved no line)
+        self.sent_early: set[str] = set()
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._shown_problems: set[str] = set()
         #: set once the client's settings are known (or it has none to give):
@@ -323,12 +329,49 @@ class AmrLanguageServer(LanguageServer):
         self.store.sync(uri, analysis.version)
         if analysis.settings.features.document_score:
             self.protocol.notify(DOCUMENT_SCORE_NOTIFICATION, analysis.score_summary())
-        if not (self.client_follows_edits and uri in self.edited):
+        if not (self.client_follows_edits and uri in self.edited) or (
+            self._early_lenses_moved(uri, analysis)
+        ):
             self._refresh_views(analysis.settings)
         log.debug(
             "analysed %s v%s: %s", uri, analysis.version,
             {phase: round(s * 1000) for phase, s in analysis.timings.items()},
         )
+
+    def early_lenses(
+        self, uri: str, version: int | None
+    ) -> list[types.CodeLens] | None:
+        """The last lenses sent, if they are still where the graphs of
+        ``version`` start (no edit since moved a line), else None.
+
+        They are sent again at once, instead of after the analysis: VS Code
+        asks for lenses a debounce after each edit, a debounce that grows
+        with how long its requests take (a request waiting for a 1,562-graph
+        analysis made the next edits' lenses later still, issue 29); the
+        titles come with ``codeLens/resolve``, which waits for the analysis.
+        """
+        given, made_for = self.lenses.get(uri), self.lens_versions.get(uri)
+        if (
+            given is None or made_for is None or version is None
+            or made_for == version
+            or self.lines_moved.get(uri, made_for) > made_for
+        ):
+            return None
+        self.sent_early.add(uri)
+        return given
+
+    def _early_lenses_moved(self, uri: str, analysis: Analysis) -> bool:
+        """Whether lenses sent before ``analysis`` are not where its graphs
+        start (a graph split or joined on a line): the client must ask again."""
+        if uri not in self.sent_early:
+            return False
+        self.sent_early.discard(uri)
+        given = self.lenses.get(uri) or []
+        fresh = unresolved_lenses(analysis, given)
+        self.lenses[uri], self.lens_versions[uri] = fresh, analysis.version
+        return [lens.range.start for lens in fresh] != [
+            lens.range.start for lens in given
+        ]
 
     def _refresh_views(self, settings: Settings) -> None:
         """Ask the client to re-request lenses and hints (if it can be asked)."""
@@ -553,7 +596,25 @@ def did_open(ls: AmrLanguageServer, params: types.DidOpenTextDocumentParams) -> 
 def did_change(
     ls: AmrLanguageServer, params: types.DidChangeTextDocumentParams
 ) -> None:
-    ls.schedule(params.text_document.uri, ls.settings.debounce_ms / 1000, edited=True)
+    uri, version = params.text_document.uri, params.text_document.version
+    if any(moves_lines(change) for change in params.content_changes):
+        ls.lines_moved[uri] = version
+    ls.schedule(uri, ls.settings.debounce_ms / 1000, edited=True)
+
+
+def moves_lines(change: types.TextDocumentContentChangeEvent) -> bool:
+    """Whether an edit may move a line (or replaces the whole text).
+
+        >>> moves_lines(types.TextDocumentContentChangeWholeDocument(text="x"))
+        True
+        >>> at = types.Position(line=3, character=4)
+        >>> moves_lines(types.TextDocumentContentChangePartial(
+        ...     range=types.Range(start=at, end=at), text="x"))
+        False
+    """
+    if not isinstance(change, types.TextDocumentContentChangePartial):
+        return True
+    return "\n" in change.text or change.range.start.line != change.range.end.line
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_SAVE)
@@ -574,6 +635,9 @@ def did_close(ls: AmrLanguageServer, params: types.DidCloseTextDocumentParams) -
     ls.analyses.pop(uri, None)
     ls.lenses.pop(uri, None)
     ls.edited.discard(uri)
+    ls.lens_versions.pop(uri, None)
+    ls.lines_moved.pop(uri, None)
+    ls.sent_early.discard(uri)
     ls.documents.forget(uri)
     ls.store.clear(uri)
     ls.store.sync(uri)
@@ -588,20 +652,20 @@ def did_close(ls: AmrLanguageServer, params: types.DidCloseTextDocumentParams) -
 async def code_lens(
     ls: AmrLanguageServer, params: types.CodeLensParams
 ) -> list[types.CodeLens]:
-    # To VS Code, lenses with their titles: it repaints a lens only in a
-    # resolve step of its own, a debounce (>= 250 ms) after the lenses came,
-    # and a title to resolve added a round trip to that (issue 29). To
-    # other editors, ranges only: they resolve the lenses they show, so a
-    # keystroke in a 1,562-graph file does not re-send 1,562 titles.
+    # Ranges only: a title is computed when the client resolves the lens.
+    # Editors resolve the lenses they show (VS Code: the visible ones), so
+    # a keystroke in a 1,562-graph file does not re-send 1,562 titles.
     uri = params.text_document.uri
     if not ls.settings.features.code_lens:
         return []
-    analysis = await ls.analysis(uri)
     if ls.client_follows_edits:
-        lenses = titled_lenses(analysis, DOCUMENT_SCORE_COMMAND, ls.lenses.get(uri))
-    else:
-        lenses = unresolved_lenses(analysis, ls.lenses.get(uri))
+        early = ls.early_lenses(uri, ls.require_open(uri).version)
+        if early is not None:
+            return early
+    analysis = await ls.analysis(uri)
+    lenses = unresolved_lenses(analysis, ls.lenses.get(uri))
     ls.lenses[uri] = lenses
+    ls.lens_versions[uri] = analysis.version
     return lenses
 
 
