@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 import amrcheck.cli.score  # noqa: F401 -- registers the command
 from amrcheck.cli import app
+from amrcheck.render import expanded
 
 DATA = Path(__file__).parents[1] / "data" / "umr" / "scoring"
 runner = CliRunner()
@@ -117,5 +118,6 @@ def test_html_report_draws_the_umr_sentence_graphs(tmp_path: Path) -> None:
     page = tmp_path / "report.html"
     result = run(DATA / "gold.umr", DATA / "concept.umr", "--html", page, "-q")
     assert result.exit_code == 0, result.output
-    html = page.read_text(encoding="utf-8")
+    # sections are packed until they scroll into view: read them inflated
+    html = expanded(page.read_text(encoding="utf-8"))
     assert "snt2" in html and "magazine" in html
