@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 
 from ..errors import InputError
+from ..validation.filecheck import plural
 from ..workflows.umr_diff import diff_umr
 
 
@@ -37,7 +38,7 @@ def umr_diff(old: Path, new: Path, as_json: bool, quiet: bool) -> int:
         if not quiet:
             sentences = len({c.sentence for c in changes})
             typer.echo(
-                f"{len(changes)} changes in {sentences} sentences."
+                f"{plural(len(changes), 'change')} in {plural(sentences, 'sentence')}."
                 if changes
                 else "No changes."
             )
