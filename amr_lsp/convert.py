@@ -40,6 +40,18 @@ ENCODINGS = ("utf-16", "utf-8", "utf-32")
 _LINE_END_RE = re.compile(r"\r\n?|\n")
 
 
+def lf_line_starts(text: str) -> list[int]:
+    """The offset where each line of ``text`` starts, lines ending at LF only
+    (the engine's lines; faster than a regex)."""
+    starts = [0]
+    find = text.find
+    pos = find("\n")
+    while pos != -1:
+        starts.append(pos + 1)
+        pos = find("\n", pos + 1)
+    return starts
+
+
 class LineIndex:
     """Line starts of one text version: engine offset <-> LSP position."""
 
@@ -55,12 +67,7 @@ class LineIndex:
         if "\r" in text:
             starts = [0] + [m.end() for m in _LINE_END_RE.finditer(text)]
         else:  # the common case, several times faster than the regex
-            starts = [0]
-            find = text.find
-            pos = find("\n")
-            while pos != -1:
-                starts.append(pos + 1)
-                pos = find("\n", pos + 1)
+            starts = lf_line_starts(text)
         self._starts = starts
         self._ascii = text.isascii()
 

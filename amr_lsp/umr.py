@@ -47,7 +47,13 @@ from amrcheck.reading.umr import (
 from amrcheck.span import SourceText
 from amrcheck.validation.umr import UmrOptions, UmrValidator
 
-from .convert import VALIDATION_SOURCE, LineIndex, lsp_severity, uri_to_path
+from .convert import (
+    VALIDATION_SOURCE,
+    LineIndex,
+    lf_line_starts,
+    lsp_severity,
+    uri_to_path,
+)
 
 #: the language id of UMR documents (the VS Code extension's ``umr`` language)
 LANGUAGE_ID = "umr"
@@ -447,16 +453,6 @@ class UmrAnalysis:
         )
 
 
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    find = text.find
-    pos = find("\n")
-    while pos != -1:
-        starts.append(pos + 1)
-        pos = find("\n", pos + 1)
-    return starts
-
-
 def analyze_umr(
     uri: str, version: int | None, text: str, encoding: str, cache: UmrCache,
     options: UmrOptions,
@@ -470,7 +466,7 @@ def analyze_umr(
     checked, document_findings = cache.validate(reads, options)
     # the client's line ends are the engine's when there is no CR and no BOM
     same = lines.shift == 0 and "\r" not in text
-    line_starts = lines.line_starts if same else _line_starts(body)
+    line_starts = lines.line_starts if same else lf_line_starts(body)
     starts = [line_starts[p.first_line - 1] for p in pieces]
     return UmrAnalysis(
         uri, version, lines, line_starts, reads, checked, document_findings, starts
