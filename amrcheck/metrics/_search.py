@@ -532,15 +532,7 @@ def _random_start(n1, n2, cand_start, cand, rng):
         k = _random_below(rng, i + 1)
         order[i], order[k] = order[k], order[i]
     for i in order:
-        count = 0
-        for c in range(cand_start[i], cand_start[i + 1]):
-            if not used[cand[c]]:
-                free[count] = cand[c]
-                count += 1
-        if count:
-            j = free[_random_below(rng, count)]
-            mapping[i] = j
-            used[j] = True
+        _to_random_free(i, mapping, used, free, cand_start, cand, rng)
     return mapping
 
 
@@ -560,16 +552,22 @@ def _kicked_start(n1, n2, best, cand_start, cand, rng):
         if mapping[i] >= 0:
             used[mapping[i]] = False
             mapping[i] = -1
-        count = 0
-        for c in range(cand_start[i], cand_start[i + 1]):
-            if not used[cand[c]]:
-                free[count] = cand[c]
-                count += 1
-        if count:
-            j = free[_random_below(rng, count)]
-            mapping[i] = j
-            used[j] = True
+        _to_random_free(i, mapping, used, free, cand_start, cand, rng)
     return mapping
+
+
+def _to_random_free(i, mapping, used, free, cand_start, cand, rng):
+    """Node ``i`` to a random one of its candidates not ``used`` (left as
+    it is when none is free); ``free`` is scratch space of ``n2`` slots."""
+    count = 0
+    for c in range(cand_start[i], cand_start[i + 1]):
+        if not used[cand[c]]:
+            free[count] = cand[c]
+            count += 1
+    if count:
+        j = free[_random_below(rng, count)]
+        mapping[i] = j
+        used[j] = True
 
 
 def star_weights(n1, n2, unary, row_start, partners, weights):
