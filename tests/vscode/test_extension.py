@@ -116,7 +116,7 @@ def real_vscode(built: Path) -> str:
     the tests below read for their part."""
     result = subprocess.run(
         ["node", "test/e2e/run.mjs", "--vsix", str(built), "--python", sys.executable],
-        cwd=EXTENSION, capture_output=True, text=True, timeout=600,
+        cwd=EXTENSION, capture_output=True, text=True, timeout=1200,
     )
     output = result.stdout + result.stderr
     if result.returncode == 3:
@@ -230,7 +230,7 @@ def test_first_run_creates_the_private_environment(built: Path) -> None:
     result = subprocess.run(
         ["node", "test/e2e/first-run.mjs",
          "--vsix", str(built), "--python", sys.executable],
-        cwd=EXTENSION, capture_output=True, text=True, timeout=900,
+        cwd=EXTENSION, capture_output=True, text=True, timeout=1500,
     )
     output = result.stdout + result.stderr
     if result.returncode == 3:

@@ -26,7 +26,7 @@ __all__ = ["built", "pytestmark"]
 def test_real_vscode_opens_a_umr_file(built: Path) -> None:
     result = subprocess.run(
         ["node", "test/e2e/umr.mjs", "--vsix", str(built), "--python", sys.executable],
-        cwd=EXTENSION, capture_output=True, text=True, timeout=600,
+        cwd=EXTENSION, capture_output=True, text=True, timeout=1200,
     )
     output = result.stdout + result.stderr
     if result.returncode == 3:

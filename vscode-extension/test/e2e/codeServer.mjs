@@ -12,6 +12,16 @@ const CS_HOME = process.env.AMRCHECK_VSCODE_TEST_HOME ?? join(homedir(), ".cache
 const CODE_SERVER = join(CS_HOME, "node_modules/.bin/code-server");
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 
+// How much longer than on a quiet machine a wait may take before a check
+// fails: the tests run beside other work (a loaded CI machine), and a wait
+// ends as soon as its condition holds, so patience costs time only on failure.
+const PATIENCE = Number(process.env.AMR_E2E_PATIENCE ?? 3);
+
+/** A wait's limit in ms: `ms` as measured on a quiet machine, times PATIENCE. */
+export function patient(ms) {
+  return ms * PATIENCE;
+}
+
 /** Exits with 3 (skipped) when what the test needs is not installed. */
 export function requireTools(vsix) {
   const skip = (reason) => {
@@ -73,7 +83,7 @@ export async function launch({ tmp, vsix, folder, settings, env: extra = {} }) {
     ...extra,
   };
   const common = ["--user-data-dir", userData, "--extensions-dir", extensions];
-  execFileSync(CODE_SERVER, [...common, "--install-extension", vsix], { env, stdio: "pipe", timeout: 120_000 });
+  execFileSync(CODE_SERVER, [...common, "--install-extension", vsix], { env, stdio: "pipe", timeout: patient(120_000) });
 
   const port = await freePort();
   const config = join(tmp, "config.yaml");
@@ -99,7 +109,8 @@ export async function launch({ tmp, vsix, folder, settings, env: extra = {} }) {
     });
     session.page = await session.browser.newPage({ viewport: { width: 1400, height: 860 } });
     await session.page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
-    await session.page.waitForSelector(".monaco-workbench", { timeout: 60_000 });
+    session.page.setDefaultTimeout(patient(30_000));
+    await session.page.waitForSelector(".monaco-workbench", { timeout: patient(60_000) });
   } catch (error) {
     await session.close();
     throw error;
@@ -119,12 +130,12 @@ export async function openFile(page, relative) {
       const first = document.querySelector(".quick-input-list .monaco-list-row");
       return first !== null && (first.textContent ?? "").includes(dir);
     },
-    folder, { timeout: 30_000 },
+    folder, { timeout: patient(30_000) },
   );
   await page.keyboard.press("Enter");
   await page.waitForFunction(
     (path) => document.querySelector(".monaco-workbench .part.editor .breadcrumbs-control")?.textContent?.replace(/\s/g, "").includes(path.replace(/\//g, "")),
-    relative, { timeout: 30_000 },
+    relative, { timeout: patient(30_000) },
   ).catch(() => undefined);
 }
 
@@ -132,7 +143,7 @@ export async function runCommand(page, title) {
   await page.keyboard.press("F1");
   await page.waitForSelector(".quick-input-widget input", { state: "visible" });
   await page.keyboard.type(title);
-  await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${title}"]`, { timeout: 30_000 });
+  await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${title}"]`, { timeout: patient(30_000) });
   await page.keyboard.press("Enter");
 }
 
@@ -141,8 +152,15 @@ export async function notification(page, pattern, timeout = 60_000) {
   return page.waitForFunction(
     (source) => [...document.querySelectorAll(".notifications-toasts .notification-list-item-message")]
       .map((e) => e.textContent ?? "").find((t) => new RegExp(source).test(t)),
-    pattern.source, { timeout },
+    pattern.source, { timeout: patient(timeout) },
   ).then((h) => h.jsonValue()).catch(() => null);
+}
+
+/** Every notification's text, shown or in the notification centre (for a failure's detail). */
+export async function notificationTexts(page) {
+  await runCommand(page, "Notifications: Show Notifications").catch(() => undefined);
+  return page.evaluate(() => [...document.querySelectorAll(".notification-list-item-message")].map((e) => e.textContent ?? ""))
+    .catch((error) => [`(not read: ${error})`]);
 }
 
 export async function lensTitles(page, pattern, timeout = 30_000) {
@@ -152,12 +170,12 @@ export async function lensTitles(page, pattern, timeout = 30_000) {
       const found = titles.filter((t) => new RegExp(source).test(t));
       return found.length ? found : null;
     },
-    pattern.source, { timeout },
+    pattern.source, { timeout: patient(timeout) },
   ).then((h) => h.jsonValue()).catch(() => []);
 }
 
 export async function waitFor(predicate, timeout, message) {
-  const end = Date.now() + timeout;
+  const end = Date.now() + patient(timeout);
   while (!predicate()) {
     if (Date.now() > end) throw new Error(message());
     await new Promise((r) => setTimeout(r, 100));

@@ -19,7 +19,7 @@ import { homedir, tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { checkList, launch, lensTitles, notification, openFile, requireTools, WORKBENCH_SETTINGS } from "./codeServer.mjs";
+import { checkList, launch, patient, lensTitles, notification, openFile, requireTools, WORKBENCH_SETTINGS } from "./codeServer.mjs";
 
 const EXT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const REPO = resolve(EXT, "..");
@@ -112,7 +112,7 @@ try {
 
   // 4. the next window starts the server from the environment without asking
   await page.reload();
-  await page.waitForSelector(".monaco-workbench", { timeout: 60_000 });
+  await page.waitForSelector(".monaco-workbench", { timeout: patient(60_000) });
   await openFile(page, "annotations/lpp.amr");
   const again = await lensTitles(page, lens, 300_000);
   const asked = await notification(page, /Create a private environment/, 1_000);

@@ -16,14 +16,14 @@
 //
 //   node test/e2e/run.mjs [--vsix amrcheck-vscode.vsix] [--python /path/to/python]
 //                         [--artifacts DIR] [--keep] [--update-docs]
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import {
-  checkList, launch, lensTitles, notification, openFile, requireTools, runCommand, waitFor, WORKBENCH_SETTINGS,
+  checkList, launch, patient, lensTitles, notification, notificationTexts, openFile, requireTools, runCommand, waitFor, WORKBENCH_SETTINGS,
 } from "./codeServer.mjs";
 
 const EXT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -86,10 +86,10 @@ try {
 
   // open the annotation
   await openFile(page, "annotations/lpp.amr");
-  await page.waitForSelector(".monaco-editor .view-lines", { timeout: 30_000 });
+  await page.waitForSelector(".monaco-editor .view-lines", { timeout: patient(30_000) });
 
   // 1. the error squiggle of the broken graph, and its problem
-  const squiggle = await page.waitForSelector(".monaco-editor .squiggly-error", { timeout: 60_000 }).catch(() => null);
+  const squiggle = await page.waitForSelector(".monaco-editor .squiggly-error", { timeout: patient(60_000) }).catch(() => null);
   check("error squiggle on the broken graph", squiggle !== null);
   log("squiggle");
 
@@ -99,7 +99,7 @@ try {
       const titles = [...document.querySelectorAll(".monaco-editor .codelens-decoration")].map((e) => e.textContent ?? "");
       return titles.some((t) => /lpp_1943\.2/.test(t)) ? titles : null;
     },
-    undefined, { timeout: 60_000 },
+    undefined, { timeout: patient(60_000) },
   ).then((h) => h.jsonValue()).catch(() => []);
   const lens = lenses.find((t) => /lpp_1943\.2/.test(t));
   // the other visible lenses resolve one by one, maybe after that one
@@ -108,7 +108,7 @@ try {
       const titles = [...document.querySelectorAll(".monaco-editor .codelens-decoration")].map((e) => e.textContent ?? "");
       return titles.filter((t) => t.trim() !== "").length >= 3 ? titles : null;
     },
-    undefined, { timeout: 20_000 },
+    undefined, { timeout: patient(20_000) },
   ).then((h) => h.jsonValue()).catch(() => lenses);
   check("score lens vs the reference graph", !!lens && /^smatch 0\.9\d .* vs gold\/lpp\.amr#lpp_1943\.2$/.test(lens), JSON.stringify(lens));
   check("one lens per visible graph", resolved.length >= 3, `${resolved.length} lenses`);
@@ -116,7 +116,7 @@ try {
   // 3. the status bar shows the document score
   const statusText = await page.waitForFunction(
     () => [...document.querySelectorAll(".statusbar-item")].map((e) => e.textContent ?? "").find((t) => /smatch \d\.\d{3}/.test(t)),
-    undefined, { timeout: 30_000 },
+    undefined, { timeout: patient(30_000) },
   ).then((h) => h.jsonValue()).catch(() => null);
   check("status bar document score", statusText !== null, JSON.stringify(statusText));
 
@@ -129,7 +129,7 @@ try {
     await page.mouse.move(box.x + 15, box.y + box.height / 2);
     hover = await page.waitForFunction(
       () => [...document.querySelectorAll(".monaco-hover-content")].map((e) => e.textContent ?? "").find((t) => /Aligned to reference node.*magnificent/.test(t)),
-      undefined, { timeout: 30_000 },
+      undefined, { timeout: patient(30_000) },
     ).then((h) => h.jsonValue()).catch(() => null);
   }
   check("hover shows the aligned reference node (magnificent)", hover !== null, hover ? JSON.stringify(hover.slice(0, 160)) : "");
@@ -145,7 +145,7 @@ try {
   await page.keyboard.press("Control+Shift+M");
   const problem = await page.waitForFunction(
     () => [...document.querySelectorAll(".markers-panel .monaco-tl-contents")].map((e) => e.textContent ?? "").find((t) => /E102/.test(t)),
-    undefined, { timeout: 30_000 },
+    undefined, { timeout: patient(30_000) },
   ).then((h) => h.jsonValue()).catch(() => null);
   check("Problems panel lists E102", problem !== null, JSON.stringify(problem));
   await page.keyboard.press("Control+Shift+M");
@@ -154,7 +154,7 @@ try {
   await runCommand(page, "AMR: Show diff against reference");
   const report = await page.waitForFunction(
     () => [...document.querySelectorAll(".monaco-editor .view-lines")].map((e) => e.textContent ?? "").find((t) => /changed\s+lpp_1943\.2/.test(t)),
-    undefined, { timeout: 60_000 },
+    undefined, { timeout: patient(60_000) },
   ).then((h) => h.jsonValue()).catch(() => null);
   check("diff report (amrcheck diff) opens", report !== null);
   await page.screenshot({ path: join(opts.artifacts, "diff.png") });
@@ -187,7 +187,7 @@ try {
   await runCommand(page, "AMR: Show graph");
   const view = page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
   const relabelled = view.locator('[id="c-v:m"]');
-  const drawn = await relabelled.waitFor({ timeout: 60_000 }).then(() => true).catch(() => false);
+  const drawn = await relabelled.waitFor({ timeout: patient(60_000) }).then(() => true).catch(() => false);
   check("graph view draws the graph under the cursor", drawn);
   if (drawn) {
     check("... with its reference beside it", await view.locator('[id="r-v:m"]').count() === 1);
@@ -222,7 +222,7 @@ try {
         const text = document.querySelector('[id="status.editor.selection"]')?.textContent ?? "";
         return text.includes(want) ? text : null;
       },
-      `Ln ${book}, Col ${bookColumn}`, { timeout: 30_000 },
+      `Ln ${book}, Col ${bookColumn}`, { timeout: patient(30_000) },
     ).then((h) => h.jsonValue()).catch(() => null);
     check("click on a node moves the cursor to its line", cursor !== null,
       `${JSON.stringify(cursor)} (want Ln ${book}, Col ${bookColumn})`);
@@ -230,13 +230,13 @@ try {
     // typing redraws: the variable renamed at the cursor is a new node
     const typed = Date.now();
     await page.keyboard.type("x");
-    const redrawn = await view.locator('[id="c-v:xb2"]').waitFor({ timeout: 30_000 }).then(() => true).catch(() => false);
+    const redrawn = await view.locator('[id="c-v:xb2"]').waitFor({ timeout: patient(30_000) }).then(() => true).catch(() => false);
     check("an edit redraws the graph", redrawn, `${Date.now() - typed} ms after the keystroke (incl. the UI's own delays)`);
     await page.keyboard.press("Control+Z");
 
     // the view follows the cursor to another graph
     await goToLine(page, lineOf("(d / draw-01)"));
-    const followed = await view.locator("body[data-graph='lpp_1943.4']").waitFor({ timeout: 30_000 })
+    const followed = await view.locator("body[data-graph='lpp_1943.4']").waitFor({ timeout: patient(30_000) })
       .then(() => true).catch(() => false);
     check("the view follows the cursor to the next graph", followed);
   }
@@ -260,7 +260,7 @@ try {
       return item && item.classList.contains("warning-kind")
         ? { text: item.textContent, background: getComputedStyle(item).backgroundColor } : null;
     },
-    undefined, { timeout: 60_000 },
+    undefined, { timeout: patient(60_000) },
   ).then((h) => h.jsonValue()).catch(() => null);
   check("status bar: a document score below the threshold in the warning colour", statusItem !== null, JSON.stringify(statusItem));
   await page.keyboard.press("Control+Shift+M");
@@ -294,7 +294,7 @@ try {
         .map((e) => e.textContent ?? "").filter((t) => /^(missing|extra|relabelled) \(.* at gold\/lpp\.amr:\d+:\d+/.test(t.replace(/^.*\]:\s*/, "")));
       return rows.length >= 3 ? rows.length : null;
     },
-    undefined, { timeout: 15_000 },
+    undefined, { timeout: patient(15_000) },
   ).then((h) => h.jsonValue()).catch(() => 0);
   check("Problems panel: one diff diagnostic per differing graph",
     ids.join(" ") === "lpp_1943.2 lpp_1943.4 lpp_1943.5" && related >= 3,
@@ -334,7 +334,7 @@ try {
       }));
       return found.length === 8 ? found : null;
     },
-    undefined, { timeout: 30_000 },
+    undefined, { timeout: patient(30_000) },
   ).then((h) => h.jsonValue()).catch(() => []);
   check("graphs by score: all eight, lowest first",
     rows.map((r) => r.id).join(" ") === "lpp_1943.4 lpp_1943.2 lpp_1943.5 lpp_1943.1 lpp_1943.3 lpp_1943.6 lpp_1943.7 lpp_1943.8",
@@ -351,7 +351,7 @@ try {
   await applySettings(page, { "amrcheck.lowScoreThreshold": 0.5 }, "review/lpp.amr");
   const plain = await page.waitForFunction(
     () => [...document.querySelectorAll(".statusbar-item")].find((e) => /smatch 0\.983/.test(e.textContent ?? "") && !e.className.includes("-kind")) !== undefined,
-    undefined, { timeout: 30_000 },
+    undefined, { timeout: patient(30_000) },
   ).then(() => true).catch(() => false);
   check("status bar: no colour above the threshold (setting changed)", plain);
   // ... and the view's marks follow it: none below 0.50, and the check only on the graphs
@@ -367,7 +367,7 @@ try {
       }));
       return found.length === 8 && !found.some((r) => r.warning) ? found : null;
     },
-    undefined, { timeout: 30_000 },
+    undefined, { timeout: patient(30_000) },
   ).then((h) => h.jsonValue()).catch(() => []);
   check("graphs by score: the marks follow the threshold, the check only on identical graphs",
     marks.filter((r) => r.plain).map((r) => r.id).sort().join(" ") === "lpp_1943.2 lpp_1943.4 lpp_1943.5"
@@ -375,7 +375,7 @@ try {
   await page.keyboard.press("Control+F8");
   const none = await page.waitForFunction(
     () => [...document.querySelectorAll(".notifications-toasts .notification-list-item-message")].map((e) => e.textContent ?? "").find((t) => /no graph of lpp\.amr scores below 0\.50/.test(t)),
-    undefined, { timeout: 30_000 },
+    undefined, { timeout: patient(30_000) },
   ).then((h) => h.jsonValue()).catch(() => null);
   check("Ctrl+F8 without a graph below the threshold says so", none !== null, JSON.stringify(none));
 
@@ -403,16 +403,22 @@ try {
   check("Format Document keeps the author's lines and only re-indents them", formatted === want, JSON.stringify(formatted));
   await shot(page, "editor-formatting.png", { x: 0, y: 0, width: 1000, height: 300 });
 
-  // 15. a Python without amrcheck: a clear notification, not a silent failure
-  const bare = join(tmp, "python-without-amrcheck");
-  writeFileSync(bare, `#!/bin/sh\nexec "${python}" -I -S "$@"\n`, { mode: 0o755 });
+  // 15. a Python without amrcheck: a clear notification, not a silent failure.
+  // A fresh venv cannot import amrcheck whatever way the test's Python has it
+  // (a .pth, a prefix install, PYTHONPATH): asserted before the editor is asked.
+  const bareEnv = join(tmp, "python-without-amrcheck");
+  execFileSync(python, ["-m", "venv", "--without-pip", bareEnv]);
+  const bare = join(bareEnv, "bin", "python");
+  const imports = spawnSync(bare, ["-c", "import amrcheck"], { encoding: "utf8" });
+  check("the Python of step 15 cannot import amrcheck", imports.status !== 0, imports.stderr.trim().split("\n").pop());
   writeFileSync(settingsFile, JSON.stringify({ ...settings, "amr.server.python": bare }, null, 2));
   await page.reload();
-  await page.waitForSelector(".monaco-workbench", { timeout: 60_000 });
+  await page.waitForSelector(".monaco-workbench", { timeout: patient(60_000) });
   await openFile(page, "annotations/lpp.amr");
   // the command installs the wheel the .vsix carries (no package index release is needed)
   const notice = await notification(page, /not installed for .*-m pip install \S*bundled[\\/]amrcheck-[^ ]+-py3-none-any\.whl/);
-  check("missing server: notification with the install command", notice !== null, JSON.stringify(notice));
+  check("missing server: notification with the install command", notice !== null,
+    JSON.stringify(notice ?? { notifications: await notificationTexts(page) }));
   await page.waitForTimeout(1000); // let the toast finish fading in
   await page.screenshot({ path: join(opts.artifacts, "missing-server.png") });
   log("done");
@@ -436,7 +442,7 @@ process.exit(failed || bad.length || checks.length === 0 ? 1 : 0);
 async function applySettings(page, values, then) {
   await runCommand(page, "Preferences: Open User Settings (JSON)");
   await page.waitForFunction(() => document.querySelector(".monaco-workbench .part.editor .breadcrumbs-control")?.textContent?.includes("settings.json"),
-    undefined, { timeout: 30_000 });
+    undefined, { timeout: patient(30_000) });
   await page.locator(".monaco-editor .view-lines").first().click();
   await page.keyboard.press("Control+A");
   await page.keyboard.insertText(JSON.stringify({ ...settings, ...values }));
@@ -465,7 +471,7 @@ async function markers(page, filter, count) {
         .filter((t) => t.includes(text));
       return found.length >= wanted ? found : null;
     },
-    [filter, count], { timeout: 30_000 },
+    [filter, count], { timeout: patient(30_000) },
   ).then((h) => h.jsonValue()).catch(() => []);
 }
 
@@ -482,7 +488,7 @@ async function cursorAt(page, line, column) {
       const text = document.querySelector('[id="status.editor.selection"]')?.textContent ?? "";
       return text.includes(want) ? text : null;
     },
-    `Ln ${line}, Col ${column}`, { timeout: 30_000 },
+    `Ln ${line}, Col ${column}`, { timeout: patient(30_000) },
   ).then((h) => h.jsonValue()).catch(() => null);
 }
 

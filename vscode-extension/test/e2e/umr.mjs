@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { checkList, launch, openFile, requireTools, WORKBENCH_SETTINGS } from "./codeServer.mjs";
+import { checkList, launch, patient, openFile, requireTools, WORKBENCH_SETTINGS } from "./codeServer.mjs";
 
 const EXT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const REPO = resolve(EXT, "..");
@@ -46,15 +46,15 @@ const settings = { ...WORKBENCH_SETTINGS, "amr.server.python": python };
  * words is one span: the mouse goes to the word's characters in it). */
 async function hoverOn(page, spanText, word, pattern) {
   const target = page.locator(".monaco-editor .view-line span", { hasText: spanText }).first();
-  const box = await target.boundingBox({ timeout: 10_000 }).catch(() => null);
-  const text = await target.textContent({ timeout: 10_000 }).catch(() => null);
+  const box = await target.boundingBox({ timeout: patient(10_000) }).catch(() => null);
+  const text = await target.textContent({ timeout: patient(10_000) }).catch(() => null);
   if (!box || !text) return null;
   const x = box.x + (box.width / text.length) * (text.indexOf(word) + 1.5);
   await page.mouse.move(x - 3, box.y + box.height / 2);
   await page.mouse.move(x, box.y + box.height / 2);
   return page.waitForFunction(
     (source) => [...document.querySelectorAll(".monaco-hover-content")].map((e) => e.textContent ?? "").find((t) => new RegExp(source).test(t)),
-    pattern.source, { timeout: 30_000 },
+    pattern.source, { timeout: patient(30_000) },
   ).then((h) => h.jsonValue()).catch(() => null);
 }
 
@@ -72,19 +72,19 @@ try {
   // 1. the language: UMR, highlighted by its grammar
   const mode = await page.waitForFunction(
     () => document.querySelector("#status\\.editor\\.mode")?.textContent?.trim() || null,
-    undefined, { timeout: 30_000 },
+    undefined, { timeout: patient(30_000) },
   ).then((h) => h.jsonValue()).catch(() => null);
   check("a .umr file is in the UMR language", mode === "UMR", JSON.stringify(mode));
 
   // 2. diagnostics: squiggles of the validator's findings (U001 trailing white space...)
-  const squiggle = await page.waitForSelector(".monaco-editor .squiggly-error", { timeout: 60_000 }).catch(() => null);
+  const squiggle = await page.waitForSelector(".monaco-editor .squiggly-error", { timeout: patient(60_000) }).catch(() => null);
   check("UMR findings are squiggled", squiggle !== null);
   const problems = await page.waitForFunction(
     () => {
       const text = document.querySelector("#status\\.problems")?.textContent ?? "";
       return /[1-9]/.test(text) ? text : null;
     },
-    undefined, { timeout: 30_000 },
+    undefined, { timeout: patient(30_000) },
   ).then((h) => h.jsonValue()).catch(() => null);
   check("the status bar counts the problems", problems !== null, JSON.stringify(problems));
 
@@ -110,7 +110,7 @@ try {
       const rows = [...document.querySelectorAll(".quick-input-list .monaco-list-row")].map((e) => e.getAttribute("aria-label") ?? "");
       return rows.some((r) => r.includes("snt1")) ? rows : null;
     },
-    undefined, { timeout: 30_000 },
+    undefined, { timeout: patient(30_000) },
   ).then((h) => h.jsonValue()).catch(() => null);
   check("the outline lists the sentences", symbols !== null && symbols.some((r) => r.includes("snt2")),
     JSON.stringify(symbols?.slice(0, 3)));
