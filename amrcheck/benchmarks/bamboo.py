@@ -76,6 +76,10 @@ class BambooSubtask:
 
         A prediction of None (a pair that cannot be judged) is left out,
         with its human score or its role-confusion comparison.
+
+        Raises:
+            InputError: too few pairs are left to measure (Pearson needs two,
+                role confusion one comparison).
         """
         if self.is_role_confusion:
             judged = [
@@ -84,6 +88,12 @@ class BambooSubtask:
                 if (original := predictions[2 * i + 1]) is not None
                 and (swapped := predictions[2 * i]) is not None
             ]
+            if not judged:
+                raise InputError(
+                    f"BAMBOO {self.id}: no role-confusion comparison can be judged "
+                    f"(pairs: {len(predictions)})",
+                    str(self.candidate_path),
+                )
             correct = sum(1 for original, swapped in judged if original > swapped)
             return correct / len(judged) * 100
         kept = [
@@ -91,6 +101,12 @@ class BambooSubtask:
             for i, human in zip(self.scored, self.human, strict=True)
             if (value := predictions[i]) is not None
         ]
+        if len(kept) < 2:
+            raise InputError(
+                f"BAMBOO {self.id}: {len(kept)} scored pair(s) with a human score "
+                "(the dummy pairs left out); Pearson's r needs at least 2",
+                str(self.candidate_path),
+            )
         # imported here: scipy.stats takes most of a second to import
         from scipy.stats import pearsonr
 

@@ -393,3 +393,22 @@ def test_speed_report() -> None:
     assert report["pairs"] == len(report["timings"]) > 100
     assert report["slowest"]["ms"] >= report["median_ms"] > 0
     assert run("speed", GUIDELINES, "-m", "smatch,rematch").exit_code == 2
+
+
+def test_bamboo_subtask_without_a_pair_to_judge_is_a_clear_error(tmp_path: Path) -> None:
+    """Every reference graph broken: no pair is left for Pearson or for role
+    confusion. That is said with the subtask and the file, exit 2, not a
+    traceback and not a number."""
+    broken = REFERENCE
+    for index in range(len(REFERENCE.strip().split("\n\n"))):
+        broken = break_graph(broken, index)
+    folder = little_bamboo(tmp_path / "bamboo", src=broken)
+    for task, message in (
+        ("sts.main", "0 scored pair(s) with a human score"),
+        ("sick.role_confusion", "no role-confusion comparison can be judged"),
+    ):
+        result = run("bamboo", "--data", folder, "-m", "rematch", "--task", task)
+        assert result.exit_code == 2, result.output
+        assert f"BAMBOO {task}: {message}" in result.stderr
+        assert str(folder / task.replace(".", "/") / "tgt.dev.amr") in result.stderr
+        assert "Traceback" not in result.output
