@@ -395,7 +395,7 @@ def test_speed_report() -> None:
     assert run("speed", GUIDELINES, "-m", "smatch,rematch").exit_code == 2
 
 
-def test_bamboo_subtask_without_a_pair_to_judge_is_a_clear_error(tmp_path: Path) -> None:
+def test_bamboo_subtask_with_no_pair_to_judge_is_a_clear_error(tmp_path: Path) -> None:
     """Every reference graph broken: no pair is left for Pearson or for role
     confusion. That is said with the subtask and the file, exit 2, not a
     traceback and not a number."""
