@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 
-from amrcheck import Corpus, Entry, Finding, Graph, Score, validate
+from amrcheck import Corpus, Entry, Finding, Graph, PairingError, Score, validate
+from amrcheck.pairing.graphs import EntryRow, how_paired, match_entries
+from amrcheck.pairing.scoring import ScoredRow, score_rows
 from amrcheck.validation.validate import GraphFindingsCache
 
 from .compare import Comparer, GraphComparison, TripleId
@@ -47,7 +50,6 @@ from .references import (
     ReferenceChoice,
     ReferenceStore,
     choose_reference,
-    pair_entries,
 )
 
 #: how many missing triples a diagnostic message lists (all are in relatedInformation)
@@ -87,9 +89,12 @@ class Analysis:
     document_score: Score | None
     #: phase -> seconds, for logs and the bench
     timings: dict[str, float] = field(default_factory=dict)
-    #: reference graphs that no graph of the document pairs with (by
-    #: ``::id``), each counted as an empty graph in the document score
+    #: reference graphs that no graph of the document pairs with, each
+    #: counted as an empty graph in the document score
     absent: list[Entry] = field(default_factory=list)
+    #: how the graphs were paired with the reference's, as the command
+    #: line says it (None: not paired)
+    paired_by: str | None = None
 
     @property
     def version(self) -> int | None:
@@ -111,6 +116,7 @@ class Analysis:
             "version": self.parsed.version,
             "metric": self.settings.metric,
             "reference": str(self.reference.path) if self.reference else None,
+            "paired_by": self.paired_by,
             "problem": self.reference.problem if self.reference else None,
             "graphs": len(self.graphs),
             "compared": len(compared),
@@ -194,9 +200,9 @@ def analyze(
     choice = choose_reference(corpus, document, root, settings.references)
     reference = references.get(choice, document) if choice is not None else None
     graphs = [GraphReport(entry) for entry in corpus.entries]
-    absent: list[Entry] = []
+    paired = _Paired()
     if reference is not None and reference.corpus is not None:
-        absent = _compare_all(
+        paired = _compare_all(
             graphs, corpus, reference, comparer,
             _earlier_comparisons(previous, settings, reference),
         )
@@ -213,6 +219,8 @@ def analyze(
     name = _display_name(choice.path, document, root) if choice else None
     if reference is not None and reference.problem is not None:
         diagnostics[DIFF_SOURCE].append(_reference_problem(parsed, choice, reference))
+    if paired.problem is not None:
+        diagnostics[DIFF_SOURCE].append(_pairing_problem(parsed, paired.problem))
     if settings.features.diff and reference is not None and reference.lines is not None:
         diagnostics[DIFF_SOURCE].extend(
             _differences(graphs, settings, parsed, reference, name or "", root)
@@ -227,8 +235,10 @@ def analyze(
         for g in graphs
         if (score := g.comparison.score if g.comparison else g.empty) is not None
     ]
-    if reference is not None and absent:
-        counted += [comparer.missing(entry, reference.generation) for entry in absent]
+    if reference is not None and paired.absent:
+        counted += [
+            comparer.missing(entry, reference.generation) for entry in paired.absent
+        ]
     return Analysis(
         parsed=parsed,
         settings=settings,
@@ -240,7 +250,8 @@ def analyze(
         diagnostics=diagnostics,
         document_score=comparer.aggregate(counted) if counted else None,
         timings=timings,
-        absent=absent,
+        absent=paired.absent,
+        paired_by=paired.paired_by,
     )
 
 
@@ -296,37 +307,87 @@ def _earlier_comparisons(
     }
 
 
+@dataclass(slots=True)
+class _Paired:
+    """What pairing the document with its reference gave besides each graph's report."""
+
+    #: reference graphs that no graph of the document pairs with, each
+    #: counted as an empty graph in the document score
+    absent: list[Entry] = field(default_factory=list)
+    #: how the graphs were paired (:func:`amrcheck.pairing.graphs.how_paired`)
+    paired_by: str | None = None
+    #: why the graphs cannot be paired at all (None: they are)
+    problem: str | None = None
+
+
 def _compare_all(
     graphs: list[GraphReport],
     corpus: Corpus,
     reference: LoadedReference,
     comparer: Comparer,
     earlier: dict[tuple[str, int], GraphComparison],
-) -> list[Entry]:
-    """Compare each graph with its partner (reusing ``earlier`` comparisons
-    of unchanged graphs); the reference graphs (with an ``::id``) that no
-    graph pairs with, which count as empty graphs."""
+) -> _Paired:
+    """Pair the document with its reference as every front end does
+    (:func:`~amrcheck.pairing.graphs.match_entries`: by ``::id`` when
+    every graph of both files has a distinct one, else by position), then
+    compare each graph with its partner or count it as an empty graph
+    (:func:`~amrcheck.pairing.scoring.score_rows`), reusing ``earlier``
+    comparisons of unchanged graphs."""
     assert reference.corpus is not None
-    partners = pair_entries(corpus, reference.corpus)
-    for report, partner in zip(graphs, partners, strict=True):
-        entry = report.entry
-        if partner is None:
-            report.note = f"no reference graph for {entry.label}"
-        elif partner.graph is None:
-            report.note = f"reference graph {partner.label} has errors"
-        elif entry.graph is None:
-            report.note = "graph has errors"
-            report.empty = comparer.missing(partner, reference.generation)
-        else:
-            report.comparison = earlier.get(
-                (entry.graph.text, id(partner))
-            ) or comparer.compare(entry.graph, partner, reference.generation)
-    claimed = {id(partner) for partner in partners if partner is not None}
-    return [
-        entry
-        for entry in reference.corpus.entries
-        if entry.id is not None and entry.graph is not None and id(entry) not in claimed
-    ]
+    generation = reference.generation
+    try:
+        matching = match_entries([reference.corpus, corpus])
+    except PairingError as exc:
+        problem = exc.problems[0]
+        for report in graphs:
+            report.note = "cannot be paired with the reference (see Problems)"
+        return _Paired(problem=problem)
+
+    def compare(whole: Sequence[EntryRow]) -> list[GraphComparison]:
+        found = []
+        for row in whole:
+            partner, entry = row.entries
+            assert partner is not None and entry is not None and entry.graph is not None
+            found.append(
+                earlier.get((entry.graph.text, id(partner)))
+                or comparer.compare(entry.graph, partner, generation)
+            )
+        return found
+
+    def empty(row: EntryRow, _: Graph | None) -> Score:
+        partner = row.entries[0]
+        assert partner is not None
+        return comparer.missing(partner, generation)
+
+    paired = _Paired(paired_by=how_paired(matching.by, matching.note))
+    for row in score_rows(matching, compare, empty):
+        _file_row(row, graphs, paired)
+    return paired
+
+
+def _file_row(
+    row: ScoredRow[GraphComparison, Score], graphs: list[GraphReport], paired: _Paired
+) -> None:
+    """Put what a row of the pairing says on its graph's report, or among
+    the reference graphs the document lacks."""
+    partner, entry = row.reference, row.candidate
+    if entry is None:
+        if row.counted:
+            assert partner is not None
+            paired.absent.append(partner)
+        return
+    report = graphs[entry.index]
+    if partner is None:
+        report.note = f"no reference graph for {entry.label}"
+    elif partner.graph is None:
+        report.note = f"reference graph {partner.label} has errors"
+    elif row.how == "empty":
+        assert isinstance(row.result, Score)
+        report.note = "graph has errors"
+        report.empty = row.result
+    else:
+        assert isinstance(row.result, GraphComparison)
+        report.comparison = row.result
 
 
 def _keep_stale(
@@ -381,6 +442,20 @@ def _reference_problem(
         message=f"{reference.problem}{origin}",
         severity=types.DiagnosticSeverity.Warning,
         code="reference",
+        source=DIFF_SOURCE,
+    )
+
+
+def _pairing_problem(parsed: ParsedDocument, problem: str) -> types.Diagnostic:
+    """The document's graphs cannot be paired with the reference's (ids that
+    differ at the same position, when not every graph has a distinct id):
+    said as ``amrcheck score`` and the hooks say it."""
+    start = types.Position(line=0, character=0)
+    return types.Diagnostic(
+        range=types.Range(start=start, end=start),
+        message=f"graphs cannot be paired with the reference: {problem}",
+        severity=types.DiagnosticSeverity.Warning,
+        code="pairing",
         source=DIFF_SOURCE,
     )
 
