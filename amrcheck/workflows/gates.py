@@ -42,20 +42,23 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
 from ..errors import ConfigError, InputError, RefusedInputError
+from ..graph import Graph
 from ..metrics import Metric, Score, TripleRef
 from ..pairing.graphs import (
+    EntryRow,
     Matching,
     PairingError,
     how_paired,
     match_entries,
     unreadable,
 )
+from ..pairing.scoring import score_rows, whole_graphs
 from ..reading._parse import Entry
 from ..reading.corpus import Corpus, read_corpus, read_string
 from ..reading.umr import is_umr_path
@@ -244,11 +247,12 @@ def compare(
 ) -> Comparison:
     """Pair two files and score them.
 
-    Pairs whose graphs both parse are scored as written; a candidate graph
-    that cannot be read, or that the candidate lacks, scores as an empty
-    graph against its reference graph. With ``peers`` (two annotators) a
-    graph that cannot be read on either side scores as empty, and a graph
-    that only one file has is not scored. Files that cannot be lined up
+    Pairs are scored, or counted as empty graphs, by the one rule of
+    :func:`amrcheck.pairing.scoring.score_rows`: a candidate graph that
+    cannot be read, or that the candidate lacks, scores as an empty graph
+    against its reference graph; with ``peers`` (two annotators) a graph
+    that cannot be read on either side scores as empty, and a graph that
+    only one file has is not scored. Files that cannot be lined up
     (:func:`~amrcheck.pairing.graphs.match_entries`: ids that differ by
     position) give no pairs and say why in ``unpairable``.
     """
@@ -259,18 +263,21 @@ def compare(
     result = Comparison(
         metric, reference, candidate, pair_entries(matching), matching
     )
-    for pair in result.pairs:
-        ref = pair.reference.graph if pair.reference is not None else None
-        cand = pair.candidate.graph if pair.candidate is not None else None
-        if ref is not None and cand is not None:
-            result.scores[pair.label] = metric.score(cand, ref, explain=True)
-        elif peers and pair.reference is not None and pair.candidate is not None:
-            present = ref if ref is not None else cand
-            result.empty[pair.label] = (
-                metric.score_missing(present) if present is not None else Score(0.0)
-            )
-        elif ref is not None and not peers:
-            result.empty[pair.label] = metric.score_missing(ref)
+
+    def score(whole: Sequence[EntryRow]) -> list[Score]:
+        return [metric.score(*whole_graphs(row), explain=True) for row in whole]
+
+    def empty(row: EntryRow, graph: Graph | None) -> Score:
+        # between peers, two unreadable graphs agree on nothing
+        return metric.score_missing(graph) if graph is not None else Score(0.0)
+
+    for row in score_rows(matching, score, empty, peers=peers):
+        if row.how == "scored":
+            assert isinstance(row.result, Score)
+            result.scores[row.key] = row.result
+        elif row.how == "empty":
+            assert isinstance(row.result, Score)
+            result.empty[row.key] = row.result
     if result.counted:
         result.total = metric.aggregate(list(result.counted.values()))
     return result
