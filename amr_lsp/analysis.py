@@ -62,6 +62,8 @@ class GraphReport:
 
     entry: Entry
     comparison: GraphComparison | None = None
+    #: the reference graph it is paired with (None: none, or no pairing)
+    partner: Entry | None = None
     #: why there is no comparison (None when there is one)
     note: str | None = None
     #: what a graph that cannot be read counts as in the document score:
@@ -377,6 +379,7 @@ def _file_row(
             paired.absent.append(partner)
         return
     report = graphs[entry.index]
+    report.partner = partner
     if partner is None:
         report.note = f"no reference graph for {entry.label}"
     elif partner.graph is None:
