@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -187,9 +188,16 @@ def pair_entries(matching: Matching) -> list[EntryPair]:
 
     Reference order first, then candidate entries without a partner; the
     unpaired graphs stay in the list as data (see
-    :func:`amrcheck.pairing.graphs.match_entries`).
+    :func:`amrcheck.pairing.graphs.match_entries`). Each pair's label is
+    its row's key, or ``#n`` (its position) where an ``::id`` repeated in
+    both files gives several rows one key: scores and baselines are kept
+    by label, and each pair must keep its own (issue 33).
     """
-    return [EntryPair(row.key, *row.entries) for row in matching.rows]
+    keys = Counter(row.key for row in matching.rows)
+    return [
+        EntryPair(row.key if keys[row.key] == 1 else f"#{n + 1}", *row.entries)
+        for n, row in enumerate(matching.rows)
+    ]
 
 
 @dataclass(slots=True)
@@ -271,13 +279,14 @@ def compare(
         # between peers, two unreadable graphs agree on nothing
         return metric.score_missing(graph) if graph is not None else Score(0.0)
 
-    for row in score_rows(matching, score, empty, peers=peers):
+    rows = score_rows(matching, score, empty, peers=peers)
+    for pair, row in zip(result.pairs, rows, strict=True):
         if row.how == "scored":
             assert isinstance(row.result, Score)
-            result.scores[row.key] = row.result
+            result.scores[pair.label] = row.result
         elif row.how == "empty":
             assert isinstance(row.result, Score)
-            result.empty[row.key] = row.result
+            result.empty[pair.label] = row.result
     if result.counted:
         result.total = metric.aggregate(list(result.counted.values()))
     return result
