@@ -466,16 +466,6 @@ def _pairing_problem(parsed: ParsedDocument, problem: str) -> types.Diagnostic:
 # -- diff diagnostics ---------------------------------------------------------
 
 
-def written(graph: Graph, index: int) -> str:
-    """A written triple as the annotator wrote it: ``(b / boy)``, ``(w :ARG0 b)``."""
-    if index < 0:
-        return f"root {graph.top}"
-    source, role, target = graph.triples[index]
-    if role == ":instance":
-        return f"({source} / {target})"
-    return f"({source} {role} {target})"
-
-
 def triple_span_of(graph: Graph, triple: TripleId) -> tuple[int, int]:
     """Offsets to mark for a triple: concept, role..target, or the root variable."""
     if triple.index < 0:
@@ -552,7 +542,7 @@ def _describe_extra(
             "diff-root", f"root differs: {reason}",
             f"extra root {graph.top}: {reason}", related,
         )
-    text = written(graph, extra.index)
+    text = graph.written(extra.index)
     variable, role, concept = graph.triples[extra.index]
     if role != ":instance":
         return _ExtraTriple(
@@ -576,7 +566,7 @@ def _describe_extra(
 def _reference_item(places: _ReferencePlaces, triple: TripleId) -> str:
     """``(h / here) at gold/lpp.amr:44:18``: a reference triple and its place."""
     return (
-        f"{written(places.graph, triple.index)} at "
+        f"{places.graph.written(triple.index)} at "
         f"{places.place(triple_span_of(places.graph, triple)[0])}"
     )
 
@@ -587,7 +577,7 @@ def _relabelled_item(
     """``relabelled (m / magnificent) at gold/x.amr:15:23 -> (m / beautiful)``."""
     return (
         f"relabelled {_reference_item(places, reference)} -> "
-        f"{written(graph, candidate.index)}"
+        f"{graph.written(candidate.index)}"
     )
 
 

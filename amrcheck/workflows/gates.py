@@ -96,10 +96,7 @@ def written(ref: TripleRef) -> str:
         source, _, target = ref.triple
         # the root policy decides the TOP triple's target: "top" or the concept
         return f"root {source}" if target == "top" else f"root ({source} / {target})"
-    source, role, target = ref.graph.triples[ref.index]
-    if role == ":instance":
-        return f"({source} / {target})"
-    return f"({source} {role} {target})"
+    return ref.graph.written(ref.index)
 
 
 @dataclass(frozen=True, slots=True)
