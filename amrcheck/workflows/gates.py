@@ -14,7 +14,8 @@ returns :class:`GateFailure` records; front ends render them with
   (``min-graph-f1``, ``min-mean-f1``).
 
 Graphs are paired by ``::id`` when every graph of both files has a
-distinct one, else by position (:func:`pair_entries`). Metrics take
+distinct one, else by position
+(:func:`amrcheck.pairing.graphs.match_entries`). Metrics take
 ``score(candidate, reference)``: the checked file is the candidate; the
 gold file, the ``HEAD`` version, or the first annotator's file is the
 reference. A checked graph that cannot be read, or that is missing,
@@ -23,6 +24,8 @@ F1 0) in every score a gate compares, so that breaking a graph can never
 help a file pass; a reference graph that cannot be read is not scored.
 Between annotators (:class:`IaaGate`) an unreadable graph on either side
 counts as empty, and a sentence only one annotator has is not scored.
+These rules are :func:`amrcheck.pairing.scoring.score_rows`', the loop
+``amrcheck score``, the reports and the editor count pairs with.
 
 Example:
     >>> from amrcheck.reading.corpus import read_string
