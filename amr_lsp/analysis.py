@@ -2,15 +2,16 @@
 
 :func:`analyze` runs in the server's engine thread (never on the event
 loop): it reads the document (:mod:`amr_lsp.documents`), validates it,
-finds and reads its reference (:mod:`amr_lsp.references`), scores each
-graph against its partner (:mod:`amr_lsp.compare`, cached) and turns the
-results into LSP diagnostics. Code lenses, inlay hints and the document
+finds and reads its reference (:mod:`amr_lsp.references`), pairs the
+graphs as every front end does (:mod:`amrcheck.pairing.scoring`), scores
+each graph against its partner (:mod:`amr_lsp.compare`, cached) and turns
+the results into LSP diagnostics. Code lenses, inlay hints and the document
 score are built from the :class:`Analysis` on request.
 
 The document score is honest (issue 21): a graph that cannot be read
 (mid-typing, say) counts as an empty graph against its reference graph,
-and so does a reference graph that the document lacks (by ``::id``):
-breaking or deleting a graph never raises it. The engine's
+and so does a reference graph that the document lacks (by ``::id``, or
+past its end by position): breaking or deleting a graph never raises it. The engine's
 :meth:`~amrcheck.metrics.Metric.score_missing` scores both. The lens of
 a broken graph keeps the score it had before the edit, marked as such.
 """
