@@ -2,15 +2,16 @@
 
 :func:`analyze` runs in the server's engine thread (never on the event
 loop): it reads the document (:mod:`amr_lsp.documents`), validates it,
-finds and reads its reference (:mod:`amr_lsp.references`), scores each
-graph against its partner (:mod:`amr_lsp.compare`, cached) and turns the
-results into LSP diagnostics. Code lenses, inlay hints and the document
+finds and reads its reference (:mod:`amr_lsp.references`), pairs the
+graphs as every front end does (:mod:`amrcheck.pairing.scoring`), scores
+each graph against its partner (:mod:`amr_lsp.compare`, cached) and turns
+the results into LSP diagnostics. Code lenses, inlay hints and the document
 score are built from the :class:`Analysis` on request.
 
 The document score is honest (issue 21): a graph that cannot be read
 (mid-typing, say) counts as an empty graph against its reference graph,
-and so does a reference graph that the document lacks (by ``::id``):
-breaking or deleting a graph never raises it. The engine's
+and so does a reference graph that the document lacks (by ``::id``, or
+past its end by position): breaking or deleting a graph never raises it. The engine's
 :meth:`~amrcheck.metrics.Metric.score_missing` scores both. The lens of
 a broken graph keeps the score it had before the edit, marked as such.
 """
@@ -19,13 +20,16 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 
-from amrcheck import Corpus, Entry, Finding, Graph, Score, validate
+from amrcheck import Corpus, Entry, Finding, Graph, PairingError, Score, validate
+from amrcheck.pairing.graphs import EntryRow, how_paired, match_entries
+from amrcheck.pairing.scoring import ScoredRow, score_rows
 from amrcheck.validation.validate import GraphFindingsCache
 
 from .compare import Comparer, GraphComparison, TripleId
@@ -47,7 +51,6 @@ from .references import (
     ReferenceChoice,
     ReferenceStore,
     choose_reference,
-    pair_entries,
 )
 
 #: how many missing triples a diagnostic message lists (all are in relatedInformation)
@@ -60,6 +63,8 @@ class GraphReport:
 
     entry: Entry
     comparison: GraphComparison | None = None
+    #: the reference graph it is paired with (None: none, or no pairing)
+    partner: Entry | None = None
     #: why there is no comparison (None when there is one)
     note: str | None = None
     #: what a graph that cannot be read counts as in the document score:
@@ -87,9 +92,12 @@ class Analysis:
     document_score: Score | None
     #: phase -> seconds, for logs and the bench
     timings: dict[str, float] = field(default_factory=dict)
-    #: reference graphs that no graph of the document pairs with (by
-    #: ``::id``), each counted as an empty graph in the document score
+    #: reference graphs that no graph of the document pairs with, each
+    #: counted as an empty graph in the document score
     absent: list[Entry] = field(default_factory=list)
+    #: how the graphs were paired with the reference's, as the command
+    #: line says it (None: not paired)
+    paired_by: str | None = None
 
     @property
     def version(self) -> int | None:
@@ -111,6 +119,7 @@ class Analysis:
             "version": self.parsed.version,
             "metric": self.settings.metric,
             "reference": str(self.reference.path) if self.reference else None,
+            "paired_by": self.paired_by,
             "problem": self.reference.problem if self.reference else None,
             "graphs": len(self.graphs),
             "compared": len(compared),
@@ -194,9 +203,9 @@ def analyze(
     choice = choose_reference(corpus, document, root, settings.references)
     reference = references.get(choice, document) if choice is not None else None
     graphs = [GraphReport(entry) for entry in corpus.entries]
-    absent: list[Entry] = []
+    paired = _Paired()
     if reference is not None and reference.corpus is not None:
-        absent = _compare_all(
+        paired = _compare_all(
             graphs, corpus, reference, comparer,
             _earlier_comparisons(previous, settings, reference),
         )
@@ -213,6 +222,8 @@ def analyze(
     name = _display_name(choice.path, document, root) if choice else None
     if reference is not None and reference.problem is not None:
         diagnostics[DIFF_SOURCE].append(_reference_problem(parsed, choice, reference))
+    if paired.problem is not None:
+        diagnostics[DIFF_SOURCE].append(_pairing_problem(parsed, paired.problem))
     if settings.features.diff and reference is not None and reference.lines is not None:
         diagnostics[DIFF_SOURCE].extend(
             _differences(graphs, settings, parsed, reference, name or "", root)
@@ -227,8 +238,10 @@ def analyze(
         for g in graphs
         if (score := g.comparison.score if g.comparison else g.empty) is not None
     ]
-    if reference is not None and absent:
-        counted += [comparer.missing(entry, reference.generation) for entry in absent]
+    if reference is not None and paired.absent:
+        counted += [
+            comparer.missing(entry, reference.generation) for entry in paired.absent
+        ]
     return Analysis(
         parsed=parsed,
         settings=settings,
@@ -240,7 +253,8 @@ def analyze(
         diagnostics=diagnostics,
         document_score=comparer.aggregate(counted) if counted else None,
         timings=timings,
-        absent=absent,
+        absent=paired.absent,
+        paired_by=paired.paired_by,
     )
 
 
@@ -296,37 +310,88 @@ def _earlier_comparisons(
     }
 
 
+@dataclass(slots=True)
+class _Paired:
+    """What pairing the document with its reference gave besides each graph's report."""
+
+    #: reference graphs that no graph of the document pairs with, each
+    #: counted as an empty graph in the document score
+    absent: list[Entry] = field(default_factory=list)
+    #: how the graphs were paired (:func:`amrcheck.pairing.graphs.how_paired`)
+    paired_by: str | None = None
+    #: why the graphs cannot be paired at all (None: they are)
+    problem: str | None = None
+
+
 def _compare_all(
     graphs: list[GraphReport],
     corpus: Corpus,
     reference: LoadedReference,
     comparer: Comparer,
     earlier: dict[tuple[str, int], GraphComparison],
-) -> list[Entry]:
-    """Compare each graph with its partner (reusing ``earlier`` comparisons
-    of unchanged graphs); the reference graphs (with an ``::id``) that no
-    graph pairs with, which count as empty graphs."""
+) -> _Paired:
+    """Pair the document with its reference as every front end does
+    (:func:`~amrcheck.pairing.graphs.match_entries`: by ``::id`` when
+    every graph of both files has a distinct one, else by position), then
+    compare each graph with its partner or count it as an empty graph
+    (:func:`~amrcheck.pairing.scoring.score_rows`), reusing ``earlier``
+    comparisons of unchanged graphs."""
     assert reference.corpus is not None
-    partners = pair_entries(corpus, reference.corpus)
-    for report, partner in zip(graphs, partners, strict=True):
-        entry = report.entry
-        if partner is None:
-            report.note = f"no reference graph for {entry.label}"
-        elif partner.graph is None:
-            report.note = f"reference graph {partner.label} has errors"
-        elif entry.graph is None:
-            report.note = "graph has errors"
-            report.empty = comparer.missing(partner, reference.generation)
-        else:
-            report.comparison = earlier.get(
-                (entry.graph.text, id(partner))
-            ) or comparer.compare(entry.graph, partner, reference.generation)
-    claimed = {id(partner) for partner in partners if partner is not None}
-    return [
-        entry
-        for entry in reference.corpus.entries
-        if entry.id is not None and entry.graph is not None and id(entry) not in claimed
-    ]
+    generation = reference.generation
+    try:
+        matching = match_entries([reference.corpus, corpus])
+    except PairingError as exc:
+        problem = exc.problems[0]
+        for report in graphs:
+            report.note = "cannot be paired with the reference (see Problems)"
+        return _Paired(problem=problem)
+
+    def compare(whole: Sequence[EntryRow]) -> list[GraphComparison]:
+        found = []
+        for row in whole:
+            partner, entry = row.entries
+            assert partner is not None and entry is not None and entry.graph is not None
+            found.append(
+                earlier.get((entry.graph.text, id(partner)))
+                or comparer.compare(entry.graph, partner, generation)
+            )
+        return found
+
+    def empty(row: EntryRow, _: Graph | None) -> Score:
+        partner = row.entries[0]
+        assert partner is not None
+        return comparer.missing(partner, generation)
+
+    paired = _Paired(paired_by=how_paired(matching.by, matching.note))
+    for row in score_rows(matching, compare, empty):
+        _file_row(row, graphs, paired)
+    return paired
+
+
+def _file_row(
+    row: ScoredRow[GraphComparison, Score], graphs: list[GraphReport], paired: _Paired
+) -> None:
+    """Put what a row of the pairing says on its graph's report, or among
+    the reference graphs the document lacks."""
+    partner, entry = row.reference, row.candidate
+    if entry is None:
+        if row.counted:
+            assert partner is not None
+            paired.absent.append(partner)
+        return
+    report = graphs[entry.index]
+    report.partner = partner
+    if partner is None:
+        report.note = f"no reference graph for {entry.label}"
+    elif partner.graph is None:
+        report.note = f"reference graph {partner.label} has errors"
+    elif row.how == "empty":
+        assert isinstance(row.result, Score)
+        report.note = "graph has errors"
+        report.empty = row.result
+    else:
+        assert isinstance(row.result, GraphComparison)
+        report.comparison = row.result
 
 
 def _keep_stale(
@@ -385,17 +450,21 @@ def _reference_problem(
     )
 
 
+def _pairing_problem(parsed: ParsedDocument, problem: str) -> types.Diagnostic:
+    """The document's graphs cannot be paired with the reference's (ids that
+    differ at the same position, when not every graph has a distinct id):
+    said as ``amrcheck score`` and the hooks say it."""
+    start = types.Position(line=0, character=0)
+    return types.Diagnostic(
+        range=types.Range(start=start, end=start),
+        message=f"graphs cannot be paired with the reference: {problem}",
+        severity=types.DiagnosticSeverity.Warning,
+        code="pairing",
+        source=DIFF_SOURCE,
+    )
+
+
 # -- diff diagnostics ---------------------------------------------------------
-
-
-def written(graph: Graph, index: int) -> str:
-    """A written triple as the annotator wrote it: ``(b / boy)``, ``(w :ARG0 b)``."""
-    if index < 0:
-        return f"root {graph.top}"
-    source, role, target = graph.triples[index]
-    if role == ":instance":
-        return f"({source} / {target})"
-    return f"({source} {role} {target})"
 
 
 def triple_span_of(graph: Graph, triple: TripleId) -> tuple[int, int]:
@@ -474,7 +543,7 @@ def _describe_extra(
             "diff-root", f"root differs: {reason}",
             f"extra root {graph.top}: {reason}", related,
         )
-    text = written(graph, extra.index)
+    text = graph.written(extra.index)
     variable, role, concept = graph.triples[extra.index]
     if role != ":instance":
         return _ExtraTriple(
@@ -498,7 +567,7 @@ def _describe_extra(
 def _reference_item(places: _ReferencePlaces, triple: TripleId) -> str:
     """``(h / here) at gold/lpp.amr:44:18``: a reference triple and its place."""
     return (
-        f"{written(places.graph, triple.index)} at "
+        f"{places.graph.written(triple.index)} at "
         f"{places.place(triple_span_of(places.graph, triple)[0])}"
     )
 
@@ -509,7 +578,7 @@ def _relabelled_item(
     """``relabelled (m / magnificent) at gold/x.amr:15:23 -> (m / beautiful)``."""
     return (
         f"relabelled {_reference_item(places, reference)} -> "
-        f"{written(graph, candidate.index)}"
+        f"{graph.written(candidate.index)}"
     )
 
 

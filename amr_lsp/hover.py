@@ -13,7 +13,7 @@ from amrcheck import Graph, TripleKind
 from amrcheck.reading.locate import TokenAt, TokenRole
 from amrcheck.validation.propbank import FrameInventory
 
-from .analysis import Analysis, GraphReport, written
+from .analysis import Analysis, GraphReport
 from .compare import GraphComparison, TripleId
 
 _ARG_RE = re.compile(r":(ARG[0-9])(-of)?")
@@ -129,7 +129,7 @@ def _alignment_lines(
         and aligned in (m.triple[0], m.triple[2])
     ]
     statuses = [_status_line(graph, i, comparison) for i in own] + [
-        f"- ✗ missing `{written(ref_graph, m.index)}`" for m in missing
+        f"- ✗ missing `{ref_graph.written(m.index)}`" for m in missing
     ]
     if comparison.alignment_cut:
         lower = " Its score is a lower bound." if comparison.score_cut else ""
@@ -173,25 +173,25 @@ def _count_line(
 def _status_line(graph: Graph, index: int, comparison: GraphComparison) -> str:
     status = comparison.status(index)
     if isinstance(status, TripleId):
-        return f"- ✓ `{written(graph, index)}`"
+        return f"- ✓ `{graph.written(index)}`"
     before = comparison.relabelled_from(index)
     if before is not None:
         return (
-            f"- ~ relabelled `{written(graph, index)}`, "
+            f"- ~ relabelled `{graph.written(index)}`, "
             f"reference `{_reference_written(comparison, before)}`"
         )
     if status is False:
-        return f"- ✗ extra `{written(graph, index)}`"
-    return f"- · `{written(graph, index)}` (not scored)"
+        return f"- ✗ extra `{graph.written(index)}`"
+    return f"- · `{graph.written(index)}` (not scored)"
 
 
 def _triple_status(graph: Graph, index: int, comparison: GraphComparison) -> str:
     status = comparison.status(index)
-    text = written(graph, index)
+    text = graph.written(index)
     if isinstance(status, TripleId):
         ref_graph = comparison.reference.graph
         assert ref_graph is not None
-        return f"✓ `{text}` matches reference `{written(ref_graph, status.index)}`"
+        return f"✓ `{text}` matches reference `{ref_graph.written(status.index)}`"
     before = comparison.relabelled_from(index)
     if before is not None:
         return (
@@ -206,4 +206,4 @@ def _triple_status(graph: Graph, index: int, comparison: GraphComparison) -> str
 def _reference_written(comparison: GraphComparison, triple: TripleId) -> str:
     ref_graph = comparison.reference.graph
     assert ref_graph is not None
-    return written(ref_graph, triple.index)
+    return ref_graph.written(triple.index)

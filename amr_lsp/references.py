@@ -12,8 +12,8 @@ files within the size limit, without blocking); a refused reference is
 never opened, and the refusal is the reference's problem, shown on the
 header line.
 
-:func:`pair_entries` pairs a document's graphs with the reference's; it
-is generic and belongs in the engine (see the report of issue 8).
+A document's graphs are paired with the reference's by the engine's rule
+(:func:`amrcheck.pairing.graphs.match_entries`, in :mod:`amr_lsp.analysis`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from amrcheck import Corpus, Entry, InputError, InputTooLargeError, read_corpus
+from amrcheck import Corpus, InputError, InputTooLargeError, read_corpus
 
 from .convert import LineIndex, path_to_uri
 from .workspace import SIZE_SETTING, ReadPolicy
@@ -197,30 +197,3 @@ def _load(
         )
     return LoadedReference(path, uri, generation, corpus, lines, problem)
 
-
-def pair_entries(candidate: Corpus, reference: Corpus) -> list[Entry | None]:
-    """For each candidate entry, its reference entry (None: no partner).
-
-    Entries pair by ``::id``. A candidate entry without an id pairs with
-    the reference entry at the same position; one whose id the reference
-    lacks has no partner, unless the reference has no ids at all (then
-    position decides).
-
-    Example:
-        >>> from amrcheck import read_string
-        >>> ref = read_string("# ::id a\\n(a / x)\\n\\n# ::id b\\n(b / y)\\n")
-        >>> doc = read_string(
-        ...     "# ::id b\\n(b / y)\\n\\n(c / z)\\n\\n# ::id q\\n(q / q)\\n"
-        ... )
-        >>> [None if e is None else e.label for e in pair_entries(doc, ref)]
-        ['b', 'b', None]
-    """
-    by_id = reference.by_id()
-    entries = reference.entries
-    pairs: list[Entry | None] = []
-    for position, entry in enumerate(candidate.entries):
-        if entry.id is not None and by_id:
-            pairs.append(by_id.get(entry.id))
-        else:
-            pairs.append(entries[position] if position < len(entries) else None)
-    return pairs

@@ -856,6 +856,11 @@ async def graph_scores_command(ls: AmrLanguageServer, uri: Any) -> dict[str, Any
                 "character": start.character,
                 "range": range_json(parsed.range(entry.span)),
                 "score": comparison.score.f1 if comparison else None,
+                # what the document score counts for a graph that cannot be read
+                "counted_as": report.empty.f1 if report.empty else None,
+                # the reference graph it is paired with (the pairing every
+                # front end uses), 0-based like ``line``
+                "reference": _partner_json(analysis, report.partner),
                 "low": is_low(report, analysis.settings),
                 "note": report.note,
                 "sentence": entry.metadata.get("snt"),
@@ -868,6 +873,15 @@ async def graph_scores_command(ls: AmrLanguageServer, uri: Any) -> dict[str, Any
         "threshold": analysis.settings.low_score_threshold,
         "graphs": graphs,
     }
+
+
+def _partner_json(analysis: Analysis, partner: Entry | None) -> dict[str, Any] | None:
+    reference = analysis.reference
+    if partner is None or reference is None or reference.lines is None:
+        return None
+    start = reference.lines.position(partner.graph_start)
+    return {"id": partner.label, "uri": reference.uri, "line": start.line,
+            "character": start.character}
 
 
 def range_json(whole: types.Range) -> dict[str, Any]:

@@ -63,6 +63,24 @@ class Graph:
     def text(self) -> str:
         return self.source.text[self.start:self.end]
 
+    def written(self, index: int) -> str:
+        """Triple ``index`` as the annotator wrote it, before any
+        standardisation: ``(b / boy)``, ``(w :ARG0-of b)``; ``root w`` for
+        the synthetic TOP triple (``index`` < 0).
+
+        Example:
+            >>> from amrcheck.reading.corpus import read_string
+            >>> graph = read_string("(w / want-01 :ARG0-of (b / boy))")[0].graph
+            >>> [graph.written(i) for i in (-1, 0, 1, 2)]
+            ['root w', '(w / want-01)', '(w :ARG0-of b)', '(b / boy)']
+        """
+        if index < 0:
+            return f"root {self.top}"
+        source, role, target = self.triples[index]
+        if self.kinds[index] is TripleKind.INSTANCE:
+            return f"({source} / {target})"
+        return f"({source} {role} {target})"
+
     def role_span(self, index: int) -> Span:
         o = self.offsets[index]
         return Span(self.source, o[0], o[1])

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from ..metrics import Metric, Score, get_metric
 from ..metrics.smatch import search_note
-from ..pairing.graphs import Gap, PairBy, gap_report, match_entries
+from ..pairing.graphs import EntryRow, Gap, PairBy, gap_report, match_entries
+from ..pairing.scoring import ScoredRow, score_rows
 from ..reading._parse import Entry
 from ..reading.corpus import Corpus
 from ..span import Span
@@ -371,10 +372,10 @@ def score_report(
         }
         pairing = evaluation.pairings.get(candidate.path)
         gaps = {gap.key: gap for gap in (pairing.gaps if pairing else [])}
-        for key, ref, cand in _rows(reference, candidate, by):
+        for pair in _rows(reference, candidate, by, skip):
             row = _score_row(
-                builder, key, ref, cand, first, fallback, scores, metrics,
-                _Gap(gaps.get(key), skip), draw_all,
+                builder, pair, first, fallback, scores, metrics,
+                _Gap(gaps.get(pair.key), skip), draw_all,
             )
             if several:
                 row.cells.insert(0, Cell(shown_path(candidate.path)))
@@ -432,22 +433,28 @@ class _Gap:
 
 
 def _rows(
-    reference: Corpus, candidate: Corpus, by: PairBy
-) -> Iterator[tuple[str, Entry, Entry | None]]:
-    """Every pair of the scores: by id, a reference graph the candidate
+    reference: Corpus, candidate: Corpus, by: PairBy, skip: bool
+) -> Iterator[ScoredRow[EntryRow, None]]:
+    """Every pair of the scores, and how the scores count it
+    (:func:`~amrcheck.pairing.scoring.score_rows`; the scores themselves
+    come from the evaluation): by id, a reference graph the candidate
     lacks is a pair too (without its candidate)."""
     matching = match_entries([reference, candidate], by)
-    for row in matching.rows:
-        ref, cand = row.entries
-        if ref is not None and (cand is not None or matching.by == "id"):
-            yield row.key, ref, cand
+
+    def as_row(whole: Sequence[EntryRow]) -> Sequence[EntryRow]:
+        return whole  # drawn one at a time by _score_row
+
+    rows = score_rows(matching, as_row, lambda row, graph: None, skip_unreadable=skip)
+    for row in rows:
+        if row.reference is not None and (
+            row.candidate is not None or matching.by == "id"
+        ):
+            yield row
 
 
 def _score_row(
     builder: _Builder,
-    key: str,
-    ref: Entry,
-    cand: Entry | None,
+    pair: ScoredRow[EntryRow, None],
     first: Metric,
     fallback: Metric,
     scores: dict[str, dict[str, Score]],
@@ -455,10 +462,15 @@ def _score_row(
     gap: _Gap,
     draw_all: bool,
 ) -> SummaryRow:
+    key, ref, cand = pair.key, pair.reference, pair.candidate
+    assert ref is not None
     sentence = ref.metadata.get("snt")
     found = {name: table.get(key) for name, table in scores.items()}
-    if ref.graph is None or cand is None or cand.graph is None:
-        return _unscored_row(builder, key, ref, cand, found, metrics, gap)
+    if pair.how != "scored":
+        return _unscored_row(
+            builder, key, ref, cand, found, metrics, gap, pair.how == "empty"
+        )
+    assert cand is not None and cand.graph is not None and ref.graph is not None
     captions = (f"reference · {_where(ref)}", f"candidate · {_where(cand)}")
     view = pair_view(cand.graph, ref.graph, first, fallback)
     shown = found.get(first.name) or view.score
@@ -485,13 +497,13 @@ def _unscored_row(
     found: dict[str, Score | None],
     metrics: Sequence[Metric],
     gap: _Gap,
+    counted: bool,
 ) -> SummaryRow:
     """A pair one of whose graphs cannot be read, or whose candidate is not
     there: both sides shown as they are, its scores as the scores count it
-    (an empty candidate: F1 0 and every reference triple missing; left
-    out: ``-``)."""
+    (``counted``, an empty candidate: F1 0 and every reference triple
+    missing; left out: ``-``)."""
     sid = builder.next_id()
-    counted = gap.gap is not None and gap.gap.counts_as_empty(gap.skip)
     figures = []
     if ref.graph is None:
         figures.append(_unparsed(ref, f"reference · {_where(ref)}", "reference"))

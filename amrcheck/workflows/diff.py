@@ -244,12 +244,9 @@ def locate(ref: TripleRef) -> Located:
     span = ref.span
     if ref.index < 0:  # the synthetic TOP triple
         return Located(str(ref), span.path, span.line, span.column)
-    source, role, target = ref.graph.triples[ref.index]
-    if ref.graph.kinds[ref.index] is TripleKind.INSTANCE:
-        text = f"({source} / {target})"
-    else:
-        text = f"({source} {role} {target})"
-    return Located(text, span.path, span.line, span.column, (source, role, target))
+    text = ref.graph.written(ref.index)
+    triple = ref.graph.triples[ref.index]
+    return Located(text, span.path, span.line, span.column, triple)
 
 
 # --- one graph ---------------------------------------------------------------

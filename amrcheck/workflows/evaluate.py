@@ -59,9 +59,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..execution import Jobs, Progress, local_processes, run_work, stripe
+from ..graph import Graph
 from ..metrics import CorpusScore, Metric, Score, expect_pairs, score_pairs
 from ..pairing.graphs import Gap, GraphPair, PairBy, aggregate_scores
 from ..pairing.parts import PartReport, merge_parts, pair_part, plan_parts
+from ..pairing.scoring import How, score_or_empty
 from ..pairing.streaming import Batch, PairingReport, PairStream, check_reports
 from ..reading.corpus import CHUNK_BYTES, Corpus, graph_count
 from ..reading.umr_corpus import umr_as_corpus
@@ -154,7 +156,8 @@ class _PairScorer:
     """Every metric (and the aspects) of a batch of pairs; picklable for workers.
 
     A pair without its candidate graph scores as an empty graph, or is
-    dropped with ``skip_unreadable``.
+    dropped with ``skip_unreadable``: the one rule of
+    :func:`amrcheck.pairing.scoring.score_or_empty`.
     """
 
     def __init__(
@@ -170,29 +173,71 @@ class _PairScorer:
         self.definitions: AspectDefinitions = definitions
 
     def __call__(self, batch: Sequence[tuple[int, GraphPair]]) -> list[Scored]:
-        if self.skip_unreadable:
-            batch = [item for item in batch if item[1].candidate is not None]
-        pairs = [(pair.candidate, pair.reference) for _, pair in batch]
-        by_metric = [score_pairs(metric, pairs) for metric in self.metrics]
+        by_metric = [self._each(batch, metric) for metric in self.metrics]
+        aspects = self._aspects(batch)
         scored: list[Scored] = []
         for k, (number, pair) in enumerate(batch):
-            aspects = None
-            if self.aspects is not None:
-                from ..metrics.aspects import aspect_scores, aspect_scores_missing
-                from ..metrics.smatch import Smatch
-
-                assert isinstance(self.aspects, Smatch)
-                definitions = self.definitions
-                aspects = (
-                    aspect_scores_missing(self.aspects, pair.reference, definitions)
-                    if pair.candidate is None
-                    else aspect_scores(
-                        self.aspects, pair.candidate, pair.reference, definitions
-                    )
-                )
-            scores = tuple(scores[k] for scores in by_metric)
-            scored.append((number, pair.index, pair.id, scores, aspects))
+            how, _ = by_metric[0][k]
+            if how == "not scored":  # skip_unreadable: left out
+                continue
+            scores = tuple(_counted(found[k][1]) for found in by_metric)
+            kept = aspects[k][1] if aspects is not None else None
+            assert kept is None or isinstance(kept, dict)
+            scored.append((number, pair.index, pair.id, scores, kept))
         return scored
+
+    def _each(
+        self, batch: Sequence[tuple[int, GraphPair]], metric: Metric
+    ) -> list[tuple[How, Score | None]]:
+        """``metric``'s score of each pair, or of an empty graph
+        (:func:`~amrcheck.pairing.scoring.score_or_empty`), batched."""
+
+        def score(whole: Sequence[tuple[int, GraphPair]]) -> list[Score]:
+            return score_pairs(metric, [(p.candidate, p.reference) for _, p in whole])
+
+        def empty(item: tuple[int, GraphPair], graph: Graph | None) -> Score:
+            assert graph is not None
+            return metric.score_missing(graph)
+
+        return score_or_empty(
+            batch, _graphs, score, empty, skip_unreadable=self.skip_unreadable
+        )
+
+    def _aspects(
+        self, batch: Sequence[tuple[int, GraphPair]]
+    ) -> list[tuple[How, dict[str, Score] | None]] | None:
+        """Damonte et al.'s aspects of each pair (None: not asked for)."""
+        if self.aspects is None:
+            return None
+        from ..metrics.aspects import aspect_scores, aspect_scores_missing
+        from ..metrics.smatch import Smatch
+
+        smatch, definitions = self.aspects, self.definitions
+        assert isinstance(smatch, Smatch)
+
+        def score(whole: Sequence[tuple[int, GraphPair]]) -> list[dict[str, Score]]:
+            return [
+                aspect_scores(smatch, p.candidate, p.reference, definitions)
+                for _, p in whole
+                if p.candidate is not None
+            ]
+
+        def empty(item: tuple[int, GraphPair], graph: Graph | None) -> dict[str, Score]:
+            assert graph is not None
+            return aspect_scores_missing(smatch, graph, definitions)
+
+        return score_or_empty(
+            batch, _graphs, score, empty, skip_unreadable=self.skip_unreadable
+        )
+
+
+def _graphs(item: tuple[int, GraphPair]) -> tuple[Graph | None, Graph | None]:
+    return item[1].candidate, item[1].reference
+
+
+def _counted(result: Score | None) -> Score:
+    assert result is not None
+    return result
 
 
 class _Tally:

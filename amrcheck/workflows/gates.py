@@ -14,7 +14,8 @@ returns :class:`GateFailure` records; front ends render them with
   (``min-graph-f1``, ``min-mean-f1``).
 
 Graphs are paired by ``::id`` when every graph of both files has a
-distinct one, else by position (:func:`pair_entries`). Metrics take
+distinct one, else by position
+(:func:`amrcheck.pairing.graphs.match_entries`). Metrics take
 ``score(candidate, reference)``: the checked file is the candidate; the
 gold file, the ``HEAD`` version, or the first annotator's file is the
 reference. A checked graph that cannot be read, or that is missing,
@@ -23,6 +24,8 @@ F1 0) in every score a gate compares, so that breaking a graph can never
 help a file pass; a reference graph that cannot be read is not scored.
 Between annotators (:class:`IaaGate`) an unreadable graph on either side
 counts as empty, and a sentence only one annotator has is not scored.
+These rules are :func:`amrcheck.pairing.scoring.score_rows`', the loop
+``amrcheck score``, the reports and the editor count pairs with.
 
 Example:
     >>> from amrcheck.reading.corpus import read_string
@@ -42,20 +45,24 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
 from ..errors import ConfigError, InputError, RefusedInputError
+from ..graph import Graph
 from ..metrics import Metric, Score, TripleRef
 from ..pairing.graphs import (
+    EntryRow,
     Matching,
     PairingError,
     how_paired,
     match_entries,
     unreadable,
 )
+from ..pairing.scoring import score_rows, whole_graphs
 from ..reading._parse import Entry
 from ..reading.corpus import Corpus, read_corpus, read_string
 from ..reading.umr import is_umr_path
@@ -92,10 +99,7 @@ def written(ref: TripleRef) -> str:
         source, _, target = ref.triple
         # the root policy decides the TOP triple's target: "top" or the concept
         return f"root {source}" if target == "top" else f"root ({source} / {target})"
-    source, role, target = ref.graph.triples[ref.index]
-    if role == ":instance":
-        return f"({source} / {target})"
-    return f"({source} {role} {target})"
+    return ref.graph.written(ref.index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,9 +188,16 @@ def pair_entries(matching: Matching) -> list[EntryPair]:
 
     Reference order first, then candidate entries without a partner; the
     unpaired graphs stay in the list as data (see
-    :func:`amrcheck.pairing.graphs.match_entries`).
+    :func:`amrcheck.pairing.graphs.match_entries`). Each pair's label is
+    its row's key, or ``#n`` (its position) where an ``::id`` repeated in
+    both files gives several rows one key: scores and baselines are kept
+    by label, and each pair must keep its own (issue 33).
     """
-    return [EntryPair(row.key, *row.entries) for row in matching.rows]
+    keys = Counter(row.key for row in matching.rows)
+    return [
+        EntryPair(row.key if keys[row.key] == 1 else f"#{n + 1}", *row.entries)
+        for n, row in enumerate(matching.rows)
+    ]
 
 
 @dataclass(slots=True)
@@ -244,11 +255,12 @@ def compare(
 ) -> Comparison:
     """Pair two files and score them.
 
-    Pairs whose graphs both parse are scored as written; a candidate graph
-    that cannot be read, or that the candidate lacks, scores as an empty
-    graph against its reference graph. With ``peers`` (two annotators) a
-    graph that cannot be read on either side scores as empty, and a graph
-    that only one file has is not scored. Files that cannot be lined up
+    Pairs are scored, or counted as empty graphs, by the one rule of
+    :func:`amrcheck.pairing.scoring.score_rows`: a candidate graph that
+    cannot be read, or that the candidate lacks, scores as an empty graph
+    against its reference graph; with ``peers`` (two annotators) a graph
+    that cannot be read on either side scores as empty, and a graph that
+    only one file has is not scored. Files that cannot be lined up
     (:func:`~amrcheck.pairing.graphs.match_entries`: ids that differ by
     position) give no pairs and say why in ``unpairable``.
     """
@@ -259,18 +271,22 @@ def compare(
     result = Comparison(
         metric, reference, candidate, pair_entries(matching), matching
     )
-    for pair in result.pairs:
-        ref = pair.reference.graph if pair.reference is not None else None
-        cand = pair.candidate.graph if pair.candidate is not None else None
-        if ref is not None and cand is not None:
-            result.scores[pair.label] = metric.score(cand, ref, explain=True)
-        elif peers and pair.reference is not None and pair.candidate is not None:
-            present = ref if ref is not None else cand
-            result.empty[pair.label] = (
-                metric.score_missing(present) if present is not None else Score(0.0)
-            )
-        elif ref is not None and not peers:
-            result.empty[pair.label] = metric.score_missing(ref)
+
+    def score(whole: Sequence[EntryRow]) -> list[Score]:
+        return [metric.score(*whole_graphs(row), explain=True) for row in whole]
+
+    def empty(row: EntryRow, graph: Graph | None) -> Score:
+        # between peers, two unreadable graphs agree on nothing
+        return metric.score_missing(graph) if graph is not None else Score(0.0)
+
+    rows = score_rows(matching, score, empty, peers=peers)
+    for pair, row in zip(result.pairs, rows, strict=True):
+        if row.how == "scored":
+            assert isinstance(row.result, Score)
+            result.scores[pair.label] = row.result
+        elif row.how == "empty":
+            assert isinstance(row.result, Score)
+            result.empty[pair.label] = row.result
     if result.counted:
         result.total = metric.aggregate(list(result.counted.values()))
     return result

@@ -14,7 +14,6 @@ from amr_lsp.references import (
     ReferenceChoice,
     ReferenceStore,
     choose_reference,
-    pair_entries,
 )
 from amrcheck import Entry, read_string, validate
 from amrcheck.reading.layout import apply_edits
@@ -24,11 +23,79 @@ from tests.conftest import data_path
 LSP_DATA = data_path("lsp")
 
 
-def test_pairing_falls_back_to_position_without_ids() -> None:
-    reference = read_string("(a / x)\n\n(b / y)\n")
-    document = read_string("(b / y)\n\n(a / x)\n\n(c / z)\n")
-    pairs = pair_entries(document, reference)
-    assert [p.index if p else None for p in pairs] == [0, 1, None]
+def analyze_pair(folder: Path, reference: str, document: str) -> Analysis:
+    """``document`` (annotations/x.amr) analysed against ``reference`` (gold/x.amr)."""
+    for name, text in (("gold", reference), ("annotations", document)):
+        (folder / name).mkdir(exist_ok=True)
+        (folder / name / "x.amr").write_text(text, encoding="utf-8")
+    path = folder / "annotations" / "x.amr"
+    return analyze(
+        DocumentStore().parse(path.as_uri(), 1, document),
+        Settings(references={"annotations/*.amr": "gold/{name}.amr"}),
+        Comparer("smatch", {}), ReferenceStore(), folder,
+    )
+
+
+def partners(analysis: Analysis) -> list[str | None]:
+    return [
+        g.comparison.reference.label if g.comparison is not None else None
+        for g in analysis.graphs
+    ]
+
+
+def test_pairing_falls_back_to_position_without_ids(tmp_path: Path) -> None:
+    analysis = analyze_pair(
+        tmp_path, "(a / x)\n\n(b / y)\n", "(b / y)\n\n(a / x)\n\n(c / z)\n"
+    )
+    assert partners(analysis) == ["#1", "#2", None]
+    assert analysis.graphs[2].note == "no reference graph for #3"
+    assert analysis.paired_by == (
+        "graphs paired by position: 2 graphs have no ::id in "
+        f"{tmp_path / 'gold' / 'x.amr'} (first: {tmp_path / 'gold' / 'x.amr'}:1:1)"
+    )
+
+
+def test_an_id_the_document_shares_never_pairs_one_reference_graph_twice_issue_33(
+    tmp_path: Path,
+) -> None:
+    # the old rule paired both graphs with reference graph b; the engine's
+    # rule pairs by position (a graph has no id), where ids a and b differ:
+    # the files cannot be paired, as `amrcheck score` says
+    analysis = analyze_pair(
+        tmp_path,
+        "# ::id a\n(a / x)\n\n# ::id b\n(b / y)\n",
+        "# ::id b\n(b / y)\n\n(c / z)\n",
+    )
+    assert partners(analysis) == [None, None] and analysis.document_score is None
+    (problem,) = [
+        d for d in analysis.diagnostics["amrcheck-diff"] if d.code == "pairing"
+    ]
+    assert "::id 'a' is paired by position with ::id 'b'" in problem.message
+    assert all(g.note and "cannot be paired" in g.note for g in analysis.graphs)
+
+
+def test_reordered_ids_pair_by_id_and_absent_graphs_count_as_empty(
+    tmp_path: Path,
+) -> None:
+    analysis = analyze_pair(
+        tmp_path,
+        "# ::id a\n(a / x)\n\n# ::id b\n(b / y)\n\n# ::id c\n(c / z)\n",
+        "# ::id c\n(c / z)\n\n# ::id a\n(a / x)\n",
+    )
+    assert partners(analysis) == ["c", "a"]
+    assert analysis.paired_by == "graphs paired by ::id"
+    assert [e.label for e in analysis.absent] == ["b"]
+    assert analysis.document_score is not None
+    assert round(analysis.document_score.f1, 4) == round(2 * 6 / (6 + 9), 4)
+
+
+def test_by_position_a_reference_graph_past_the_document_s_end_counts_as_empty(
+    tmp_path: Path,
+) -> None:
+    analysis = analyze_pair(tmp_path, "(a / x)\n\n(b / y)\n", "(a / x)\n")
+    assert partners(analysis) == ["#1"]
+    assert [e.label for e in analysis.absent] == ["#2"]
+    assert analysis.document_score is not None and analysis.document_score.f1 < 1
 
 
 def test_header_reference_wins_over_settings() -> None:
@@ -94,8 +161,12 @@ def test_a_broken_graph_keeps_its_score_stale_and_counts_as_0_issue_21() -> None
     before = first.graphs[3].comparison
     assert before is not None and before.reference.label == "lpp_1943.4"
     # lpp_1943.4 broken, and a new graph typed above it: found by its ::id
+    # (the new graph has one too: else every graph pairs by position, as
+    # `amrcheck score` pairs them, issue 33)
     broken = text.replace("(b / be-located-at-91", "((b / be-located-at-91")
-    broken = broken.replace("# ::id lpp_1943.4", "(n / new)\n\n# ::id lpp_1943.4")
+    broken = broken.replace(
+        "# ::id lpp_1943.4", "# ::id new\n(n / new)\n\n# ::id lpp_1943.4"
+    )
     second = version(2, broken, first)
     report = second.graphs[4]
     assert report.entry.id == "lpp_1943.4" and report.comparison is None

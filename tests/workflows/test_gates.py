@@ -48,3 +48,17 @@ def test_the_same_sentences_in_order_pair_by_position_without_failure() -> None:
     result = smatch(read_string(gold, "HEAD:a.amr"), read_string(gold, "a.amr"))
     assert result.matching is not None and result.matching.by == "position"
     assert position_failures(result, "a.amr") == []
+
+
+def test_an_id_repeated_in_both_files_keeps_each_pair_issue_33() -> None:
+    # by position (an id is repeated): two rows share the key "b"; each
+    # pair keeps its own score, as `amrcheck score` counts them
+    text = "# ::id a\n(a / x)\n\n# ::id b\n(b / y)\n\n# ::id b\n(c / z)\n"
+    reference = read_string(text, "gold.amr")
+    candidate = read_string(text.replace("(c / z)", "(c / w)"), "new.amr")
+    result = compare(get_metric("smatch"), reference, candidate)
+    assert [p.label for p in result.pairs] == ["a", "#2", "#3"]
+    assert {k: round(s.f1, 2) for k, s in result.counted.items()} == {
+        "a": 1.0, "#2": 1.0, "#3": 0.5,  # (c / w): its root still matches
+    }
+    assert result.total is not None and round(result.total.f1, 4) == round(5 / 6, 4)

@@ -72,10 +72,11 @@ async def test_stale_lens_resolves_to_the_graph_now_at_its_place(
     old = await client.text_document_code_lens_async(
         types.CodeLensParams(text_document=doc(uri))
     )
-    # the comment line above the first graph becomes a graph: every graph
+    # the comment line above the first graph and the blank line below it
+    # become a graph with an id (without one, every graph would pair by
+    # position, as `amrcheck score` pairs them: issue 33): every graph
     # keeps its place, but its index is one more
-    first_line = ANNOTATION.read_text(encoding="utf-8").split("\n")[0]
-    await change(client, uri, 2, "(n / new)", (0, 0), (0, len(first_line)))
+    await change(client, uri, 2, "# ::id new\n(n / new)", (0, 0), (1, 0))
     lenses = await client.text_document_code_lens_async(
         types.CodeLensParams(text_document=doc(uri))
     )
@@ -90,7 +91,7 @@ async def test_stale_lens_resolves_to_the_graph_now_at_its_place(
     assert fresh.command.title.startswith("smatch 1.00")
     assert fresh.command.title.endswith("#lpp_1943.1")
     # a lens whose place holds no graph any more is refused, not mislabelled
-    nowhere = types.CodeLens(range=types.Range(start=pos(1, 0), end=pos(1, 0)),
+    nowhere = types.CodeLens(range=types.Range(start=pos(0, 0), end=pos(0, 0)),
                              data=[uri, 0])
     with pytest.raises(Exception, match="changed"):
         await client.code_lens_resolve_async(nowhere)
