@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from lsprotocol import types
@@ -374,9 +375,11 @@ async def test_each_metric_s_lens_speaks_its_own_units_issue_22(
                        for t in titles)
 
 
-async def score_titles(client: LanguageClient, *arguments: object) -> dict:
+async def score_titles(client: LanguageClient, *arguments: object) -> Any:
     return await client.workspace_execute_command_async(
-        types.ExecuteCommandParams(command="amrcheck.scoreTitles", arguments=list(arguments))
+        types.ExecuteCommandParams(
+            command="amrcheck.scoreTitles", arguments=list(arguments)
+        )
     )
 
 
