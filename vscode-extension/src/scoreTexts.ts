@@ -5,6 +5,7 @@
 // The text of a graph an edit touched is marked as being re-scored until the
 // score of the new version arrives: an old score is never shown as fresh.
 import * as vscode from "vscode";
+import { applyEdit, lineBreaks, type Placed } from "./scoreEdits";
 import { SERVER_SECTION } from "./server";
 import { lowScoreThreshold, scoreLevel } from "./status";
 
@@ -37,7 +38,7 @@ interface Shown {
   /** the lines asked for (graphs starting there are all in `graphs`) */
   first: number;
   last: number;
-  graphs: (ScoreTitle & { stale: boolean })[];
+  graphs: (ScoreTitle & Placed)[];
 }
 
 /** Runs a server command (undefined when the server does not run). */
@@ -173,26 +174,11 @@ export class ScoreTexts implements vscode.Disposable {
     const uri = document.uri.toString();
     const known = this.shown.get(uri);
     if (known) {
-      let touched = false;
-      // each change's range is in the text before the event: from the last one up, the earlier stay right
-      const changes = [...event.contentChanges].sort((a, b) => b.range.start.compareTo(a.range.start));
+      const changes = event.contentChanges.map((c) =>
+        ({ startLine: c.range.start.line, endLine: c.range.end.line, newLineBreaks: lineBreaks(c.text) }));
+      const touched = applyEdit(known.graphs, changes);
       for (const change of changes) {
-        const from = change.range.start.line, to = change.range.end.line;
-        const delta = (change.text.match(/\n/g)?.length ?? 0) - (to - from);
-        for (const graph of known.graphs) {
-          if (graph.startLine <= to && graph.endLine >= from) {
-            touched ||= !graph.stale;
-            graph.stale = true;
-            graph.endLine = Math.max(graph.startLine, graph.endLine + delta);
-            // a first line (its "(") inside the change may have moved anywhere in it
-            if (graph.line > from) graph.line = Math.min(Math.max(from, graph.line + delta), graph.endLine);
-          } else if (graph.startLine > to) {
-            graph.startLine += delta;
-            graph.endLine += delta;
-            graph.line += delta;
-          }
-        }
-        if (known.last > to) known.last += delta;
+        if (known.last > change.endLine) known.last += change.newLineBreaks - (change.endLine - change.startLine);
       }
       // VS Code moves the decorations of the untouched graphs with their lines on its own
       if (touched) this.paint(document);

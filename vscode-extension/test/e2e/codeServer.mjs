@@ -123,14 +123,16 @@ export async function openFile(page, relative) {
   await page.keyboard.press("Control+P");
   await page.waitForSelector(".quick-input-widget input", { state: "visible" });
   await page.keyboard.type(relative);
-  // wait for the search result itself, not the recently opened list
+  // wait for the search result itself, not the recently opened list (nor another file of its folder)
   const folder = relative.split("/").slice(0, -1).join("/");
+  const name = relative.split("/").pop();
   await page.waitForFunction(
-    (dir) => {
+    ([dir, file]) => {
       const first = document.querySelector(".quick-input-list .monaco-list-row");
-      return first !== null && (first.textContent ?? "").includes(dir);
+      const text = first?.textContent ?? "";
+      return text.includes(dir) && text.includes(file);
     },
-    folder, { timeout: patient(30_000) },
+    [folder, name], { timeout: patient(30_000) },
   );
   await page.keyboard.press("Enter");
   await page.waitForFunction(
