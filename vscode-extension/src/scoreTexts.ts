@@ -13,7 +13,7 @@ const SCORE_TITLES_COMMAND = "amrcheck.scoreTitles";
 /** lines asked for above and below those an editor shows: a short scroll needs no request */
 const MARGIN_LINES = 100;
 /** what the text of a graph being re-scored starts with (its old score follows) */
-export const RESCORING = "re-scoring… ";
+const RESCORING = "re-scoring… ";
 
 /** One graph of `amrcheck.scoreTitles`: its lens title, where it starts, its entry's lines. */
 interface ScoreTitle {
