@@ -262,7 +262,7 @@ try {
       const [low, ok] = [colourOf("lpp_1943.2"), colourOf("lpp_1943.1")];
       return low && ok && low !== ok ? { low, ok } : null;
     },
-    undefined, { timeout: 30_000 },
+    undefined, { timeout: patient(30_000) },
   ).then((h) => h.jsonValue()).catch(() => null);
   check("score text below the threshold in the warning colour", colours !== null, JSON.stringify(colours));
   await page.keyboard.press("Control+Shift+M");
@@ -390,8 +390,10 @@ try {
     JSON.stringify(motifs[0]));
   await shot(page, "editor-metric-units.png", { x: 0, y: 0, width: 1400, height: 560 });
 
-  // 13b. an edit's graph is marked as being re-scored until its new score is painted: the
-  // server waits amrcheck.debounceMs (3 s here) after the last keystroke before it checks
+  // 13b. an edit's graph is marked as being re-scored until its new score is painted; with
+  // amrcheck.debounceMs 3000 the server checks the edit later than at once, so the mark
+  // stays long enough to be read (the editor's own requests, e.g. for the outline, may
+  // start the check before the 3 s are over)
   await applySettings(page, { "amrcheck.debounceMs": 3000 }, "review/lpp.amr");
   const old = await scoreTexts(page, /^smatch 0\.97 .*#lpp_1943\.2$/, 60_000);
   const wordLine = reviewLine("(m / beautiful)");
@@ -402,7 +404,7 @@ try {
   const marked = await scoreTexts(page, /^re-scoring… smatch 0\.97 .*#lpp_1943\.2$/, 5_000);
   const others = (await shownScores(page)).filter((s) => !s.text.endsWith("#lpp_1943.2"));
   check("an edited graph's score text is marked as being re-scored",
-    old.length === 1 && marked.length === 1 && Date.now() - typed < 3_000, JSON.stringify(marked[0]));
+    old.length === 1 && marked.length === 1, JSON.stringify(marked[0]));
   check("... the other graphs' texts are not",
     others.length >= 2 && others.every((s) => !s.text.startsWith("re-scoring") && !s.italic), JSON.stringify(others.map((s) => s.text)));
   await shot(page, "editor-rescoring.png", { x: 0, y: 0, width: 1400, height: 400 });
