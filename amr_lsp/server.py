@@ -13,6 +13,7 @@ document is still open at that version.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import gc
 import json
 import logging
@@ -45,8 +46,10 @@ from amrcheck.workflows.diff import load_exact_solver
 from . import umr_features
 from .analysis import (
     Analysis,
+    GraphReport,
     analyze,
     is_low,
+    lens_anchor,
     lens_report,
     lens_title,
     next_low_score,
@@ -88,6 +91,9 @@ DOCUMENT_SCORE_COMMAND = "amrcheck.documentScore"
 NEXT_LOW_SCORE_COMMAND = "amrcheck.nextLowScore"
 #: command returning every graph's place and score (a list sorted by score)
 GRAPH_SCORES_COMMAND = "amrcheck.graphScores"
+#: command returning the lens titles of the graphs that start in a range of
+#: lines (VS Code's extension shows them as text, without lens debounces)
+SCORE_TITLES_COMMAND = "amrcheck.scoreTitles"
 #: command returning the precedents of the graph at a position (JSON list)
 SIMILAR_COMMAND = "amrcheck.similarAnnotations"
 
@@ -882,6 +888,60 @@ def _partner_json(analysis: Analysis, partner: Entry | None) -> dict[str, Any] |
     start = reference.lines.position(partner.graph_start)
     return {"id": partner.label, "uri": reference.uri, "line": start.line,
             "character": start.character}
+
+
+@SERVER.command(SCORE_TITLES_COMMAND)
+async def score_titles_command(
+    ls: AmrLanguageServer, uri: Any, first_line: Any, last_line: Any
+) -> dict[str, Any]:
+    """The lens title of each graph whose first line (where its lens sits)
+    is in ``first_line``..``last_line`` (0-based, inclusive; ``last_line``
+    null: to the end), with the lines of its whole entry and its score.
+
+    For a client that paints the scores itself as soon as a check ends
+    (VS Code's lenses repaint at least 500 ms after a keystroke, issue 29);
+    only the lines it shows, so a keystroke in a 1,562-graph file does not
+    send 1,562 titles. Waits for the analysis of the current version, as
+    the lenses' resolve does.
+    """
+    for name, value in (("first line", first_line), ("last line", last_line)):
+        if (value is not None or name == "first line") and (
+            type(value) is not int or value < 0
+        ):
+            raise JsonRpcException(
+                f"expected the {name} as a line number (0 or more), not {value!r}",
+                code=types.ErrorCodes.InvalidParams,
+            )
+    analysis = await ls.analysis(require_open(ls, uri))
+    parsed = analysis.parsed
+    lines = parsed.lines
+    reports = analysis.graphs
+
+    def graph_line(report: GraphReport) -> int:
+        return lines.line_character(report.entry.graph_start)[0]
+
+    start = bisect.bisect_left(reports, first_line, key=graph_line)
+    end = (
+        len(reports) if last_line is None
+        else bisect.bisect_right(reports, last_line, key=graph_line)
+    )
+    graphs = []
+    for report in reports[start:end]:
+        anchor = lens_anchor(analysis, report).start
+        whole = parsed.range(report.entry.span)
+        comparison = report.comparison
+        graphs.append(
+            {
+                "id": report.entry.label,
+                "line": anchor.line,
+                "character": anchor.character,
+                "startLine": whole.start.line,
+                "endLine": whole.end.line,
+                "title": lens_title(analysis, report),
+                "score": comparison.score.f1 if comparison else None,
+            }
+        )
+    return {"uri": uri, "version": analysis.version, "graphs": graphs}
 
 
 def range_json(whole: types.Range) -> dict[str, Any]:

@@ -8,14 +8,20 @@ with its reference (:func:`bench_lsp.reference_copy`: a few edits).
 
 For each keystroke the page itself records the time of the ``keydown``
 event and, with a ``MutationObserver``, the first time the status bar's
-score item and the text of the visible code lenses differ from what they
-showed before the key:
+score item and the graphs' score texts differ from what they showed
+before the key. The score texts are what the extension paints after each
+graph's first line (decorations: CSS ``::after`` content, read with
+``getComputedStyle``); the edited graph's text is first marked
+``re-scoring… `` (the time of that mark is recorded too), and counts as
+repainted only once the visible texts differ from before and none is
+marked. (Before issue 29's last part these were the code lenses' titles,
+``.codelens-decoration``.)
 
 * **concept**: a letter typed into a graph's first concept, then deleted
-  (Backspace): the graph's score changes, so does its lens; the status
+  (Backspace): the graph's score changes, so does its text; the status
   bar's document score (3 decimals) changes on the 30-graph file only;
 * **break**: a space typed into the concept (``bo y``: the graph no longer
-  parses), then deleted: the lens says the graph has errors, the status
+  parses), then deleted: its text says the graph has errors, the status
   bar counts one graph as empty; both change on either file.
 
 Each edit is made once the previous one is on screen, with a pause, so
@@ -65,17 +71,26 @@ EDIT_TIMEOUT_S = 10.0
 SETTLE_S = 0.6
 
 # In the page: the keydown time and the first change of the status bar's
-# score and of the lenses' text after it (performance.now(), milliseconds).
+# score, of the score texts (fresh: none marked as being re-scored) and the
+# first mark after it (performance.now(), milliseconds).
 OBSERVER = """
 (() => {
-  const b = (window.__bench = { armed: false, key: null, status: null, lens: null });
+  const RESCORING = 're-scoring… ';
+  const b = (window.__bench =
+    { armed: false, key: null, status: null, lens: null, mark: null });
   const texts = (selector) =>
     [...document.querySelectorAll(selector)].map((e) => e.textContent ?? '');
   b.statusText = () =>
     texts('.statusbar-item').find((t) => /smatch (\\d\\.\\d{3}|—)/.test(t)) ?? '';
-  b.lensText = () => texts('.monaco-editor .codelens-decoration').join('\\n');
+  b.scoreTexts = () =>
+    [...document.querySelectorAll(".monaco-editor .view-line [class*='ced-']")]
+      .map((e) => getComputedStyle(e, '::after').content)
+      .filter((c) => c && c !== 'none' && c !== 'normal')
+      .map((c) => { try { return JSON.parse(c); } catch { return c.slice(1, -1); } })
+      .filter((t) => /^(re-scoring… )?smatch /.test(t));
+  b.lensText = () => b.scoreTexts().join('\\n');
   b.arm = () => {
-    Object.assign(b, { armed: true, key: null, status: null, lens: null,
+    Object.assign(b, { armed: true, key: null, status: null, lens: null, mark: null,
       statusBefore: b.statusText(), lensBefore: b.lensText() });
   };
   window.addEventListener('keydown', () => {
@@ -86,8 +101,11 @@ OBSERVER = """
     const now = performance.now();
     if (b.status === null && b.statusText() !== b.statusBefore) b.status = now;
     if (b.lens === null) {
-      const lens = b.lensText();
-      if (lens.trim() !== '' && lens !== b.lensBefore) b.lens = now;
+      const shown = b.scoreTexts();
+      if (b.mark === null && shown.some((t) => t.startsWith(RESCORING))) b.mark = now;
+      const lens = shown.join('\\n');
+      if (lens.trim() !== '' && lens !== b.lensBefore
+          && !shown.some((t) => t.startsWith(RESCORING))) b.lens = now;
     }
   }).observe(document.body, { subtree: true, childList: true, characterData: true });
 })();
@@ -227,7 +245,7 @@ def go_to(page: Any, line: int, column: int) -> None:
 
 
 def wait_ready(page: Any, graph: str, timeout_ms: int = 120_000) -> None:
-    """The status bar shows a score and the graph's lens its title."""
+    """The status bar shows a score and the graph its score text."""
     page.wait_for_function(
         """(id) => window.__bench.statusText() !== '' && window.__bench
             .lensText().split('\\n').some((t) => t.endsWith('#' + id))""",
@@ -237,14 +255,16 @@ def wait_ready(page: Any, graph: str, timeout_ms: int = 120_000) -> None:
 
 def one_key(page: Any, key: str) -> dict[str, float | None]:
     """Press ``key`` and wait (up to :data:`EDIT_TIMEOUT_S`) for both the
-    status bar and the lenses to change; ms after the keydown, None if not."""
+    status bar and the score texts to change; ms after the keydown (and of
+    the re-scoring mark), None if not."""
     page.evaluate("window.__bench.arm()")
     page.keyboard.press(key)
     deadline = time.monotonic() + EDIT_TIMEOUT_S
     result: dict[str, Any] = {}
     while time.monotonic() < deadline:
         result = page.evaluate(
-            "(({key, status, lens}) => ({key, status, lens}))(window.__bench)"
+            "(({key, status, lens, mark}) => ({key, status, lens, mark}))"
+            "(window.__bench)"
         )
         if result["status"] is not None and result["lens"] is not None:
             break
@@ -254,21 +274,22 @@ def one_key(page: Any, key: str) -> dict[str, float | None]:
     return {
         what: None if key_at is None or result.get(what) is None
         else result[what] - key_at
-        for what in ("status", "lens")
+        for what in ("status", "lens", "mark")
     }
 
 
-def summary(values: list[float | None]) -> str:
+def summary(values: list[float | None], unseen: str = "") -> str:
     seen = [v for v in values if v is not None]
     missed = len(values) - len(seen)
+    unseen = unseen or f"unchanged after {EDIT_TIMEOUT_S:.0f} s"
     if not seen:
-        return f"no change seen ({missed} timeouts)"
+        return f"no change seen ({missed} {unseen})"
     text = (
         f"p50 {statistics.median(seen):6.0f} ms  p95 {p95(seen):6.0f} ms  "
         f"max {max(seen):6.0f} ms  (n={len(seen)})"
     )
     if missed:
-        text += f", {missed} unchanged after {EDIT_TIMEOUT_S:.0f} s"
+        text += f", {missed} {unseen}"
     return text
 
 
@@ -316,7 +337,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         except Exception:
                             page.screenshot(path=str(args.failure_screenshot))
                             raise
-                        time.sleep(SETTLE_S)  # the newly visible lenses resolve
+                        time.sleep(SETTLE_S)  # the newly visible texts come
                         for press in (key, "Backspace"):
                             samples.append(one_key(page, press))
                             time.sleep(SETTLE_S)
@@ -325,11 +346,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         "load": load_at,
                         "status": [s["status"] for s in samples],
                         "lens": [s["lens"] for s in samples],
+                        "mark": [s["mark"] for s in samples],
                     }
                     print(f"{label} (load {load_at}):", flush=True)
-                    for what in ("status", "lens"):
-                        shown = summary(results[label][what])
-                        print(f"  keystroke -> {what:6}: {shown}", flush=True)
+                    for what, name in (
+                        ("status", "status bar"), ("mark", "re-scoring mark"),
+                        ("lens", "new score text"),
+                    ):
+                        shown = summary(
+                            results[label][what],
+                            # the new text may come in the frame the mark would
+                            "not seen (the new text came as soon)"
+                            if what == "mark" else "",
+                        )
+                        print(f"  keystroke -> {name:15}: {shown}", flush=True)
                 run_command(page, "View: Close All Editors")  # before the next file
             browser.close()
     finally:

@@ -175,9 +175,32 @@ def test_problems_panel_names_the_reference_place(real_vscode: str) -> None:
 
 @pytest.mark.slow
 @needs_code_server
-def test_a_metric_lens_speaks_its_own_units(real_vscode: str) -> None:
-    passed(real_vscode, "rematch lens counts motifs, not triples")
+def test_a_metric_score_text_speaks_its_own_units(real_vscode: str) -> None:
+    passed(real_vscode, "rematch score text counts motifs, not triples")
     screenshot("editor-metric-units.png")
+
+
+@pytest.mark.slow
+@needs_code_server
+def test_score_texts_repaint_without_the_lens_debounce_issue_29(
+    real_vscode: str,
+) -> None:
+    """Each graph's score is text after its first line, not a code lens
+    (VS Code repaints a lens's title 500 ms after a keystroke at the
+    earliest); an edited graph's text is marked while it is re-scored,
+    then replaced by the new score; below the threshold it takes the
+    warning colour."""
+    passed(real_vscode,
+           "score text vs the reference graph",
+           "one score text per visible graph",
+           "... and no code lens (its title would repaint half a second late)",
+           "score text says there is no reference",
+           "after Compare with reference…: scores vs the chosen file",
+           "score text below the threshold in the warning colour",
+           "an edited graph's score text is marked as being re-scored",
+           "... the other graphs' texts are not",
+           "... then its new score, unmarked")
+    screenshot("editor-rescoring.png")
 
 
 @pytest.mark.slow
@@ -224,7 +247,7 @@ def test_differences_are_grouped_per_graph(real_vscode: str) -> None:
 def test_first_run_creates_the_private_environment(built: Path) -> None:
     """No Python on PATH has amrcheck: the extension offers a private
     environment, makes it from the wheel the .vsix carries (progress shown,
-    pip's log in the output channel), and the score lenses come; a reload
+    pip's log in the output channel), and the score texts come; a reload
     uses it without asking. pip gets the dependencies from the configured
     package index, through the user's pip cache."""
     result = subprocess.run(
@@ -240,7 +263,7 @@ def test_first_run_creates_the_private_environment(built: Path) -> None:
            "the Python on PATH cannot import amrcheck",
            "first use: the extension offers a private environment",
            "progress is shown while pip installs",
-           "then the server runs from it: score lenses",
+           "then the server runs from it: score texts",
            "the environment is in the global storage, with the bundled amrcheck",
            "pip's log is in the output channel",
            "the extension's python3 was the venv without amrcheck",

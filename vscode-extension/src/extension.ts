@@ -5,6 +5,7 @@ import { amrDocument, compareWithReference, REPORT_SCHEME, ReportProvider, showD
 import { GraphPanel } from "./graphView";
 import { goToNextLowScore, GraphScoresView, revealGraph, REVEAL_GRAPH_COMMAND } from "./graphScores";
 import { createClient } from "./server";
+import { ScoreTexts } from "./scoreTexts";
 import { type Places, places, serverPython } from "./setup";
 import { type DocumentScore, ScoreStatus } from "./status";
 
@@ -19,6 +20,7 @@ let starting: Promise<void> = Promise.resolve();
 let graphs: GraphPanel | undefined;
 let where: Places;
 let scoresView: GraphScoresView | undefined;
+let scoreTexts: ScoreTexts | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   output = vscode.window.createOutputChannel("AMR Language Server", { log: true });
@@ -31,11 +33,13 @@ export function activate(context: vscode.ExtensionContext): void {
     client?.isRunning() ? client.sendRequest(method, params) : undefined);
   graphs = panel;
   scoresView = new GraphScoresView(runServerCommand);
+  scoreTexts = new ScoreTexts(runServerCommand);
   // the view is contributed with this context key: shown once an AMR file has been opened
   void vscode.commands.executeCommand("setContext", "amr.active", true);
   context.subscriptions.push(
     panel,
     scoresView,
+    scoreTexts,
     vscode.commands.registerCommand(REVEAL_GRAPH_COMMAND, revealGraph),
     vscode.commands.registerCommand("amr.goToNextLowScore", () =>
       goToNextLowScore(runServerCommand, (uri) => status.get(uri))),
@@ -75,6 +79,7 @@ async function start(): Promise<void> {
     const old = client;
     client = undefined;
     status.clear();
+    scoreTexts?.clear();
     await old.stop().catch(() => undefined);
     await old.dispose().catch(() => undefined);
   }
@@ -85,6 +90,7 @@ async function start(): Promise<void> {
   const created = createClient(python, output, middleware);
   created.onNotification(SCORE_NOTIFICATION, (score: DocumentScore) => {
     status.update(score);
+    scoreTexts?.documentChecked(score.uri);
     scoresView?.documentChecked(score.uri);
   });
   try {
@@ -97,44 +103,26 @@ async function start(): Promise<void> {
   }
   client = created;
   void status.refresh();
+  scoreTexts?.refresh();
   void scoresView?.refresh();
   graphs?.refresh();
 }
 
 /** A server command's answer; undefined when the server does not run. */
-async function runServerCommand(command: string, args: unknown[]): Promise<unknown> {
+async function runServerCommand(command: string, args: unknown[], token?: vscode.CancellationToken): Promise<unknown> {
   if (!client?.isRunning()) return undefined;
-  return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+  return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }, token);
 }
 
 async function fetchScore(uri: string): Promise<DocumentScore | undefined> {
   return ((await runServerCommand(SCORE_COMMAND, [uri])) ?? undefined) as DocumentScore | undefined;
 }
 
-/** Clicking a score lens shows the diff (or asks for a reference) instead of a silent request. */
-function retarget(lens: vscode.CodeLens, fallback: vscode.Uri | undefined): vscode.CodeLens {
-  if (lens.command?.command === SCORE_COMMAND) {
-    const first: unknown = lens.command.arguments?.[0];
-    const uri = typeof first === "string" ? vscode.Uri.parse(first) : fallback;
-    const noReference = /no reference file/.test(lens.command.title);
-    lens.command = {
-      title: lens.command.title,
-      command: noReference ? "amr.compareWithReference" : "amr.showDiff",
-      tooltip: noReference ? "Choose a reference file" : "Show the diff against the reference",
-      arguments: [uri],
-    };
-  }
-  return lens;
-}
-
-// lenses come with a title, or get it when resolved (the server may do either)
+// Each graph's score is painted as text after its first line (scoreTexts.ts), not
+// as a lens: VS Code repaints a lens's title half a second after a keystroke at the
+// earliest, and asking for 1,562 lens ranges per keystroke loads the server. The
+// lens's click opened the document's diff, as the status bar item and the editor's
+// title button do. Other editors still get the server's lenses.
 const middleware: Middleware = {
-  async provideCodeLenses(document, token, next) {
-    const lenses = await next(document, token);
-    return lenses?.map((lens) => retarget(lens, document.uri));
-  },
-  async resolveCodeLens(lens, token, next) {
-    const resolved = await next(lens, token);
-    return resolved && retarget(resolved, vscode.window.activeTextEditor?.document.uri);
-  },
+  provideCodeLenses: () => [],
 };

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from lsprotocol import types
@@ -373,3 +374,58 @@ async def test_each_metric_s_lens_speaks_its_own_units_issue_22(
         # smatch's triple counts belong to the alignment metrics only
         assert not any(" missing, 0 extra vs" in t and "shared" not in t
                        for t in titles)
+
+
+async def score_titles(client: LanguageClient, *arguments: object) -> Any:
+    return await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="amrcheck.scoreTitles", arguments=list(arguments)
+        )
+    )
+
+
+async def test_score_titles_are_the_lens_titles_of_the_lines_asked_issue_29(
+    client: LanguageClient,
+) -> None:
+    """VS Code's extension paints these as text after each graph's first
+    line: the same words as the lens, for the graphs starting in the lines
+    it shows, each with its whole entry's lines (what an edit must touch to
+    make the text stale)."""
+    uri = await open_document(client, ANNOTATION)
+    text = ANNOTATION.read_text(encoding="utf-8")
+    lenses = await resolved_lenses(client, uri)
+    every = await score_titles(client, uri, 0, None)
+    assert every["uri"] == uri and every["version"] == 1
+    assert [g["title"] for g in every["graphs"]] == [
+        lens.command.title for lens in lenses if lens.command
+    ]
+    assert [(g["line"], g["character"]) for g in every["graphs"]] == [
+        (lens.range.start.line, lens.range.start.character) for lens in lenses
+    ]
+    fourth = find(text, "(b / be-located-at-91")
+    # the lines of lpp_1943.4's first line only, then from it to lpp_1943.5's
+    (only,) = (await score_titles(client, uri, fourth.line, fourth.line))["graphs"]
+    assert only["id"] == "lpp_1943.4" and only["title"].startswith("smatch 0.91")
+    assert round(only["score"], 4) == 0.9091
+    # the entry starts at its "# ::id" (3 metadata lines) and ends with the graph
+    assert only["startLine"] == fourth.line - 3
+    assert only["endLine"] == find(text, "(d / draw-01)").line
+    fifth = find(text, "(s2 / say-01").line
+    shown = (await score_titles(client, uri, fourth.line - 2, fifth))["graphs"]
+    assert [g["id"] for g in shown] == ["lpp_1943.4", "lpp_1943.5"]
+    # a range holding no graph's first line (the metadata above lpp_1943.4)
+    assert (await score_titles(client, uri, fourth.line - 3, fourth.line - 1))[
+        "graphs"
+    ] == []
+    # after an edit, the titles of the new version
+    at = find(text, "beautiful")
+    await change(client, uri, 2, "magnificent", (at.line, at.character),
+                 (at.line, at.character + len("beautiful")))
+    after = await score_titles(client, uri, 0, fourth.line)
+    assert after["version"] == 2
+    assert after["graphs"][1]["title"].startswith("smatch 1.00 · P 1.00 R 1.00")
+    for arguments in ([uri, -1, 3], [uri, "1", 3], [uri, 0, True], [uri, None, 3]):
+        with pytest.raises(JsonRpcInvalidParams, match="line number"):
+            await score_titles(client, *arguments)
+    with pytest.raises(JsonRpcInvalidParams, match="not open"):
+        await score_titles(client, (LSP_DATA / "gold" / "lpp.amr").as_uri(), 0, 9)

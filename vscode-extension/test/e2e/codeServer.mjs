@@ -123,14 +123,16 @@ export async function openFile(page, relative) {
   await page.keyboard.press("Control+P");
   await page.waitForSelector(".quick-input-widget input", { state: "visible" });
   await page.keyboard.type(relative);
-  // wait for the search result itself, not the recently opened list
+  // wait for the search result itself, not the recently opened list (nor another file of its folder)
   const folder = relative.split("/").slice(0, -1).join("/");
+  const name = relative.split("/").pop();
   await page.waitForFunction(
-    (dir) => {
+    ([dir, file]) => {
       const first = document.querySelector(".quick-input-list .monaco-list-row");
-      return first !== null && (first.textContent ?? "").includes(dir);
+      const text = first?.textContent ?? "";
+      return text.includes(dir) && text.includes(file);
     },
-    folder, { timeout: patient(30_000) },
+    [folder, name], { timeout: patient(30_000) },
   );
   await page.keyboard.press("Enter");
   await page.waitForFunction(
@@ -163,11 +165,32 @@ export async function notificationTexts(page) {
     .catch((error) => [`(not read: ${error})`]);
 }
 
-export async function lensTitles(page, pattern, timeout = 30_000) {
+/** Defines `window.__scoreTexts()` in the page: the score texts the editor shows after the
+ * graphs' first lines (decorations: CSS `::after` content), each with its colour and style. */
+function installScoreTexts() {
+  window.__scoreTexts = () => [...document.querySelectorAll(".monaco-editor .view-line [class*='ced-']")]
+    .map((e) => getComputedStyle(e, "::after"))
+    .filter((style) => style.content && style.content !== "none" && style.content !== "normal")
+    .map((style) => {
+      let text;
+      try { text = JSON.parse(style.content); } catch { text = style.content.slice(1, -1); }
+      return { text, color: style.color, italic: style.fontStyle === "italic" };
+    })
+    .filter((s) => /^(re-scoring… )?[a-z0-9-]+ /.test(s.text));
+}
+
+/** The score texts shown now: [{text, color, italic}]. */
+export async function shownScores(page) {
+  await page.evaluate(installScoreTexts);
+  return page.evaluate(() => window.__scoreTexts());
+}
+
+/** The score texts matching `pattern`, once there is one ([] if none comes in `timeout` ms). */
+export async function scoreTexts(page, pattern, timeout = 30_000) {
+  await page.evaluate(installScoreTexts);
   return page.waitForFunction(
     (source) => {
-      const titles = [...document.querySelectorAll(".monaco-editor .codelens-decoration")].map((e) => e.textContent ?? "");
-      const found = titles.filter((t) => new RegExp(source).test(t));
+      const found = window.__scoreTexts().map((s) => s.text).filter((t) => new RegExp(source).test(t));
       return found.length ? found : null;
     },
     pattern.source, { timeout: patient(timeout) },

@@ -2,7 +2,7 @@
 // the packaged extension (with the amrcheck wheel it carries) in code-server,
 // python3 on PATH a fresh venv without amrcheck, amr.server.python unset. The
 // extension offers a private environment; the test accepts, watches the
-// progress, and waits for the score lenses of an annotation. Then a reload
+// progress, and waits for the score texts of an annotation. Then a reload
 // starts the server from that environment without asking again.
 //
 // pip installs the wheel's dependencies from the package index that pip is
@@ -19,7 +19,7 @@ import { homedir, tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { checkList, launch, patient, lensTitles, notification, openFile, requireTools, WORKBENCH_SETTINGS } from "./codeServer.mjs";
+import { checkList, launch, patient, scoreTexts, notification, openFile, requireTools, WORKBENCH_SETTINGS } from "./codeServer.mjs";
 
 const EXT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const REPO = resolve(EXT, "..");
@@ -93,11 +93,11 @@ try {
   await shot(page, "first-run-progress.png");
   log("progress");
 
-  // 3. the server starts from the new environment: score lenses
-  const lenses = await lensTitles(page, lens, 600_000);
-  check("then the server runs from it: score lenses", lenses.length === 1, JSON.stringify(lenses));
-  await page.screenshot({ path: join(opts.artifacts, "first-run-lenses.png"), animations: "disabled" });
-  log("lenses");
+  // 3. the server starts from the new environment: the graphs' score texts
+  const scores = await scoreTexts(page, lens, 600_000);
+  check("then the server runs from it: score texts", scores.length === 1, JSON.stringify(scores));
+  await page.screenshot({ path: join(opts.artifacts, "first-run-scores.png"), animations: "disabled" });
+  log("score texts");
 
   const envPython = join(userData, "User/globalStorage/amrcheck.amrcheck-vscode/env",
     process.platform === "win32" ? "Scripts/python.exe" : "bin/python");
@@ -114,7 +114,7 @@ try {
   await page.reload();
   await page.waitForSelector(".monaco-workbench", { timeout: patient(60_000) });
   await openFile(page, "annotations/lpp.amr");
-  const again = await lensTitles(page, lens, 300_000);
+  const again = await scoreTexts(page, lens, 300_000);
   const asked = await notification(page, /Create a private environment/, 1_000);
   check("a new window uses the environment without asking again", again.length === 1 && asked === null, JSON.stringify({ again, asked }));
   log("done");

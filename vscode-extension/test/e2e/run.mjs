@@ -2,12 +2,13 @@
 // runs the packaged extension, headless Chromium is driven by playwright-core.
 //
 // Opens an annotation with a reference (amrcheck.references) and checks the
-// error squiggle of a broken graph, the score lens of a good one, the hover
+// error squiggle of a broken graph, the score text of a good one (after its first
+// line, repainted as soon as an edit is scored, marked while it is re-scored), the hover
 // naming the aligned reference node, the status bar score, the diff report,
 // the graph view (drawn with its reference, hover link, a click moves the
 // cursor, typing redraws, it follows the cursor), the scores at a glance of
 // issue 22 (low-score warnings and the status bar's colour, reference places
-// in the Problems panel, a metric's own units in its lens, the key to the next
+// in the Problems panel, a metric's own units in its score text, the key to the next
 // graph below the threshold, the view of the graphs by score, formatting that
 // keeps the author's layout), and the
 // notification when the server's Python is missing. Screenshots go to
@@ -23,7 +24,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import {
-  checkList, launch, patient, lensTitles, notification, notificationTexts, openFile, requireTools, runCommand, waitFor, WORKBENCH_SETTINGS,
+  checkList, launch, patient, notification, notificationTexts, openFile, requireTools, runCommand, scoreTexts, shownScores, waitFor, WORKBENCH_SETTINGS,
 } from "./codeServer.mjs";
 
 const EXT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -93,25 +94,14 @@ try {
   check("error squiggle on the broken graph", squiggle !== null);
   log("squiggle");
 
-  // 2. a score lens above the good graphs (against the reference)
-  const lenses = await page.waitForFunction(
-    () => {
-      const titles = [...document.querySelectorAll(".monaco-editor .codelens-decoration")].map((e) => e.textContent ?? "");
-      return titles.some((t) => /lpp_1943\.2/.test(t)) ? titles : null;
-    },
-    undefined, { timeout: patient(60_000) },
-  ).then((h) => h.jsonValue()).catch(() => []);
-  const lens = lenses.find((t) => /lpp_1943\.2/.test(t));
-  // the other visible lenses resolve one by one, maybe after that one
-  const resolved = await page.waitForFunction(
-    () => {
-      const titles = [...document.querySelectorAll(".monaco-editor .codelens-decoration")].map((e) => e.textContent ?? "");
-      return titles.filter((t) => t.trim() !== "").length >= 3 ? titles : null;
-    },
-    undefined, { timeout: patient(20_000) },
-  ).then((h) => h.jsonValue()).catch(() => lenses);
-  check("score lens vs the reference graph", !!lens && /^smatch 0\.9\d .* vs gold\/lpp\.amr#lpp_1943\.2$/.test(lens), JSON.stringify(lens));
-  check("one lens per visible graph", resolved.length >= 3, `${resolved.length} lenses`);
+  // 2. each graph's score as text after its first line (against the reference), no code lens
+  const score = (await scoreTexts(page, /lpp_1943\.2$/, 60_000))[0];
+  // the texts of the other visible graphs come with the same answer
+  const visible = (await shownScores(page)).map((s) => s.text);
+  check("score text vs the reference graph", !!score && /^smatch 0\.9\d .* vs gold\/lpp\.amr#lpp_1943\.2$/.test(score), JSON.stringify(score));
+  check("one score text per visible graph", visible.length >= 3, `${visible.length} score texts`);
+  check("... and no code lens (its title would repaint half a second late)",
+    await page.locator(".monaco-editor .codelens-decoration").count() === 0);
 
   // 3. the status bar shows the document score
   const statusText = await page.waitForFunction(
@@ -162,8 +152,8 @@ try {
   // 7. "AMR: Compare with reference…" on a file without reference: pick gold/lpp.amr
   await page.keyboard.press("Escape");
   await openFile(page, "drafts/lpp.amr");
-  const before = await lensTitles(page, /no reference/);
-  check("lens says there is no reference", before.length > 0, JSON.stringify(before[0]));
+  const before = await scoreTexts(page, /no reference/);
+  check("score text says there is no reference", before.length > 0, JSON.stringify(before[0]));
   await runCommand(page, "AMR: Compare with reference…");
   const input = page.locator(".quick-input-widget input");
   await input.waitFor({ state: "visible" });
@@ -172,7 +162,7 @@ try {
   await page.waitForTimeout(500);
   await page.keyboard.press("Enter");
   await page.screenshot({ path: join(opts.artifacts, "compare.png") });
-  const after = await lensTitles(page, /vs gold\/lpp\.amr#lpp_1943\.1/);
+  const after = await scoreTexts(page, /vs gold\/lpp\.amr#lpp_1943\.1/);
   check("after Compare with reference…: scores vs the chosen file", after.length > 0, JSON.stringify(after[0]));
   const saved = JSON.parse(readFileSync(join(ws, ".vscode/settings.json"), "utf8"))["amrcheck.references"] ?? {};
   check("the choice is saved in amrcheck.references", saved["drafts/lpp.amr"] === "gold/lpp.amr", JSON.stringify(saved));
@@ -263,6 +253,18 @@ try {
     undefined, { timeout: patient(60_000) },
   ).then((h) => h.jsonValue()).catch(() => null);
   check("status bar: a document score below the threshold in the warning colour", statusItem !== null, JSON.stringify(statusItem));
+  // ... and the score text of a graph below it, not that of a graph above it
+  await scoreTexts(page, /#lpp_1943\.2$/, 30_000);
+  const colours = await page.waitForFunction(
+    () => {
+      const shown = window.__scoreTexts();
+      const colourOf = (id) => shown.find((s) => s.text.endsWith(`#${id}`))?.color;
+      const [low, ok] = [colourOf("lpp_1943.2"), colourOf("lpp_1943.1")];
+      return low && ok && low !== ok ? { low, ok } : null;
+    },
+    undefined, { timeout: patient(30_000) },
+  ).then((h) => h.jsonValue()).catch(() => null);
+  check("score text below the threshold in the warning colour", colours !== null, JSON.stringify(colours));
   await page.keyboard.press("Control+Shift+M");
   const lowScores = (await markers(page, "< 0.99", 3)).map((t) => /smatch 0\.\d+ < 0\.99.*/.exec(t)?.[0]);
   check("low-score warnings on the three graphs below 0.99",
@@ -379,14 +381,36 @@ try {
   ).then((h) => h.jsonValue()).catch(() => null);
   check("Ctrl+F8 without a graph below the threshold says so", none !== null, JSON.stringify(none));
 
-  // 13. a metric that does not count triples: its lens speaks its own units (rematch: motifs)
+  // 13. a metric that does not count triples: its score text speaks its own units (rematch: motifs)
   await applySettings(page, { "amrcheck.metric": "rematch" }, "review/lpp.amr");
   await goToLine(page, 1, false); // the editor has the focus, openFile gave it
-  const motifs = await lensTitles(page, /^rematch 0\.89 .*lpp_1943\.2$/, 60_000);
-  check("rematch lens counts motifs, not triples",
+  const motifs = await scoreTexts(page, /^rematch 0\.89 .*lpp_1943\.2$/, 60_000);
+  check("rematch score text counts motifs, not triples",
     motifs.length === 1 && /motifs: \d+ shared, \d+ missing, \d+ extra vs gold\/lpp\.amr#lpp_1943\.2$/.test(motifs[0]) && !/triple/.test(motifs[0]),
     JSON.stringify(motifs[0]));
   await shot(page, "editor-metric-units.png", { x: 0, y: 0, width: 1400, height: 560 });
+
+  // 13b. an edit's graph is marked as being re-scored until its new score is painted; with
+  // amrcheck.debounceMs 3000 the server checks the edit later than at once, so the mark
+  // stays long enough to be read (the editor's own requests, e.g. for the outline, may
+  // start the check before the 3 s are over)
+  await applySettings(page, { "amrcheck.debounceMs": 3000 }, "review/lpp.amr");
+  const old = await scoreTexts(page, /^smatch 0\.97 .*#lpp_1943\.2$/, 60_000);
+  const wordLine = reviewLine("(m / beautiful)");
+  await goToLine(page, `${wordLine}:${review[wordLine - 1].indexOf("beautiful") + 1}`, false);
+  await page.keyboard.press("Shift+Control+ArrowRight"); // "beautiful" selected
+  await page.keyboard.type("magnificent");
+  const typed = Date.now();
+  const marked = await scoreTexts(page, /^re-scoring… smatch 0\.97 .*#lpp_1943\.2$/, 5_000);
+  const others = (await shownScores(page)).filter((s) => !s.text.endsWith("#lpp_1943.2"));
+  check("an edited graph's score text is marked as being re-scored",
+    old.length === 1 && marked.length === 1, JSON.stringify(marked[0]));
+  check("... the other graphs' texts are not",
+    others.length >= 2 && others.every((s) => !s.text.startsWith("re-scoring") && !s.italic), JSON.stringify(others.map((s) => s.text)));
+  await shot(page, "editor-rescoring.png", { x: 0, y: 0, width: 1400, height: 400 });
+  const fresh = await scoreTexts(page, /^smatch 1\.00 · P 1\.00 R 1\.00 · 0 missing, 0 extra, 0 relabelled vs gold\/lpp\.amr#lpp_1943\.2$/, 30_000);
+  check("... then its new score, unmarked", fresh.length === 1, `${Date.now() - typed} ms after the last key: ${JSON.stringify(fresh[0])}`);
+  await page.keyboard.press("Control+S");
 
   // 14. formatting keeps the author's layout (amrcheck.formatStyle "keep-lines", the
   // default): the same lines and tokens, each line indented by its depth (4 spaces)
