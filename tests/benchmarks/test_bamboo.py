@@ -81,6 +81,7 @@ def test_role_confusion_ties_are_errors() -> None:
     assert task.measure([0.1, 0.9, 0.2, 0.7]) == 100.0
 
 
+@pytest.mark.slow
 def test_our_metrics_on_bamboo_dev() -> None:
     rows = table()
     rematch = get_metric("rematch", compat="reference")

@@ -39,6 +39,7 @@ def test_score_gives_the_same_pairs_with_any_jobs(tmp_path) -> None:
     assert 0.0 < float(first.stdout.split()[-1]) < 1.0
 
 
+@pytest.mark.slow
 def test_threads_above_one_are_refused_in_forked_workers(tmp_path) -> None:
     done = amrcheck(
         "score", REF, CAND, "-m", "amrsim", "-o", "threads=2", "--jobs", "2", "-q"
@@ -83,6 +84,7 @@ def test_missing_extra_is_one_line() -> None:
     assert "pip install" in lines[0] and "amrcheck[learned]" in lines[0]
 
 
+@pytest.mark.slow
 def test_diff_with_amrsim_scores_changed_graphs(tmp_path) -> None:
     old = shared_path("multi_annotator_toy/comptest_annot1.txt")
     new = shared_path("multi_annotator_toy/comptest_annot3.txt")
@@ -91,6 +93,7 @@ def test_diff_with_amrsim_scores_changed_graphs(tmp_path) -> None:
     assert "amrsim" in done.stdout
 
 
+@pytest.mark.slow
 def test_bench_principles_hold(tmp_path) -> None:
     corpus = tmp_path / "corpus.amr"
     corpus.write_text(
@@ -102,6 +105,7 @@ def test_bench_principles_hold(tmp_path) -> None:
     assert "amrsim" in done.stdout
 
 
+@pytest.mark.slow
 def test_bench_bamboo_role_confusion(tmp_path) -> None:
     done = amrcheck(
         "bench",

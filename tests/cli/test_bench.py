@@ -42,6 +42,7 @@ def bamboo_json(*args: str) -> dict[str, Any]:
     return report
 
 
+@pytest.mark.slow
 def test_bamboo_rematch_full_dev_table_equals_the_reference() -> None:
     report = bamboo_json("-m", "rematch", "--compat", "reference", "--jobs", "2")
     assert report["version"] == 1 and report["split"] == "dev"
@@ -106,6 +107,7 @@ def test_bamboo_text_table_and_task_errors() -> None:
     assert missing.exit_code == 2 and "BAMBOO file not found" in missing.stderr
 
 
+@pytest.mark.slow
 def test_bamboo_all_is_a_leaderboard_of_every_metric_issue_16(
     tmp_path: Path,
 ) -> None:
@@ -368,6 +370,7 @@ def test_principles_report_and_exit_status(tmp_path: Path) -> None:
     assert ok.exit_code == 0
 
 
+@pytest.mark.slow
 def test_principles_of_graded_metrics_and_the_alias_issue_16(tmp_path: Path) -> None:
     """The workers rebuild each metric from its options, not from the words
     its report prints (vectors described, an alias)."""

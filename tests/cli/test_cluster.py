@@ -141,6 +141,7 @@ def test_score_on_a_local_cluster_equals_one_process(tmp_path: Path) -> None:
     assert many.stdout == one.stdout and spread.read_text() == serial.read_text()
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_one_line_and_exit_2() -> None:
     started = time.monotonic()
     result = amrcheck("score", REF, CAND, "--cluster", "tcp://127.0.0.1:9", timeout=60)

@@ -63,6 +63,7 @@ def first_graphs(source: Path, target: Path, count: int) -> Path:
 
 
 @pytest.mark.parametrize("command", ["score", "diff", "iaa"])
+@pytest.mark.slow
 def test_shuffled_copy_without_ids_warns_with_both_places(
     command: str, tmp_path: Path
 ) -> None:

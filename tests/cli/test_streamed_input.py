@@ -52,6 +52,7 @@ def test_check_score_and_diff_read_no_file_whole(
     assert again.stdout == scored.stdout
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_run_refuses_a_fifo_unread(tmp_path: Path) -> None:
     pytest.importorskip("distributed", reason="the dask extra")
     good = tmp_path / "good.amr"

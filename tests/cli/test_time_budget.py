@@ -6,6 +6,7 @@ import csv
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import amrcheck.cli.diff  # noqa: F401 (the commands register on import)
@@ -66,6 +67,7 @@ def test_a_budget_needs_a_metric_that_searches() -> None:
     assert "time_budget" in result.output
 
 
+@pytest.mark.slow
 def test_diff_summary_counts_cut_pairs() -> None:
     result = runner.invoke(
         app, ["diff", str(REF), str(CAND), "--stat", "--time-budget", SPENT]
@@ -74,6 +76,7 @@ def test_diff_summary_counts_cut_pairs() -> None:
     assert "1 cut by the time budget (not proven optimal)" in result.output
 
 
+@pytest.mark.slow
 def test_iaa_counts_cut_pairs_in_text_and_json() -> None:
     args = ["iaa", str(REF), str(CAND), "--time-budget", SPENT, "--resamples", "20"]
     result = runner.invoke(app, args)

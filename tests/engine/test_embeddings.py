@@ -354,6 +354,7 @@ def test_minilm_words_are_the_mean_of_their_pieces_issue_16(
     assert again.get("") is None
 
 
+@pytest.mark.slow
 def test_minilm_table_holds_the_encoders_vectors() -> None:
     """Each piece is encoded alone by the packaged sentence encoder."""
     folder = _minilm_folder()

@@ -21,6 +21,7 @@ from amrcheck.learned.model import BLOCK_ROWS, Backbone, blocked_linear  # noqa:
 from amrcheck.learned.vocabulary import EncoderVocabulary, default_relations  # noqa: E402
 
 
+@pytest.mark.slow
 def test_our_encoder_forward_is_transformers_bert() -> None:
     os.environ["HF_HUB_OFFLINE"] = "1"
     transformers = pytest.importorskip("transformers")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from amr_lsp.compare import Comparer
 from amr_lsp.config import Settings, load_settings
 from amrcheck.reading.corpus import read_corpus
@@ -31,6 +33,7 @@ def test_the_budget_reaches_every_metric_that_searches() -> None:
     assert other.aligner.options.time_budget == 0.25  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_a_large_graph_is_cut_and_said_so() -> None:
     (reference,) = read_corpus(LARGE / "little_prince_40_joined.ref.amr")
     (candidate,) = read_corpus(LARGE / "little_prince_40_joined.cand.amr")

@@ -7,6 +7,7 @@ import json
 import random
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pygls.protocol import default_converter
@@ -63,6 +64,7 @@ EDITS = [
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, len(TEXT)), st.sampled_from(EDITS)),
                 min_size=1, max_size=6))
+@pytest.mark.slow
 def test_cached_analysis_is_the_validators(edits: list) -> None:
     cache = UmrCache()
     text = TEXT

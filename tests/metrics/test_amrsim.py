@@ -100,6 +100,7 @@ def test_a_rerooted_graph_is_another_graph_but_close(metric) -> None:
     assert 0.8 < score < 1.0
 
 
+@pytest.mark.slow
 def test_range_symmetry_and_self_score(metric, sts_pairs) -> None:
     for cand, ref in sts_pairs:
         forward = metric.score(cand, ref).f1
@@ -113,6 +114,7 @@ def test_score_pairs_equals_score(metric, sts_pairs) -> None:
     assert batch == [metric.score(c, r).f1 for c, r in sts_pairs]
 
 
+@pytest.mark.slow
 def test_embeddings_do_not_depend_on_batch_or_order(sts_pairs) -> None:
     graphs = [g for pair in sts_pairs[:60] for g in pair]
     together = fresh_encoder().vectors(graphs)

@@ -132,6 +132,7 @@ def test_options() -> None:
 # --- principles I-IV on the shared corpora -------------------------------------
 
 
+@pytest.mark.slow
 def test_self_score_is_one() -> None:
     metric = s2match()
     assert all(metric.score(g, g).f1 == 1.0 for g in graphs()[::4])

@@ -102,6 +102,7 @@ def _environment(cache: Path) -> dict[str, str]:
     return {**os.environ, "AMRCHECK_CACHE_DIR": str(cache)}
 
 
+@pytest.mark.slow
 def test_preparing_marks_the_search_ready_once_it_loads_from_numbas_cache(
     tmp_path: Path,
 ) -> None:

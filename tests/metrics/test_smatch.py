@@ -60,6 +60,7 @@ def test_duplicates_count_once_by_default_and_multiply_in_compat() -> None:
     assert Smatch().score(cand, ref).f1 <= 1.0
 
 
+@pytest.mark.slow
 def test_self_score_is_one_for_every_graph_of_the_shared_data() -> None:
     metric = Smatch()
     malformed, below, graphs = 0, [], 0

@@ -18,6 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 import amr  # smatch 1.0.4's reader
+import pytest
 import smatch
 from typer.testing import CliRunner
 
@@ -84,6 +85,7 @@ def test_reader_equals_smatch_104_on_aligned_bio() -> None:
     assert sum(len(e.graph.alignments) for e in corpus if e.graph) > 1900
 
 
+@pytest.mark.slow
 def test_reader_equals_smatch_104_on_every_shared_graph(
     shared_amr_files: list[Path],
 ) -> None:
@@ -109,6 +111,7 @@ def test_alignments_are_labels_in_compat_mode_only() -> None:
     assert standardize(graph).attributes == [(0, "TOP", "top"), (0, "op1", "braf")]
 
 
+@pytest.mark.slow
 def test_aligned_against_plain_scores_as_smatch_104_and_default_strips(
     tmp_path: Path,
 ) -> None:
@@ -164,6 +167,7 @@ def view_lists(graph: Graph) -> tuple[list[object], ...]:
     )
 
 
+@pytest.mark.slow
 def test_the_reference_reader_of_sema_and_rematch_lists_as_smatch_104(
     shared_amr_files: list[Path],
 ) -> None:

@@ -46,6 +46,7 @@ def test_root_concept_raw_exact_equals_smatchpp_rootconcept_on_every_pair() -> N
 
 
 @pytest.mark.parametrize("subtask_id", ["sick.main", "para.role_confusion"])
+@pytest.mark.slow
 def test_root_variable_raw_exact_equals_smatchpp_do_nothing(subtask_id: str) -> None:
     metric = Smatch(compat="raw", exact=True)
     wrong = []

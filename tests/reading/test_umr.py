@@ -31,6 +31,7 @@ def _header_count(path: Path) -> int:
     return len(_SNT_HEADER.findall(path.read_bytes()))
 
 
+@pytest.mark.slow
 def test_every_english_sentence_is_read_none_lost() -> None:
     files = sorted(ENGLISH.glob("*.umr"))
     assert len(files) == 584
@@ -153,6 +154,7 @@ def test_streamed_reading_gives_the_sentences_of_the_whole_text(
     ]
 
 
+@pytest.mark.slow
 def test_a_large_file_is_read_in_bounded_memory(tmp_path: Path) -> None:
     """Reading's peak memory does not grow with the file: a file four times
     as long (about 15 MB against 3.7 MB) peaks where the shorter one does."""

@@ -39,6 +39,7 @@ CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.slow,  # every test here needs the packaged .vsix (a build)
     pytest.mark.skipif(NPM is None, reason="npm not installed (node 20 + npm needed)"),
 ]
 

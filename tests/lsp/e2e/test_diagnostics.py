@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from lsprotocol import types
 from pygls.workspace import TextDocument
 from pytest_lsp import LanguageClient
@@ -25,6 +26,7 @@ ANNOTATION = LSP_DATA / "annotations" / "lpp.amr"
 GOLD = LSP_DATA / "gold" / "lpp.amr"
 
 
+@pytest.mark.slow
 async def test_validation_matches_amrcheck_check(client: LanguageClient) -> None:
     path = LSP_DATA / "unicode.amr"
     uri = await open_document(client, path)
@@ -178,6 +180,7 @@ async def test_missing_triples_point_into_reference(client: LanguageClient) -> N
     assert arg2.range.start == find(gold, ":ARG2 (h / here)")
 
 
+@pytest.mark.slow
 async def test_reference_places_name_the_reference_file_issue_22(
     client: LanguageClient,
 ) -> None:
@@ -214,6 +217,7 @@ async def test_reference_places_name_the_reference_file_issue_22(
     )
 
 
+@pytest.mark.slow
 async def test_edit_breaks_then_fixes_a_graph(client: LanguageClient) -> None:
     uri = await open_document(client, ANNOTATION)
     text = ANNOTATION.read_text(encoding="utf-8")
@@ -236,6 +240,7 @@ async def test_edit_breaks_then_fixes_a_graph(client: LanguageClient) -> None:
     assert len(by_source(client, uri, "amrcheck-diff")) == 3
 
 
+@pytest.mark.slow
 async def test_reference_pairs_by_id_not_position(client: LanguageClient) -> None:
     header, *graphs = GOLD.read_text(encoding="utf-8").strip().split("\n\n")
     graphs.reverse()
@@ -267,6 +272,7 @@ async def test_header_reference_on_a_bamboo_pair(client: LanguageClient) -> None
     assert score["compared"] == 5
 
 
+@pytest.mark.slow
 async def test_e001_points_where_the_indentation_says_issue_29(
     client: LanguageClient,
 ) -> None:
@@ -296,6 +302,7 @@ async def test_e001_points_where_the_indentation_says_issue_29(
     )
 
 
+@pytest.mark.slow
 async def test_lens_counts_are_the_diagnostic_s_details_issue_22(
     client: LanguageClient,
 ) -> None:

@@ -339,6 +339,7 @@ async def test_paths_with_spaces_and_accents(start_client, workspace) -> None:
 
 
 @pytest.mark.skipif(not PROC_IO.exists(), reason="needs /proc/<pid>/io (Linux)")
+@pytest.mark.slow
 async def test_a_similar_annotations_index_is_read_like_any_input(
     start_client, workspace, tmp_path: Path
 ) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from lsprotocol import types
 
 from tests.conftest import data_path
@@ -42,6 +43,7 @@ def workspace(root: Path) -> tuple[Path, Path]:
     return large, small
 
 
+@pytest.mark.slow
 async def test_a_large_graph_is_cut_while_another_document_is_answered(
     start_client, tmp_path: Path
 ) -> None:

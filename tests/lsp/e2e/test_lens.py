@@ -211,6 +211,7 @@ async def test_document_score_of_a_document_not_open_issue_22(
 
 
 @pytest.mark.parametrize("metric", METRICS)
+@pytest.mark.slow
 async def test_a_broken_graph_lowers_the_document_score_issue_21(
     start_client, metric: str, tmp_path
 ) -> None:
@@ -254,6 +255,7 @@ async def test_no_reference(client: LanguageClient) -> None:
 
 
 @pytest.mark.parametrize("metric", ["rematch", "sema", "amrsim"])
+@pytest.mark.slow
 async def test_other_metric_from_configuration(start_client, metric: str) -> None:
     client = await start_client(configuration={"metric": metric})
     uri = await open_document(client, ANNOTATION)
@@ -311,6 +313,7 @@ async def test_open_without_waiting_is_consistent(client: LanguageClient) -> Non
 
 
 @pytest.mark.parametrize("metric", [m for m in metric_names() if resolve(m) == m])
+@pytest.mark.slow
 async def test_reordered_branches_leave_the_lenses_unchanged_issue_24(
     start_client, metric: str
 ) -> None:
@@ -357,6 +360,7 @@ OWN_UNITS = {
 
 
 @pytest.mark.parametrize("metric", sorted(OWN_UNITS))
+@pytest.mark.slow
 async def test_each_metric_s_lens_speaks_its_own_units_issue_22(
     start_client, tmp_path, metric: str
 ) -> None:

@@ -3,6 +3,7 @@ symbols, and the command that goes to the next graph below the threshold."""
 
 from __future__ import annotations
 
+import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -40,6 +41,7 @@ async def next_low(client: LanguageClient, uri: str, line: int, character: int):
     )
 
 
+@pytest.mark.slow
 async def test_low_scores_stand_out(start_client) -> None:
     client = await start_client(configuration={"lowScoreThreshold": 0.98})
     uri = await open_document(client, ANNOTATION)
