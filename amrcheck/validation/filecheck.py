@@ -22,6 +22,7 @@ Example:
 from __future__ import annotations
 
 import gc
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from ..errors import InputError, RefusedInputError
 from ..findings import Finding
 from ..reading.corpus import read_chunks
 from ..reading.umr import is_umr_path, iter_umr_file
+from ..span import SourceText
 from .rules import select_findings
 from .umr import UmrOptions, UmrValidator
 from .validate import validate
@@ -111,19 +113,42 @@ def _check_umr(
     path: Path, select: list[str], ignore: list[str], validator: UmrValidator,
     result: FileResult,
 ) -> FileResult:
+    filtering = bool(select or ignore)
+    found: list[Finding] = []
     try:
         for sentence in iter_umr_file(path):
             result.graphs += 1
             # a sentence's source is a piece of the file with that sentence
             # alone: its findings keep it, not the file (no detaching needed)
-            found = validator.check(sentence)
-            result.findings += select_findings(found, select, ignore)
+            checked = validator.check(sentence)
+            if filtering:
+                checked = select_findings(checked, select, ignore)
+            # sentences follow each other in the file: sorting each one's
+            # findings puts the file's in order, without sorting them all
+            _sort_in_sentence(checked, sentence.source)
+            found += checked
     except InputError as exc:
         refused = isinstance(exc, RefusedInputError)
         return FileResult(str(path), problem=str(exc), refused=refused)
-    result.findings += select_findings(validator.finish(), select, ignore)
-    result.findings.sort(key=_place)
+    document = select_findings(validator.finish(), select, ignore)
+    document.sort(key=_place)
+    for finding in document:  # a few; after the findings at the same place
+        found.insert(bisect_right(found, _place(finding), key=_place), finding)
+    result.findings = found
     return result
+
+
+def _sort_in_sentence(found: list[Finding], source: SourceText) -> None:
+    """Sort one sentence's findings by place and code, as :func:`_place`
+    would: within one source, offsets are in the order of (line, column)."""
+    if all(finding.span.source is source for finding in found):
+        found.sort(key=_offset_and_code)
+    else:
+        found.sort(key=_place)
+
+
+def _offset_and_code(finding: Finding) -> tuple[int, str]:
+    return finding.span.start, finding.code
 
 
 def _place(finding: Finding) -> tuple[int, int, str]:
