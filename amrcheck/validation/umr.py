@@ -99,6 +99,9 @@ _ARG_RE = re.compile(r":ARG[0-6]")
 _PUNCTUATION = re.compile(r"[^\w]+")
 _LANGUAGE_RE = re.compile(r"[a-z]{2,3}")
 _NO_CYCLE_ROLES = frozenset({":quote", ":modal-predicate"})
+#: white space that ends a line (ASCII text without CR: what str.rstrip strips)
+_TRAILING_SPACE_RE = re.compile(r"[ \t\f\v\x1c-\x1f]+$", re.MULTILINE)
+_SEVERITY = {code: rule.severity for code, rule in UMR_RULES.items()}
 
 _NOTE_CODES = {
     Note.INVALID_LINE: "U004",
@@ -155,7 +158,7 @@ class UmrValidator:
     def finding(
         self, code: str, message: str, span: Span, related: tuple[Related, ...] = ()
     ) -> Finding:
-        return Finding(code, message, UMR_RULES[code].severity, span, related)
+        return Finding(code, message, _SEVERITY[code], span, related)
 
     # -- one sentence --
 
@@ -186,8 +189,15 @@ class UmrValidator:
     def physical(self, sentence: UmrSentence, add: _Add) -> None:
         text = sentence.source.text
         source = sentence.source
-        offset = 0
         check_spaces = not self.options.allow_trailing_whitespace
+        if text.isascii() and "\r" not in text:
+            # nothing to compose, no CR: only trailing white space, found at once
+            if check_spaces:
+                for match in _TRAILING_SPACE_RE.finditer(text):
+                    add(self.finding("U001", "trailing white space",
+                                     Span(source, *match.span())))
+            return
+        offset = 0
         for line in text.split("\n"):
             end = offset + len(line)
             if line.endswith("\r"):
