@@ -99,8 +99,9 @@ _ARG_RE = re.compile(r":ARG[0-6]")
 _PUNCTUATION = re.compile(r"[^\w]+")
 _LANGUAGE_RE = re.compile(r"[a-z]{2,3}")
 _NO_CYCLE_ROLES = frozenset({":quote", ":modal-predicate"})
-#: white space that ends a line (ASCII text without CR: what str.rstrip strips)
-_TRAILING_SPACE_RE = re.compile(r"[ \t\f\v\x1c-\x1f]+$", re.MULTILINE)
+#: the white space of ASCII text without CR (what str.rstrip strips there)
+_ASCII_SPACE = frozenset(" \t\f\v\x1c\x1d\x1e\x1f")
+_SPACE_THEN_NEWLINE = tuple(f"{space}\n" for space in sorted(_ASCII_SPACE))
 _SEVERITY = {code: rule.severity for code, rule in UMR_RULES.items()}
 
 _NOTE_CODES = {
@@ -152,6 +153,7 @@ class UmrValidator:
         self.entities: set[str] = set()  # in a :same-entity triple
         self.events: set[str] = set()  # detected events of the document
         self.definitions: dict[str, int] = {}  # the current graph's instance triples
+        self.defined = _Definitions(None)  # where the current graph's are
 
     # -- helpers --
 
@@ -192,10 +194,18 @@ class UmrValidator:
         check_spaces = not self.options.allow_trailing_whitespace
         if text.isascii() and "\r" not in text:
             # nothing to compose, no CR: only trailing white space, found at once
-            if check_spaces:
-                for match in _TRAILING_SPACE_RE.finditer(text):
-                    add(self.finding("U001", "trailing white space",
-                                     Span(source, *match.span())))
+            if check_spaces and (
+                any(end in text for end in _SPACE_THEN_NEWLINE)
+                or text[-1:] in _ASCII_SPACE
+            ):
+                offset = 0
+                for line in text.split("\n"):
+                    if line and line[-1] in _ASCII_SPACE:
+                        kept = len(line.rstrip())
+                        add(self.finding("U001", "trailing white space", Span(
+                            source, offset + kept, offset + len(line)
+                        )))
+                    offset += len(line) + 1
             return
         offset = 0
         for line in text.split("\n"):
@@ -383,6 +393,7 @@ class UmrValidator:
         """Check the graph; return its variables' concepts."""
         graph = sentence.graph
         self.definitions = {}
+        self.defined = _Definitions(graph)
         if graph is None:
             for var, concept in sentence.fallback_nodes.items():
                 self.nodes.setdefault(var, _Node(self.position, concept))
@@ -646,7 +657,7 @@ class UmrValidator:
                     )
                     break
             if concepts.get(node) == "name":
-                place = _defined(graph, node, defined_at[node])
+                place = self.defined.place(node, defined_at[node])
                 other = [(r, i) for r, i in roles if not _OP_RE.fullmatch(r)]
                 if not ops or ops[0][0] != 1:
                     add(self.finding("U226", f"name {node!r} has no :op1", place))
@@ -664,7 +675,7 @@ class UmrValidator:
                     self.finding(
                         "U226",
                         f"name {node!r} is not the :name of a node",
-                        _defined(graph, node, defined_at[node]),
+                        self.defined.place(node, defined_at[node]),
                     )
                 )
 
@@ -725,7 +736,7 @@ class UmrValidator:
                     self.finding(
                         "U230",
                         f"event {node!r} ({concept}) has no :aspect",
-                        _defined(graph, node, index),
+                        self.defined.place(node, index),
                     )
                 )
             if not options.optional_document_level:
@@ -745,7 +756,7 @@ class UmrValidator:
                             "U408",
                             f"event {node!r} ({concept}) has no "
                             ":temporal triple in its document level block",
-                            _defined(graph, node, index),
+                            self.defined.place(node, index),
                         )
                     )
 
@@ -805,7 +816,7 @@ class UmrValidator:
         if graph is not None and has_block and not options.optional_alignments:
             missing = [v for v in concepts if v not in aligned]
             for variable in missing:
-                place = _defined(graph, variable, self.definitions[variable])
+                place = self.defined.place(variable, self.definitions[variable])
                 add(
                     self.finding(
                         "U304",
@@ -1160,36 +1171,57 @@ def _reachable(earlier: dict[str, set[str]], start: str) -> set[str]:
     return seen
 
 
-def _defined(graph: Graph, variable: str, index: int) -> Span:
-    """Where ``variable`` is defined: ``( variable /`` found in the graph's
-    text, much cheaper than the offsets of all its triples (``role_span``)."""
-    if graph.offsets_factory is not None:
-        text = graph.source.text
-        at = text.find(variable, graph.start, graph.end)
-        while at >= 0:
-            end = at + len(variable)
-            before = text[graph.start : at].rstrip()
-            if before.endswith("(") and text[end:graph.end].lstrip().startswith("/"):
-                return Span(graph.source, at, end)
-            at = text.find(variable, end, graph.end)
-    return graph.role_span(index)
+#: ``( variable /``: where a node is defined in a graph's text
+_DEFINITION_RE = re.compile(r'\(\s*([^\s()/:"~]+)\s*/')
+
+
+class _Definitions:
+    """Where each variable of one graph is defined (:meth:`place`)."""
+
+    __slots__ = ("graph", "places")
+
+    def __init__(self, graph: Graph | None) -> None:
+        self.graph = graph
+        self.places: dict[str, tuple[int, int]] | None = None
+
+    def place(self, variable: str, index: int) -> Span:
+        """Where ``variable`` (instance triple ``index``) is defined: the
+        first ``( variable /`` of the graph's text, found for all variables
+        in one pass; much cheaper than the offsets of all its triples
+        (``role_span``), which it uses once they are known."""
+        graph = self.graph
+        assert graph is not None
+        if graph.offsets_factory is not None:
+            places = self.places
+            if places is None:
+                places = self.places = {}
+                for match in _DEFINITION_RE.finditer(
+                    graph.source.text, graph.start, graph.end
+                ):
+                    places.setdefault(match.group(1), match.span(1))
+            place = places.get(variable)
+            if place is not None:
+                return Span(graph.source, *place)
+        return graph.role_span(index)
+
+
+_NOTE_MESSAGES = {
+    Note.INVALID_LINE: "this line fits no kind of line of the {} block",
+    Note.MISPLACED_COMMENT: "comment line after content: comments go at a "
+    "block's start",
+    Note.MISSING_HEADING: "block without its heading {!r} (read as that block)",
+    Note.NO_EMPTY_LINE: "no empty line before {!r}",
+    Note.EXTRA_EMPTY_LINE: "more empty lines than the format has (one between "
+    "blocks, two after a sentence)",
+    Note.EMPTY_LINE_IN_BLOCK: "empty line inside a block",
+    Note.MISSING_SENTENCE_END: "the sentence should end with two empty lines",
+    Note.MISSING_BLOCK: "sentence without its {!r} block",
+    Note.REPEATED_BLOCK: "a second {!r} block in this sentence",
+}
 
 
 def _note_message(note: Note, detail: str) -> str:
-    return {
-        Note.INVALID_LINE: f"this line fits no kind of line of the {detail} block",
-        Note.MISPLACED_COMMENT: "comment line after content: comments go at a "
-        "block's start",
-        Note.MISSING_HEADING: f"block without its heading {detail!r} (read as that "
-        "block)",
-        Note.NO_EMPTY_LINE: f"no empty line before {detail!r}",
-        Note.EXTRA_EMPTY_LINE: "more empty lines than the format has (one between "
-        "blocks, two after a sentence)",
-        Note.EMPTY_LINE_IN_BLOCK: "empty line inside a block",
-        Note.MISSING_SENTENCE_END: "the sentence should end with two empty lines",
-        Note.MISSING_BLOCK: f"sentence without its {detail!r} block",
-        Note.REPEATED_BLOCK: f"a second {detail!r} block in this sentence",
-    }[note]
+    return _NOTE_MESSAGES[note].format(detail)
 
 
 def _reference_count(
