@@ -95,10 +95,12 @@ class UmrOptions:
 _VARIABLE_RE = re.compile(r"s([0-9]+)([^\W\d_]+)([0-9]*)")
 _NUMBER_RE = re.compile(r"[-+]?[0-9]+(?:[.:][0-9]+)?")
 _OP_RE = re.compile(r":op([1-9][0-9]*)")
-_ARG_RE = re.compile(r":ARG[0-6]")
 _PUNCTUATION = re.compile(r"[^\w]+")
 _LANGUAGE_RE = re.compile(r"[a-z]{2,3}")
 _NO_CYCLE_ROLES = frozenset({":quote", ":modal-predicate"})
+_WIKIDATA_RE = re.compile(r'"Q[1-9][0-9]*"')
+#: roles that make a node an event (with a concept that is not -91)
+_EVENT_ROLES = frozenset({*(f":ARG{n}" for n in range(7)), ":aspect", ":modstr"})
 #: the white space of ASCII text without CR (what str.rstrip strips there)
 _ASCII_SPACE = frozenset(" \t\f\v\x1c\x1d\x1e\x1f")
 _SPACE_THEN_NEWLINE = tuple(f"{space}\n" for space in sorted(_ASCII_SPACE))
@@ -121,13 +123,6 @@ def is_variable(text: str) -> bool:
     """``s<N><lowercase letters><digits>``, as in ``s1p``, ``s12sp3``, ``s1č``."""
     match = _VARIABLE_RE.fullmatch(text)
     return match is not None and match.group(2).islower()
-
-
-def normalized(source: str, role: str, target: str) -> tuple[str, str, str]:
-    """The edge with an inverse role (``:ARG0-of``) turned around."""
-    if role.endswith("-of") and role != ":consist-of":
-        return target, role[:-3], source
-    return source, role, target
 
 
 @dataclass(slots=True)
@@ -449,13 +444,16 @@ class UmrValidator:
             target_is_node = target in concepts
             if (
                 not target_is_node
-                and not target.startswith('"')
+                and target[:1] == "s"  # what a variable starts with
                 and is_variable(target)
             ):
                 self.reference(target, concepts, graph, index, add)
                 continue
-            if target_is_node and not graph.defines_target(index):
-                if defined_at[target] > index and not options.allow_forward_references:
+            if target_is_node and defined_at[target] > index:
+                if (
+                    not graph.defines_target(index)
+                    and not options.allow_forward_references
+                ):
                     add(
                         self.finding(
                             "U212",
@@ -463,7 +461,10 @@ class UmrValidator:
                             graph.target_span(index),
                         )
                     )
-            head, plain, _ = normalized(source, role, target)
+            if role.endswith("-of") and role != ":consist-of":
+                head, plain = target, role[:-3]
+            else:
+                head, plain = source, role
             # a cycle follows the edges as written: inverted roles break cycles
             if target_is_node and role not in _NO_CYCLE_ROLES:
                 children[source].append((target, index))
@@ -525,7 +526,9 @@ class UmrValidator:
             return
         quoted = target.startswith('"')
         if not target_is_node and not quoted and not _NUMBER_RE.fullmatch(target):
-            if any(c.isupper() or c == "_" for c in target):
+            if "_" in target or (
+                not target.islower() and any(c.isupper() for c in target)
+            ):
                 add(
                     self.finding(
                         "U223",
@@ -567,7 +570,7 @@ class UmrValidator:
                 )
             )
         elif name == "wiki" and self.options.check_wiki and target != "-":
-            if not re.fullmatch(r'"Q[1-9][0-9]*"', target):
+            if not _WIKIDATA_RE.fullmatch(target):
                 add(
                     self.finding(
                         "U221",
@@ -703,9 +706,12 @@ class UmrValidator:
         }
         for node, concept in concepts.items():
             roles = out_roles.get(node, [])
+            names = [r for r, _ in roles]
             index = defined_at[node]
-            marked = [(r, i) for r, i in roles if r in (":aspect", ":modal-strength")]
             if concept in DISCOURSE_CONCEPTS or concept in NON_EVENT_ROLESETS:
+                marked = [
+                    (r, i) for r, i in roles if r in (":aspect", ":modal-strength")
+                ]
                 if marked:
                     add(
                         self.finding(
@@ -718,10 +724,7 @@ class UmrValidator:
                 continue
             event = (
                 concept.endswith("-91")
-                or any(
-                    _ARG_RE.fullmatch(r) or r in (":aspect", ":modstr")
-                    for r, _ in roles
-                )
+                or not _EVENT_ROLES.isdisjoint(names)
                 or node in same_event
             )
             if not event:
@@ -729,9 +732,7 @@ class UmrValidator:
             self.events.add(node)
             if concept == "event":
                 continue
-            if not options.optional_aspect and not any(
-                r == ":aspect" for r, _ in roles
-            ):
+            if not options.optional_aspect and ":aspect" not in names:
                 add(
                     self.finding(
                         "U230",
@@ -740,7 +741,11 @@ class UmrValidator:
                     )
                 )
             if not options.optional_document_level:
-                strengths = [i for r, i in roles if r == ":modal-strength"]
+                strengths = (
+                    [i for r, i in roles if r == ":modal-strength"]
+                    if ":modal-strength" in names
+                    else ()
+                )
                 if strengths:
                     add(
                         self.finding(
