@@ -103,7 +103,6 @@ _WIKIDATA_RE = re.compile(r'"Q[1-9][0-9]*"')
 _EVENT_ROLES = frozenset({*(f":ARG{n}" for n in range(7)), ":aspect", ":modstr"})
 #: the white space of ASCII text without CR (what str.rstrip strips there)
 _ASCII_SPACE = frozenset(" \t\f\v\x1c\x1d\x1e\x1f")
-_SPACE_THEN_NEWLINE = tuple(f"{space}\n" for space in sorted(_ASCII_SPACE))
 _SEVERITY = {code: rule.severity for code, rule in UMR_RULES.items()}
 
 _NOTE_CODES = {
@@ -189,10 +188,7 @@ class UmrValidator:
         check_spaces = not self.options.allow_trailing_whitespace
         if text.isascii() and "\r" not in text:
             # nothing to compose, no CR: only trailing white space, found at once
-            if check_spaces and (
-                any(end in text for end in _SPACE_THEN_NEWLINE)
-                or text[-1:] in _ASCII_SPACE
-            ):
+            if check_spaces:
                 offset = 0
                 for line in text.split("\n"):
                     if line and line[-1] in _ASCII_SPACE:
