@@ -110,8 +110,12 @@ class Span:
         return f"{source_line}\n{' ' * (column - 1)}{'^' * width}"
 
     def __str__(self) -> str:
-        line, column = self.source.line_column(self.start)
-        return f"{self.path}:{line}:{column}"
+        # line_column inlined: a UMR release check prints ~700,000 places
+        source = self.source
+        starts = source._line_starts or source.line_starts()
+        index = bisect_right(starts, self.start) - 1
+        line, column = index + source.first_line, self.start - starts[index] + 1
+        return f"{source.path}:{line}:{column}"
 
     def detached(self) -> Span:
         """The same place on a copy of only the lines it covers.
