@@ -46,14 +46,27 @@ class FileResult:
     problem: str | None = None  # why the file could not be read
     #: the file was refused (not a regular file, too large, endless)
     refused: bool = False
+    #: errors and warnings among the findings taken out (:meth:`take_findings`)
+    taken_errors: int = 0
+    taken_warnings: int = 0
 
     @property
     def errors(self) -> int:
-        return sum(f.is_error for f in self.findings)
+        return self.taken_errors + sum(f.is_error for f in self.findings)
 
     @property
     def warnings(self) -> int:
-        return len(self.findings) - self.errors
+        kept = len(self.findings) - sum(f.is_error for f in self.findings)
+        return self.taken_warnings + kept
+
+    def take_findings(self) -> list[Finding]:
+        """The findings, taken out (a front end that prints them at once
+        need not hold them all); the counts keep them."""
+        taken, self.findings = self.findings, []
+        errors = sum(f.is_error for f in taken)
+        self.taken_errors += errors
+        self.taken_warnings += len(taken) - errors
+        return taken
 
     def fails(self, fail_on: str = "error") -> bool:
         """Unreadable, or has an error (or a warning, with ``fail_on="warning"``)."""
