@@ -769,78 +769,97 @@ class UmrValidator:
         options = self.options
         span = sentence.span_of
         words = sentence.words
-        aligned: dict[str, Span] = {}
-        word_nodes: dict[int, int] = defaultdict(int)
+        count = len(words)
+        #: variable -> (start, end) of its first alignment line's variable
+        aligned: dict[str, tuple[int, int]] = {}
+        word_nodes = [0] * (count + 1)  # nodes aligned to each word (1-based)
         malformed = False  # then unaligned words are not reported
         for line in sentence.alignments:
-            here = span(line.start, line.start + len(line.variable))
+            variable = line.variable
+            here = (line.start, line.start + len(variable))
             if line.error is not None:
                 add(
                     self.finding(
                         "U301",
-                        f"alignment of {line.variable!r}: {line.error}",
+                        f"alignment of {variable!r}: {line.error}",
                         span(line.start, line.end),
                     )
                 )
-                aligned.setdefault(line.variable, here)
+                aligned.setdefault(variable, here)
                 malformed = True
                 continue
-            if line.variable not in concepts and not is_variable(line.variable):
-                add(self.finding("U301", f"{line.variable!r} is not a variable", here))
-                continue
-            if line.variable not in concepts:
+            if variable not in concepts:
+                if not is_variable(variable):
+                    add(self.finding(
+                        "U301", f"{variable!r} is not a variable", span(*here)
+                    ))
+                    continue
                 where = (
                     "a node of another sentence"
-                    if line.variable in self.nodes
+                    if variable in self.nodes
                     else "not a node of this sentence's graph"
                 )
-                add(self.finding("U302", f"{line.variable!r} is {where}", here))
+                add(self.finding("U302", f"{variable!r} is {where}", span(*here)))
                 continue
-            if line.variable in aligned:
+            if variable in aligned:
                 add(
                     self.finding(
                         "U303",
-                        f"{line.variable!r} is aligned twice",
-                        here,
-                        (Related(aligned[line.variable], "first here"),),
+                        f"{variable!r} is aligned twice",
+                        span(*here),
+                        (Related(span(*aligned[variable]), "first here"),),
                     )
                 )
                 continue
-            aligned[line.variable] = here
-            self.ranges(line.ranges, line.range_offsets, words, span, add)
-            if line.ranges != [(0, 0)] and line.ranges != [(-1, -1)]:
-                for first, last in line.ranges:
-                    for position in range(max(first, 1), min(last, len(words)) + 1):
-                        word_nodes[position] += 1
+            aligned[variable] = here
+            ranges = line.ranges
+            if len(ranges) == 1:
+                first, last = ranges[0]
+                if first == last == 0:
+                    continue  # no word
+                if not (1 <= first <= last and (last <= count or not count)):
+                    self.ranges(ranges, line.range_offsets, words, span, add)
+                    if (first, last) == (-1, -1):
+                        continue
+            else:
+                self.ranges(ranges, line.range_offsets, words, span, add)
+            for first, last in ranges:
+                for position in range(max(first, 1), min(last, count) + 1):
+                    word_nodes[position] += 1
         graph = sentence.graph
         has_block = BlockKind.ALIGNMENT in sentence.blocks  # else U010 says it
         if graph is not None and has_block and not options.optional_alignments:
-            missing = [v for v in concepts if v not in aligned]
-            for variable in missing:
-                place = self.defined.place(variable, self.definitions[variable])
-                add(
-                    self.finding(
-                        "U304",
-                        f"node {variable!r} has no alignment line "
-                        "(0-0 when no word expresses it)",
-                        place,
+            place = self.defined.place
+            definitions = self.definitions
+            for variable in concepts:
+                if variable not in aligned:
+                    add(
+                        self.finding(
+                            "U304",
+                            f"node {variable!r} has no alignment line "
+                            "(0-0 when no word expresses it)",
+                            place(variable, definitions[variable]),
+                        )
                     )
-                )
         if (graph is None or not sentence.alignments) and not words:
             return
         if options.warn_unaligned_words and has_block and not malformed:
+            source = sentence.source
+            severity = _SEVERITY["U309"]
+            is_punctuation = _PUNCTUATION.fullmatch
             for number, word in enumerate(words, start=1):
-                if not word_nodes.get(number) and not _PUNCTUATION.fullmatch(word.text):
+                if not word_nodes[number] and not is_punctuation(word.text):
                     add(
-                        self.finding(
+                        Finding(
                             "U309",
                             f"word {number} {word.text!r} is aligned to no node",
-                            span(word.start, word.end),
+                            severity,
+                            Span(source, word.start, word.end),
                         )
                     )
         if options.warn_overlapping_alignment:
             for number, word in enumerate(words, start=1):
-                if word_nodes.get(number, 0) > 1:
+                if word_nodes[number] > 1:
                     add(
                         self.finding(
                             "U310",
