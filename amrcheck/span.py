@@ -15,6 +15,7 @@ count from the piece's start.
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import accumulate
 from dataclasses import dataclass
 
 
@@ -35,13 +36,13 @@ class SourceText:
 
     def line_starts(self) -> list[int]:
         if self._line_starts is None:
-            starts = [0]
-            find = self.text.find
-            pos = find("\n")
-            while pos != -1:
-                starts.append(pos + 1)
-                pos = find("\n", pos + 1)
-            self._line_starts = starts
+            # each line starts one past the end of the one before: the
+            # lengths of the lines, each + 1, summed up (all in C)
+            lines = self.text.split("\n")
+            lines.pop()
+            self._line_starts = list(
+                accumulate(map((1).__add__, map(len, lines)), initial=0)
+            )
         return self._line_starts
 
     def line_column(self, offset: int) -> tuple[int, int]:

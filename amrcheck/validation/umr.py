@@ -295,10 +295,12 @@ class UmrValidator:
             seen[name] = here
             counts[name] = len(row.items)
             if row.header == "Index":
-                expected = [str(i) for i in range(1, len(row.items) + 1)]
-                wrong = [
-                    w for w, e in zip(row.items, expected, strict=True) if w.text != e
-                ]
+                expected = _counting(len(row.items))
+                wrong = (
+                    [w for w, e in zip(row.items, expected, strict=True) if w.text != e]
+                    if [w.text for w in row.items] != expected
+                    else []
+                )
                 if wrong:
                     add(
                         self.finding(
@@ -1242,6 +1244,16 @@ _NOTE_MESSAGES = {
 
 def _note_message(note: Note, detail: str) -> str:
     return _NOTE_MESSAGES[note].format(detail)
+
+
+_NUMERALS: list[str] = []
+
+
+def _counting(count: int) -> list[str]:
+    """``["1", "2", ..., str(count)]`` (what an Index row holds)."""
+    while len(_NUMERALS) < count:
+        _NUMERALS.append(str(len(_NUMERALS) + 1))
+    return _NUMERALS[:count]
 
 
 def _reference_count(
