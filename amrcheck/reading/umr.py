@@ -647,8 +647,9 @@ class _SentenceReader:
         _DocumentParser(self, content[0][0], content[-1][1]).run()
 
 
+#: the tokens of a graph as text (comments, strings, brackets, roles, symbols)
 _OFFSET_TOKEN_RE = re.compile(
-    r'\s*(?:("(?:[^"\\\n]|\\.)*")|(#[^\n]*)|(\()|(\))|(/)|(:[^\s"()/:~]*)|([^\s"()/:~]+))'
+    r'\s*("(?:[^"\\\n]|\\.)*"|#[^\n]*|[()/]|:[^\s"()/:~]*|[^\s"()/:~]+)'
 )
 
 
@@ -666,33 +667,43 @@ def _offsets(graph: Graph) -> list[tuple[int, int, int, int]]:
     The AMR reader would run its full parser for them; a graph the fast path
     accepted is well formed, so its triples follow its tokens: a node's
     instance triple comes right after the edge into it, every other triple
-    at its role, in text order. Tests check the result against the full
-    parser's on the whole English release.
+    at its role, in text order. The tokens come as text (no match objects);
+    each is found from the end of the one before, as only white space (or a
+    character no token starts with) lies between. Tests check the result
+    against the full parser's on the whole English release.
     """
     text = graph.source.text
+    find = text.find
     offsets: list[tuple[int, int, int, int]] = []
-    tokens = [
-        (m.lastindex or 0, *m.span(m.lastindex or 0))
-        for m in _OFFSET_TOKEN_RE.finditer(text, graph.start, graph.end)
-    ]
-    tokens = [t for t in tokens if t[0] != 2]  # comments
-    i, role = 0, None
-    while i < len(tokens):
-        kind, start, end = tokens[i]
-        if kind == 3:  # ( variable / concept
-            variable, concept = tokens[i + 1], tokens[i + 3]
-            if role is not None:
-                offsets.append((role[0], role[1], variable[1], variable[2]))
-                role = None
-            offsets.append((variable[1], variable[2], concept[1], concept[2]))
-            i += 4
+    position = graph.start
+    role: tuple[int, int] | None = None
+    variable = (0, 0)
+    node = 0  # tokens of a node's opening seen: 1 '(', 2 variable, 3 '/'
+    for token in _OFFSET_TOKEN_RE.findall(text, graph.start, graph.end):
+        start = find(token, position)
+        position = end = start + len(token)
+        first = token[0]
+        if first == "#":
+            continue  # a comment
+        if node:
+            if node == 1:
+                variable = (start, end)
+            elif node == 3:  # the concept
+                if role is not None:
+                    offsets.append((*role, *variable))
+                    role = None
+                offsets.append((*variable, start, end))
+                node = 0
+                continue
+            node += 1
             continue
-        if kind == 6:
+        if first == "(":
+            node = 1
+        elif first == ":":
             role = (start, end)
-        elif role is not None and kind in (1, 7):
-            offsets.append((role[0], role[1], start, end))
+        elif role is not None and first not in ")/":
+            offsets.append((*role, start, end))
             role = None
-        i += 1
     return offsets
 
 
