@@ -626,14 +626,16 @@ class UmrValidator:
             first: dict[str, int] = {}
             ops: list[tuple[int, int]] = []
             for role, index in roles:
-                op = _OP_RE.fullmatch(role)
+                op = _OP_RE.fullmatch(role) if role.startswith(":op") else None
                 if op:
                     ops.append((int(op.group(1)), index))
+                if role not in first:
+                    first[role] = index
+                    continue
                 # an :opN is a single attribute, as :wiki is
                 role_kind = ROLES.get(role[1:]) if not op else ROLES["wiki"]
                 if (
-                    role in first
-                    and role_kind is not None
+                    role_kind is not None
                     and not role_kind.repeatable
                     and (not relax or role_kind.attribute)
                 ):
@@ -645,7 +647,6 @@ class UmrValidator:
                             (Related(graph.role_span(first[role]), "first here"),),
                         )
                     )
-                first.setdefault(role, index)
             ops.sort()
             for expected, (number, index) in enumerate(ops, start=1):
                 if number > expected:
