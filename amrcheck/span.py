@@ -15,8 +15,8 @@ count from the piece's start.
 from __future__ import annotations
 
 from bisect import bisect_right
-from itertools import accumulate
 from dataclasses import dataclass
+from itertools import accumulate
 
 
 class SourceText:

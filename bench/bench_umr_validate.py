@@ -11,8 +11,8 @@ It runs from a temporary directory, one process per file (sentence ids
 and variables are per call, so a call holds one document), with
 ``--max-err 0`` and with ``requests`` hidden so that it never calls the
 Wikidata API. amrcheck runs once over all files (``amrcheck check
---quiet``, the interpreter started directly as the peer's is), in the same run, so the speed ratio compares the two
-under the same machine load.
+--quiet``, its interpreter started directly as the peer's is), in the same
+run, so the speed ratio compares the two under the same machine load.
 
 What is compared: each finding of either tool is mapped to the peer's test
 ids (:data:`amrcheck.validation.umr_rules.UMR_RULES` names them for every

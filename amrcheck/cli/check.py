@@ -85,9 +85,8 @@ def check(
     # text for files named in path order (as a shell glob names them) is
     # printed file by file, in the order of ordered_findings: a UMR release
     # has hundreds of thousands of findings, not worth holding
-    streaming = output_format is OutputFormat.TEXT and [str(p) for p in files] == sorted(
-        str(p) for p in files
-    )
+    names = [str(path) for path in files]
+    streaming = output_format is OutputFormat.TEXT and names == sorted(names)
     results = []
     for path in files:
         result = check_file(path, chosen, dropped, umr)

@@ -330,7 +330,7 @@ def _heading_kind(line: str) -> BlockKind | None:
 _HEADER_LINE_RE = re.compile(r"#(?:#{9,}\s*$|\s*meta-info\b|\s*::\s*snt[0-9]+(?=\s|$))")
 
 
-def _cut(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
+def _cut(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:  # noqa: C901 -- one loop, state in locals
     """The lines of each sentence of a stream of lines (each with its
     ``\\n``), with the file line the sentence starts on.
 
