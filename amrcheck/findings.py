@@ -61,7 +61,7 @@ class Finding:
         return (self.span.path, self.span.start, self.code)
 
     def __str__(self) -> str:
-        return f"{self.span}: {self.code} {self.message}"
+        return f"{self.span!s}: {self.code} {self.message}"
 
     def to_dict(self) -> dict[str, Any]:
         span = self.span

@@ -82,7 +82,18 @@ def check(
     chosen = _patterns(select, "--select")
     dropped = _patterns(ignore, "--ignore")
     umr = _umr_options(umr_options, any(is_umr_path(path) for path in files))
-    results = [check_file(path, chosen, dropped, umr) for path in files]
+    # text for files named in path order (as a shell glob names them) is
+    # printed file by file, in the order of ordered_findings: a UMR release
+    # has hundreds of thousands of findings, not worth holding
+    names = [str(path) for path in files]
+    streaming = output_format is OutputFormat.TEXT and names == sorted(names)
+    results = []
+    for path in files:
+        result = check_file(path, chosen, dropped, umr)
+        if streaming and result.findings:
+            # one write per file
+            typer.echo("\n".join([str(f) for f in result.take_findings()]))
+        results.append(result)
     for result in results:
         if result.problem is not None:
             typer.echo(f"amrcheck: cannot read {result.problem}", err=True)
@@ -90,7 +101,7 @@ def check(
         typer.echo(json.dumps(_json_report(results), indent=2, ensure_ascii=False))
     else:
         lines = [str(finding) for finding in ordered_findings(results)]
-        if lines:  # one write: a UMR release has hundreds of thousands
+        if lines:  # one write
             typer.echo("\n".join(lines))
         if not quiet:
             typer.echo(summary(results))

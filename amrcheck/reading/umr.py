@@ -330,74 +330,92 @@ def _heading_kind(line: str) -> BlockKind | None:
 _HEADER_LINE_RE = re.compile(r"#(?:#{9,}\s*$|\s*meta-info\b|\s*::\s*snt[0-9]+(?=\s|$))")
 
 
-class _Splitter:
-    """Feeds lines; yields each sentence's lines once the next one starts."""
+def _cut(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:  # noqa: C901 -- one loop, state in locals
+    """The lines of each sentence of a stream of lines (each with its
+    ``\\n``), with the file line the sentence starts on.
 
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.first_line = 1
-        self._reset_state()
-
-    def _reset_state(self) -> None:
-        self.has_body = False  # a heading or a non-comment line seen
-        self.section = BlockKind.TOKENS
-        self.seen: set[BlockKind] = set()
-        self.document_content = False
-        self.blanks = 0
-
-    def starts_sentence(self, stripped: str) -> bool:
-        if not stripped:
-            return False
-        if stripped[0] == "#":
-            if _HEADER_LINE_RE.match(stripped):
-                return self.has_body
-            # a sentence without header lines starts at its graph heading
-            kind = _heading_kind(stripped)
-            return kind is BlockKind.GRAPH and kind in self.seen
-        return self.blanks >= 2 and self.document_content
-
-    def feed(self, line: str) -> list[str] | None:
-        """Take one line (with its ``\\n``); return the finished sentence's lines."""
-        finished = None
+    A sentence starts at its header lines once the current one has a body
+    (a heading or a non-comment line), at a sentence level graph heading
+    the current one already passed, or at content after two empty lines
+    that follows a document-level block's content. One loop with its state
+    in local variables: it sees every line of every file.
+    """
+    current: list[str] = []
+    first_line = 1
+    has_body = False  # a heading or a non-comment line seen
+    section = BlockKind.TOKENS
+    seen: set[BlockKind] = set()
+    document_content = False
+    blanks = 0
+    is_header = _HEADER_LINE_RE.match
+    heading_of = _HEADING_OF
+    for line in lines:
         stripped = line.strip()
-        if self.lines and self.starts_sentence(stripped):
-            finished = self.lines
-            self.first_line += len(finished)
-            self._reset()
-        self.lines.append(line)
         if not stripped:
-            self.blanks += 1
-            return finished
-        self.blanks = 0
+            current.append(line)
+            blanks += 1
+            continue
         if stripped[0] == "#":
-            kind = _heading_kind(stripped)
+            kind = None
+            if is_header(stripped):
+                starts = has_body
+            else:
+                if stripped[-1] == ":":
+                    kind = heading_of.get("".join(stripped.lower().split()))
+                # a sentence without header lines starts at its graph heading
+                starts = kind is BlockKind.GRAPH and kind in seen
+            if starts and current:
+                yield first_line, current
+                first_line += len(current)
+                current = []
+                has_body, seen, document_content = False, set(), False
+                section = BlockKind.TOKENS
+            current.append(line)
+            blanks = 0
             if kind is not None:
-                self.has_body = True
-                self.section = kind
-                self.seen.add(kind)
-            return finished
-        self.has_body = True
-        if self.section is BlockKind.DOCUMENT:
-            self.document_content = True
-        return finished
-
-    def _reset(self) -> None:
-        self.lines = []
-        self._reset_state()
+                has_body = True
+                section = kind
+                seen.add(kind)
+            continue
+        if blanks >= 2 and document_content and current:
+            yield first_line, current
+            first_line += len(current)
+            current = []
+            seen, document_content = set(), False
+            section = BlockKind.TOKENS
+        current.append(line)
+        blanks = 0
+        has_body = True
+        if section is BlockKind.DOCUMENT:
+            document_content = True
+    if current and "".join(current).strip():
+        yield first_line, current
 
 
 # -- parsing one sentence ------------------------------------------------------------
 
 
-_ITEM_RE = re.compile(r"\S+")
+_SPACES_RE = re.compile(r"\s+")
+_META_FIELD_RE = re.compile(r"::\s*([^:=\s]+)\s*=\s*((?:(?!::).)*?)\s*(?=::|$)")
+_COMMA_PART_RE = re.compile(r"[^,]+")
+
+
+_new_tuple = tuple.__new__
 
 
 def _split_items(text: str, offset: int) -> list[Word]:
     """Whitespace-separated items of ``text`` (offsets + ``offset``)."""
-    return [
-        Word(m.group(), m.start() + offset, m.end() + offset)
-        for m in _ITEM_RE.finditer(text)
-    ]
+    # str.split and the white space of \\S agree; an item is found from the
+    # end of the one before (only white space lies between)
+    items: list[Word] = []
+    find = text.find
+    position = 0
+    for item in text.split():
+        position = find(item, position)
+        end = position + len(item)
+        items.append(_new_tuple(Word, (item, position + offset, end + offset)))
+        position = end
+    return items
 
 
 class _SentenceReader:
@@ -414,7 +432,9 @@ class _SentenceReader:
     def note(self, note: Note, start: int, end: int, detail: str = "") -> None:
         self.sentence.notes.append(LayoutNote(note, start, end, detail))
 
-    def read(self) -> UmrSentence:  # noqa: C901 -- one pass over the lines
+    def read(self, lines_of_text: list[str] | None = None) -> UmrSentence:  # noqa: C901 -- one pass over the lines
+        """Read the sentence; ``lines_of_text`` are its text's lines (each
+        with its ``\\n``) when the caller has them already."""
         sentence = self.sentence
         text = self.text
         # (kind, heading place, content lines [(start, end)])
@@ -428,16 +448,22 @@ class _SentenceReader:
         in_comments = True  # only comment lines so far in this block
         comments_seen = False  # comment lines (other than the heading) in this block
         offset = 0
-        for raw in split_lines(text):
-            start, end = offset, offset + len(raw.rstrip("\r\n"))
+        heading_of = _HEADING_OF
+        for raw in split_lines(text) if lines_of_text is None else lines_of_text:
+            start = offset
             offset += len(raw)
-            line = text[start:end]
+            line = raw.rstrip("\r\n")
+            end = start + len(line)
             stripped = line.strip()
             if not stripped:
                 blanks += 1
                 continue
-            first = start + len(line) - len(line.lstrip())
-            kind = _heading_kind(stripped)
+            first = end - len(line.lstrip())
+            kind = (
+                heading_of.get("".join(stripped.lower().split()))
+                if stripped[0] == "#" and stripped[-1] == ":"
+                else None
+            )
             if kind is not None:
                 blocks.append((current, heading, lines))
                 if kind in {b[0] for b in blocks}:
@@ -452,7 +478,7 @@ class _SentenceReader:
             if blanks and lines:
                 # content after an empty line inside a block with content:
                 # the next block without its heading, or an empty line in a block
-                if current < BlockKind.DOCUMENT and not stripped.startswith("#"):
+                if current < BlockKind.DOCUMENT and stripped[0] != "#":
                     following = BlockKind(current + 1)
                     blocks.append((current, heading, lines))
                     self.note(Note.MISSING_HEADING, first, end, HEADINGS[following])
@@ -460,12 +486,12 @@ class _SentenceReader:
                         self.note(Note.EXTRA_EMPTY_LINE, first, end)
                     current, heading, lines = following, None, []
                     in_comments, comments_seen = True, False
-                elif not stripped.startswith("#"):
+                elif stripped[0] != "#":
                     self.note(Note.EMPTY_LINE_IN_BLOCK, first, end)
             elif blanks and (heading is not None or comments_seen):
                 self.note(Note.EMPTY_LINE_IN_BLOCK, first, end)
             blanks = 0
-            if stripped.startswith("#"):
+            if stripped[0] == "#":
                 comments_seen = True
                 if not in_comments and current is not BlockKind.TOKENS:
                     self.note(Note.MISPLACED_COMMENT, first, end)
@@ -523,9 +549,7 @@ class _SentenceReader:
         if _META_RE.match(stripped):
             body = line.split("meta-info", 1)[1]
             base = start + line.index("meta-info") + len("meta-info")
-            for m in re.finditer(
-                r"::\s*([^:=\s]+)\s*=\s*((?:(?!::).)*?)\s*(?=::|$)", body
-            ):
+            for m in _META_FIELD_RE.finditer(body):
                 sentence.metadata[m.group(1)] = m.group(2)
                 sentence.metadata_places[m.group(1)] = (
                     base + m.start(2),
@@ -539,7 +563,7 @@ class _SentenceReader:
             if match is None:
                 self.note(Note.INVALID_LINE, start, end, "token block")
                 continue
-            header = re.sub(r"\s+", " ", match.group(1))
+            header = _SPACES_RE.sub(" ", match.group(1))
             items = _split_items(line[match.end() :], start + match.end())
             self.sentence.rows.append(Row(header, match.group(2), items, start, end))
 
@@ -591,7 +615,7 @@ class _SentenceReader:
             body = match.group(2)
             if not body:
                 aligned.error = "no token range after the colon"
-            for part in re.finditer(r"[^,]+", body):
+            for part in _COMMA_PART_RE.finditer(body):
                 piece = part.group().strip()
                 piece_start = (
                     body_start
@@ -623,8 +647,9 @@ class _SentenceReader:
         _DocumentParser(self, content[0][0], content[-1][1]).run()
 
 
+#: the tokens of a graph as text (comments, strings, brackets, roles, symbols)
 _OFFSET_TOKEN_RE = re.compile(
-    r'\s*(?:("(?:[^"\\\n]|\\.)*")|(#[^\n]*)|(\()|(\))|(/)|(:[^\s"()/:~]*)|([^\s"()/:~]+))'
+    r'\s*("(?:[^"\\\n]|\\.)*"|#[^\n]*|[()/]|:[^\s"()/:~]*|[^\s"()/:~]+)'
 )
 
 
@@ -642,33 +667,43 @@ def _offsets(graph: Graph) -> list[tuple[int, int, int, int]]:
     The AMR reader would run its full parser for them; a graph the fast path
     accepted is well formed, so its triples follow its tokens: a node's
     instance triple comes right after the edge into it, every other triple
-    at its role, in text order. Tests check the result against the full
-    parser's on the whole English release.
+    at its role, in text order. The tokens come as text (no match objects);
+    each is found from the end of the one before, as only white space (or a
+    character no token starts with) lies between. Tests check the result
+    against the full parser's on the whole English release.
     """
     text = graph.source.text
+    find = text.find
     offsets: list[tuple[int, int, int, int]] = []
-    tokens = [
-        (m.lastindex or 0, *m.span(m.lastindex or 0))
-        for m in _OFFSET_TOKEN_RE.finditer(text, graph.start, graph.end)
-    ]
-    tokens = [t for t in tokens if t[0] != 2]  # comments
-    i, role = 0, None
-    while i < len(tokens):
-        kind, start, end = tokens[i]
-        if kind == 3:  # ( variable / concept
-            variable, concept = tokens[i + 1], tokens[i + 3]
-            if role is not None:
-                offsets.append((role[0], role[1], variable[1], variable[2]))
-                role = None
-            offsets.append((variable[1], variable[2], concept[1], concept[2]))
-            i += 4
+    position = graph.start
+    role: tuple[int, int] | None = None
+    variable = (0, 0)
+    node = 0  # tokens of a node's opening seen: 1 '(', 2 variable, 3 '/'
+    for token in _OFFSET_TOKEN_RE.findall(text, graph.start, graph.end):
+        start = find(token, position)
+        position = end = start + len(token)
+        first = token[0]
+        if first == "#":
+            continue  # a comment
+        if node:
+            if node == 1:
+                variable = (start, end)
+            elif node == 3:  # the concept
+                if role is not None:
+                    offsets.append((*role, *variable))
+                    role = None
+                offsets.append((*variable, start, end))
+                node = 0
+                continue
+            node += 1
             continue
-        if kind == 6:
+        if first == "(":
+            node = 1
+        elif first == ":":
             role = (start, end)
-        elif role is not None and kind in (1, 7):
-            offsets.append((role[0], role[1], start, end))
+        elif role is not None and first not in ")/":
+            offsets.append((*role, start, end))
             role = None
-        i += 1
     return offsets
 
 
@@ -846,31 +881,17 @@ def read_sentence(source: SourceText, index: int) -> UmrSentence:
 
 def iter_umr_lines(lines: Iterable[str], path: str) -> Iterator[UmrSentence]:
     """The sentences of a stream of lines (each with its ``\\n``)."""
-    splitter = _Splitter()
-    index = 0
-    for line in lines:
-        finished = splitter.feed(line)
-        if finished is not None:
-            first = splitter.first_line - len(finished)
-            yield read_sentence(SourceText("".join(finished), path, first), index)
-            index += 1
-    if splitter.lines and "".join(splitter.lines).strip():
-        yield read_sentence(
-            SourceText("".join(splitter.lines), path, splitter.first_line), index
+    for index, (first, piece) in enumerate(_cut(lines)):
+        yield _SentenceReader(SourceText("".join(piece), path, first), index).read(
+            piece
         )
 
 
 def iter_umr_pieces(lines: Iterable[str], path: str) -> Iterator[SourceText]:
     """The text of each sentence of a stream of lines, unread (pieces that
     :func:`read_sentence` reads; an editor re-reads only the changed ones)."""
-    splitter = _Splitter()
-    for line in lines:
-        finished = splitter.feed(line)
-        if finished is not None:
-            first = splitter.first_line - len(finished)
-            yield SourceText("".join(finished), path, first)
-    if splitter.lines and "".join(splitter.lines).strip():
-        yield SourceText("".join(splitter.lines), path, splitter.first_line)
+    for first, piece in _cut(lines):
+        yield SourceText("".join(piece), path, first)
 
 
 def read_umr_string(text: str, path: str = "<string>") -> UmrDocument:

@@ -22,6 +22,7 @@ Example:
 from __future__ import annotations
 
 import gc
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from ..errors import InputError, RefusedInputError
 from ..findings import Finding
 from ..reading.corpus import read_chunks
 from ..reading.umr import is_umr_path, iter_umr_file
+from ..span import SourceText
 from .rules import select_findings
 from .umr import UmrOptions, UmrValidator
 from .validate import validate
@@ -44,14 +46,27 @@ class FileResult:
     problem: str | None = None  # why the file could not be read
     #: the file was refused (not a regular file, too large, endless)
     refused: bool = False
+    #: errors and warnings among the findings taken out (:meth:`take_findings`)
+    taken_errors: int = 0
+    taken_warnings: int = 0
 
     @property
     def errors(self) -> int:
-        return sum(f.is_error for f in self.findings)
+        return self.taken_errors + sum(f.is_error for f in self.findings)
 
     @property
     def warnings(self) -> int:
-        return len(self.findings) - self.errors
+        kept = len(self.findings) - sum(f.is_error for f in self.findings)
+        return self.taken_warnings + kept
+
+    def take_findings(self) -> list[Finding]:
+        """The findings, taken out (a front end that prints them at once
+        need not hold them all); the counts keep them."""
+        taken, self.findings = self.findings, []
+        errors = sum(f.is_error for f in taken)
+        self.taken_errors += errors
+        self.taken_warnings += len(taken) - errors
+        return taken
 
     def fails(self, fail_on: str = "error") -> bool:
         """Unreadable, or has an error (or a warning, with ``fail_on="warning"``)."""
@@ -111,19 +126,42 @@ def _check_umr(
     path: Path, select: list[str], ignore: list[str], validator: UmrValidator,
     result: FileResult,
 ) -> FileResult:
+    filtering = bool(select or ignore)
+    found: list[Finding] = []
     try:
         for sentence in iter_umr_file(path):
             result.graphs += 1
             # a sentence's source is a piece of the file with that sentence
             # alone: its findings keep it, not the file (no detaching needed)
-            found = validator.check(sentence)
-            result.findings += select_findings(found, select, ignore)
+            checked = validator.check(sentence)
+            if filtering:
+                checked = select_findings(checked, select, ignore)
+            # sentences follow each other in the file: sorting each one's
+            # findings puts the file's in order, without sorting them all
+            _sort_in_sentence(checked, sentence.source)
+            found += checked
     except InputError as exc:
         refused = isinstance(exc, RefusedInputError)
         return FileResult(str(path), problem=str(exc), refused=refused)
-    result.findings += select_findings(validator.finish(), select, ignore)
-    result.findings.sort(key=_place)
+    document = select_findings(validator.finish(), select, ignore)
+    document.sort(key=_place)
+    for finding in document:  # a few; after the findings at the same place
+        found.insert(bisect_right(found, _place(finding), key=_place), finding)
+    result.findings = found
     return result
+
+
+def _sort_in_sentence(found: list[Finding], source: SourceText) -> None:
+    """Sort one sentence's findings by place and code, as :func:`_place`
+    would: within one source, offsets are in the order of (line, column)."""
+    if all(finding.span.source is source for finding in found):
+        found.sort(key=_offset_and_code)
+    else:
+        found.sort(key=_place)
+
+
+def _offset_and_code(finding: Finding) -> tuple[int, str]:
+    return finding.span.start, finding.code
 
 
 def _place(finding: Finding) -> tuple[int, int, str]:

@@ -95,10 +95,15 @@ class UmrOptions:
 _VARIABLE_RE = re.compile(r"s([0-9]+)([^\W\d_]+)([0-9]*)")
 _NUMBER_RE = re.compile(r"[-+]?[0-9]+(?:[.:][0-9]+)?")
 _OP_RE = re.compile(r":op([1-9][0-9]*)")
-_ARG_RE = re.compile(r":ARG[0-6]")
 _PUNCTUATION = re.compile(r"[^\w]+")
 _LANGUAGE_RE = re.compile(r"[a-z]{2,3}")
 _NO_CYCLE_ROLES = frozenset({":quote", ":modal-predicate"})
+_WIKIDATA_RE = re.compile(r'"Q[1-9][0-9]*"')
+#: roles that make a node an event (with a concept that is not -91)
+_EVENT_ROLES = frozenset({*(f":ARG{n}" for n in range(7)), ":aspect", ":modstr"})
+#: the white space of ASCII text without CR (what str.rstrip strips there)
+_ASCII_SPACE = frozenset(" \t\f\v\x1c\x1d\x1e\x1f")
+_SEVERITY = {code: rule.severity for code, rule in UMR_RULES.items()}
 
 _NOTE_CODES = {
     Note.INVALID_LINE: "U004",
@@ -117,13 +122,6 @@ def is_variable(text: str) -> bool:
     """``s<N><lowercase letters><digits>``, as in ``s1p``, ``s12sp3``, ``s1č``."""
     match = _VARIABLE_RE.fullmatch(text)
     return match is not None and match.group(2).islower()
-
-
-def normalized(source: str, role: str, target: str) -> tuple[str, str, str]:
-    """The edge with an inverse role (``:ARG0-of``) turned around."""
-    if role.endswith("-of") and role != ":consist-of":
-        return target, role[:-3], source
-    return source, role, target
 
 
 @dataclass(slots=True)
@@ -149,13 +147,14 @@ class UmrValidator:
         self.entities: set[str] = set()  # in a :same-entity triple
         self.events: set[str] = set()  # detected events of the document
         self.definitions: dict[str, int] = {}  # the current graph's instance triples
+        self.defined = _Definitions(None)  # where the current graph's are
 
     # -- helpers --
 
     def finding(
         self, code: str, message: str, span: Span, related: tuple[Related, ...] = ()
     ) -> Finding:
-        return Finding(code, message, UMR_RULES[code].severity, span, related)
+        return Finding(code, message, _SEVERITY[code], span, related)
 
     # -- one sentence --
 
@@ -186,8 +185,20 @@ class UmrValidator:
     def physical(self, sentence: UmrSentence, add: _Add) -> None:
         text = sentence.source.text
         source = sentence.source
-        offset = 0
         check_spaces = not self.options.allow_trailing_whitespace
+        if text.isascii() and "\r" not in text:
+            # nothing to compose, no CR: only trailing white space, found at once
+            if check_spaces:
+                offset = 0
+                for line in text.split("\n"):
+                    if line and line[-1] in _ASCII_SPACE:
+                        kept = len(line.rstrip())
+                        add(self.finding("U001", "trailing white space", Span(
+                            source, offset + kept, offset + len(line)
+                        )))
+                    offset += len(line) + 1
+            return
+        offset = 0
         for line in text.split("\n"):
             end = offset + len(line)
             if line.endswith("\r"):
@@ -284,10 +295,12 @@ class UmrValidator:
             seen[name] = here
             counts[name] = len(row.items)
             if row.header == "Index":
-                expected = [str(i) for i in range(1, len(row.items) + 1)]
-                wrong = [
-                    w for w, e in zip(row.items, expected, strict=True) if w.text != e
-                ]
+                expected = _counting(len(row.items))
+                wrong = (
+                    [w for w, e in zip(row.items, expected, strict=True) if w.text != e]
+                    if [w.text for w in row.items] != expected
+                    else []
+                )
                 if wrong:
                     add(
                         self.finding(
@@ -373,6 +386,7 @@ class UmrValidator:
         """Check the graph; return its variables' concepts."""
         graph = sentence.graph
         self.definitions = {}
+        self.defined = _Definitions(graph)
         if graph is None:
             for var, concept in sentence.fallback_nodes.items():
                 self.nodes.setdefault(var, _Node(self.position, concept))
@@ -428,13 +442,16 @@ class UmrValidator:
             target_is_node = target in concepts
             if (
                 not target_is_node
-                and not target.startswith('"')
+                and target[:1] == "s"  # what a variable starts with
                 and is_variable(target)
             ):
                 self.reference(target, concepts, graph, index, add)
                 continue
-            if target_is_node and not graph.defines_target(index):
-                if defined_at[target] > index and not options.allow_forward_references:
+            if target_is_node and defined_at[target] > index:
+                if (
+                    not graph.defines_target(index)
+                    and not options.allow_forward_references
+                ):
                     add(
                         self.finding(
                             "U212",
@@ -442,7 +459,10 @@ class UmrValidator:
                             graph.target_span(index),
                         )
                     )
-            head, plain, _ = normalized(source, role, target)
+            if role.endswith("-of") and role != ":consist-of":
+                head, plain = target, role[:-3]
+            else:
+                head, plain = source, role
             # a cycle follows the edges as written: inverted roles break cycles
             if target_is_node and role not in _NO_CYCLE_ROLES:
                 children[source].append((target, index))
@@ -504,7 +524,9 @@ class UmrValidator:
             return
         quoted = target.startswith('"')
         if not target_is_node and not quoted and not _NUMBER_RE.fullmatch(target):
-            if any(c.isupper() or c == "_" for c in target):
+            if "_" in target or (
+                not target.islower() and any(c.isupper() for c in target)
+            ):
                 add(
                     self.finding(
                         "U223",
@@ -546,7 +568,7 @@ class UmrValidator:
                 )
             )
         elif name == "wiki" and self.options.check_wiki and target != "-":
-            if not re.fullmatch(r'"Q[1-9][0-9]*"', target):
+            if not _WIKIDATA_RE.fullmatch(target):
                 add(
                     self.finding(
                         "U221",
@@ -604,14 +626,16 @@ class UmrValidator:
             first: dict[str, int] = {}
             ops: list[tuple[int, int]] = []
             for role, index in roles:
-                op = _OP_RE.fullmatch(role)
+                op = _OP_RE.fullmatch(role) if role.startswith(":op") else None
                 if op:
                     ops.append((int(op.group(1)), index))
+                if role not in first:
+                    first[role] = index
+                    continue
                 # an :opN is a single attribute, as :wiki is
                 role_kind = ROLES.get(role[1:]) if not op else ROLES["wiki"]
                 if (
-                    role in first
-                    and role_kind is not None
+                    role_kind is not None
                     and not role_kind.repeatable
                     and (not relax or role_kind.attribute)
                 ):
@@ -623,7 +647,6 @@ class UmrValidator:
                             (Related(graph.role_span(first[role]), "first here"),),
                         )
                     )
-                first.setdefault(role, index)
             ops.sort()
             for expected, (number, index) in enumerate(ops, start=1):
                 if number > expected:
@@ -636,7 +659,7 @@ class UmrValidator:
                     )
                     break
             if concepts.get(node) == "name":
-                place = _defined(graph, node, defined_at[node])
+                place = self.defined.place(node, defined_at[node])
                 other = [(r, i) for r, i in roles if not _OP_RE.fullmatch(r)]
                 if not ops or ops[0][0] != 1:
                     add(self.finding("U226", f"name {node!r} has no :op1", place))
@@ -654,7 +677,7 @@ class UmrValidator:
                     self.finding(
                         "U226",
                         f"name {node!r} is not the :name of a node",
-                        _defined(graph, node, defined_at[node]),
+                        self.defined.place(node, defined_at[node]),
                     )
                 )
 
@@ -682,9 +705,12 @@ class UmrValidator:
         }
         for node, concept in concepts.items():
             roles = out_roles.get(node, [])
+            names = [r for r, _ in roles]
             index = defined_at[node]
-            marked = [(r, i) for r, i in roles if r in (":aspect", ":modal-strength")]
             if concept in DISCOURSE_CONCEPTS or concept in NON_EVENT_ROLESETS:
+                marked = [
+                    (r, i) for r, i in roles if r in (":aspect", ":modal-strength")
+                ]
                 if marked:
                     add(
                         self.finding(
@@ -697,10 +723,7 @@ class UmrValidator:
                 continue
             event = (
                 concept.endswith("-91")
-                or any(
-                    _ARG_RE.fullmatch(r) or r in (":aspect", ":modstr")
-                    for r, _ in roles
-                )
+                or not _EVENT_ROLES.isdisjoint(names)
                 or node in same_event
             )
             if not event:
@@ -708,18 +731,20 @@ class UmrValidator:
             self.events.add(node)
             if concept == "event":
                 continue
-            if not options.optional_aspect and not any(
-                r == ":aspect" for r, _ in roles
-            ):
+            if not options.optional_aspect and ":aspect" not in names:
                 add(
                     self.finding(
                         "U230",
                         f"event {node!r} ({concept}) has no :aspect",
-                        _defined(graph, node, index),
+                        self.defined.place(node, index),
                     )
                 )
             if not options.optional_document_level:
-                strengths = [i for r, i in roles if r == ":modal-strength"]
+                strengths = (
+                    [i for r, i in roles if r == ":modal-strength"]
+                    if ":modal-strength" in names
+                    else ()
+                )
                 if strengths:
                     add(
                         self.finding(
@@ -735,7 +760,7 @@ class UmrValidator:
                             "U408",
                             f"event {node!r} ({concept}) has no "
                             ":temporal triple in its document level block",
-                            _defined(graph, node, index),
+                            self.defined.place(node, index),
                         )
                     )
 
@@ -747,78 +772,97 @@ class UmrValidator:
         options = self.options
         span = sentence.span_of
         words = sentence.words
-        aligned: dict[str, Span] = {}
-        word_nodes: dict[int, int] = defaultdict(int)
+        count = len(words)
+        #: variable -> (start, end) of its first alignment line's variable
+        aligned: dict[str, tuple[int, int]] = {}
+        word_nodes = [0] * (count + 1)  # nodes aligned to each word (1-based)
         malformed = False  # then unaligned words are not reported
         for line in sentence.alignments:
-            here = span(line.start, line.start + len(line.variable))
+            variable = line.variable
+            here = (line.start, line.start + len(variable))
             if line.error is not None:
                 add(
                     self.finding(
                         "U301",
-                        f"alignment of {line.variable!r}: {line.error}",
+                        f"alignment of {variable!r}: {line.error}",
                         span(line.start, line.end),
                     )
                 )
-                aligned.setdefault(line.variable, here)
+                aligned.setdefault(variable, here)
                 malformed = True
                 continue
-            if line.variable not in concepts and not is_variable(line.variable):
-                add(self.finding("U301", f"{line.variable!r} is not a variable", here))
-                continue
-            if line.variable not in concepts:
+            if variable not in concepts:
+                if not is_variable(variable):
+                    add(self.finding(
+                        "U301", f"{variable!r} is not a variable", span(*here)
+                    ))
+                    continue
                 where = (
                     "a node of another sentence"
-                    if line.variable in self.nodes
+                    if variable in self.nodes
                     else "not a node of this sentence's graph"
                 )
-                add(self.finding("U302", f"{line.variable!r} is {where}", here))
+                add(self.finding("U302", f"{variable!r} is {where}", span(*here)))
                 continue
-            if line.variable in aligned:
+            if variable in aligned:
                 add(
                     self.finding(
                         "U303",
-                        f"{line.variable!r} is aligned twice",
-                        here,
-                        (Related(aligned[line.variable], "first here"),),
+                        f"{variable!r} is aligned twice",
+                        span(*here),
+                        (Related(span(*aligned[variable]), "first here"),),
                     )
                 )
                 continue
-            aligned[line.variable] = here
-            self.ranges(line.ranges, line.range_offsets, words, span, add)
-            if line.ranges != [(0, 0)] and line.ranges != [(-1, -1)]:
-                for first, last in line.ranges:
-                    for position in range(max(first, 1), min(last, len(words)) + 1):
-                        word_nodes[position] += 1
+            aligned[variable] = here
+            ranges = line.ranges
+            if len(ranges) == 1:
+                first, last = ranges[0]
+                if first == last == 0:
+                    continue  # no word
+                if not (1 <= first <= last and (last <= count or not count)):
+                    self.ranges(ranges, line.range_offsets, words, span, add)
+                    if (first, last) == (-1, -1):
+                        continue
+            else:
+                self.ranges(ranges, line.range_offsets, words, span, add)
+            for first, last in ranges:
+                for position in range(max(first, 1), min(last, count) + 1):
+                    word_nodes[position] += 1
         graph = sentence.graph
         has_block = BlockKind.ALIGNMENT in sentence.blocks  # else U010 says it
         if graph is not None and has_block and not options.optional_alignments:
-            missing = [v for v in concepts if v not in aligned]
-            for variable in missing:
-                place = _defined(graph, variable, self.definitions[variable])
-                add(
-                    self.finding(
-                        "U304",
-                        f"node {variable!r} has no alignment line "
-                        "(0-0 when no word expresses it)",
-                        place,
+            place = self.defined.place
+            definitions = self.definitions
+            for variable in concepts:
+                if variable not in aligned:
+                    add(
+                        self.finding(
+                            "U304",
+                            f"node {variable!r} has no alignment line "
+                            "(0-0 when no word expresses it)",
+                            place(variable, definitions[variable]),
+                        )
                     )
-                )
         if (graph is None or not sentence.alignments) and not words:
             return
         if options.warn_unaligned_words and has_block and not malformed:
+            source = sentence.source
+            severity = _SEVERITY["U309"]
+            is_punctuation = _PUNCTUATION.fullmatch
             for number, word in enumerate(words, start=1):
-                if not word_nodes.get(number) and not _PUNCTUATION.fullmatch(word.text):
+                if not word_nodes[number] and not is_punctuation(word.text):
                     add(
-                        self.finding(
+                        Finding(
                             "U309",
                             f"word {number} {word.text!r} is aligned to no node",
-                            span(word.start, word.end),
+                            severity,
+                            Span(source, word.start, word.end),
                         )
                     )
         if options.warn_overlapping_alignment:
             for number, word in enumerate(words, start=1):
-                if word_nodes.get(number, 0) > 1:
+                if word_nodes[number] > 1:
                     add(
                         self.finding(
                             "U310",
@@ -1150,36 +1194,67 @@ def _reachable(earlier: dict[str, set[str]], start: str) -> set[str]:
     return seen
 
 
-def _defined(graph: Graph, variable: str, index: int) -> Span:
-    """Where ``variable`` is defined: ``( variable /`` found in the graph's
-    text, much cheaper than the offsets of all its triples (``role_span``)."""
-    if graph.offsets_factory is not None:
-        text = graph.source.text
-        at = text.find(variable, graph.start, graph.end)
-        while at >= 0:
-            end = at + len(variable)
-            before = text[graph.start : at].rstrip()
-            if before.endswith("(") and text[end:graph.end].lstrip().startswith("/"):
-                return Span(graph.source, at, end)
-            at = text.find(variable, end, graph.end)
-    return graph.role_span(index)
+#: ``( variable /``: where a node is defined in a graph's text
+_DEFINITION_RE = re.compile(r'\(\s*([^\s()/:"~]+)\s*/')
+
+
+class _Definitions:
+    """Where each variable of one graph is defined (:meth:`place`)."""
+
+    __slots__ = ("graph", "places")
+
+    def __init__(self, graph: Graph | None) -> None:
+        self.graph = graph
+        self.places: dict[str, tuple[int, int]] | None = None
+
+    def place(self, variable: str, index: int) -> Span:
+        """Where ``variable`` (instance triple ``index``) is defined: the
+        first ``( variable /`` of the graph's text, found for all variables
+        in one pass; much cheaper than the offsets of all its triples
+        (``role_span``), which it uses once they are known."""
+        graph = self.graph
+        assert graph is not None
+        if graph.offsets_factory is not None:
+            places = self.places
+            if places is None:
+                places = self.places = {}
+                for match in _DEFINITION_RE.finditer(
+                    graph.source.text, graph.start, graph.end
+                ):
+                    places.setdefault(match.group(1), match.span(1))
+            place = places.get(variable)
+            if place is not None:
+                return Span(graph.source, *place)
+        return graph.role_span(index)
+
+
+_NOTE_MESSAGES = {
+    Note.INVALID_LINE: "this line fits no kind of line of the {} block",
+    Note.MISPLACED_COMMENT: "comment line after content: comments go at a "
+    "block's start",
+    Note.MISSING_HEADING: "block without its heading {!r} (read as that block)",
+    Note.NO_EMPTY_LINE: "no empty line before {!r}",
+    Note.EXTRA_EMPTY_LINE: "more empty lines than the format has (one between "
+    "blocks, two after a sentence)",
+    Note.EMPTY_LINE_IN_BLOCK: "empty line inside a block",
+    Note.MISSING_SENTENCE_END: "the sentence should end with two empty lines",
+    Note.MISSING_BLOCK: "sentence without its {!r} block",
+    Note.REPEATED_BLOCK: "a second {!r} block in this sentence",
+}
 
 
 def _note_message(note: Note, detail: str) -> str:
-    return {
-        Note.INVALID_LINE: f"this line fits no kind of line of the {detail} block",
-        Note.MISPLACED_COMMENT: "comment line after content: comments go at a "
-        "block's start",
-        Note.MISSING_HEADING: f"block without its heading {detail!r} (read as that "
-        "block)",
-        Note.NO_EMPTY_LINE: f"no empty line before {detail!r}",
-        Note.EXTRA_EMPTY_LINE: "more empty lines than the format has (one between "
-        "blocks, two after a sentence)",
-        Note.EMPTY_LINE_IN_BLOCK: "empty line inside a block",
-        Note.MISSING_SENTENCE_END: "the sentence should end with two empty lines",
-        Note.MISSING_BLOCK: f"sentence without its {detail!r} block",
-        Note.REPEATED_BLOCK: f"a second {detail!r} block in this sentence",
-    }[note]
+    return _NOTE_MESSAGES[note].format(detail)
+
+
+_NUMERALS: list[str] = []
+
+
+def _counting(count: int) -> list[str]:
+    """``["1", "2", ..., str(count)]`` (what an Index row holds)."""
+    while len(_NUMERALS) < count:
+        _NUMERALS.append(str(len(_NUMERALS) + 1))
+    return _NUMERALS[:count]
 
 
 def _reference_count(

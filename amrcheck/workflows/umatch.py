@@ -130,9 +130,20 @@ class _Node:
     text: str = ""
     links: dict[str, None] = field(default_factory=dict)  # partner variables, ordered
     ambiguous: bool = False
+    # what the linking asks again and again, found once (a node's concept
+    # and relations do not change once read; the filter is one per umatch)
+    _econcept: str | None = None
+    _kept: list[tuple[str, str]] | None = None
+    _unmapped: list[_Pair] | None = None
+    _unmapped_counts: dict[tuple[str, str], int] | None = None
 
     @property
     def econcept(self) -> str:
+        if self._econcept is None:
+            self._econcept = self._find_econcept()
+        return self._econcept
+
+    def _find_econcept(self) -> str:
         if self.concept != "name":
             return self.concept
         ops = sorted(
@@ -144,6 +155,31 @@ class _Node:
             key=lambda r: r[0].lower(),
         )
         return f"name[{' '.join(value for _, value in ops)}]"
+
+    def kept(self, keep: _Filter) -> list[tuple[str, str]]:
+        """The relations ``keep`` counts, by name (case aside)."""
+        if self._kept is None:
+            self._kept = [
+                (name, value)
+                for name, value in sorted(self.relations, key=lambda r: r[0].lower())
+                if not keep.ignored(name) and value != ""
+            ]
+        return self._kept
+
+    def unmapped(self, keep: _Filter) -> list[_Pair]:
+        """:func:`_pairs` of the node, values not mapped (do not change it)."""
+        if self._unmapped is None:
+            self._unmapped = _pairs(self, {}, False, keep)
+        return self._unmapped
+
+    def unmapped_counts(self, keep: _Filter) -> dict[tuple[str, str], int]:
+        """How often each (name, value) is among :meth:`unmapped`."""
+        if self._unmapped_counts is None:
+            counts: dict[tuple[str, str], int] = {}
+            for name, value, _ in self.unmapped(keep):
+                counts[name, value] = counts.get((name, value), 0) + 1
+            self._unmapped_counts = counts
+        return self._unmapped_counts
 
 
 @dataclass(slots=True)
@@ -214,9 +250,7 @@ def _pairs(
     pairs: list[_Pair] = []
     if not keep.ignored("concept"):
         pairs.append(("concept", node.concept, node.concept))
-    for name, value in sorted(node.relations, key=lambda r: r[0].lower()):
-        if keep.ignored(name) or value == "":
-            continue
+    for name, value in node.kept(keep):
         if mapped and value in nodes:
             partners = sorted(nodes[value].links)
             if not partners:
@@ -238,10 +272,8 @@ def _found(
     mine = _pairs(node, nodes, True, keep)
     if other is None:
         return 0, len(mine), 0
-    theirs: dict[tuple[str, str], int] = {}
-    others = _pairs(other, other_nodes, False, keep)
-    for name, value, _ in others:
-        theirs[name, value] = theirs.get((name, value), 0) + 1
+    others = other.unmapped(keep)
+    theirs = dict(other.unmapped_counts(keep))
     found = 0
     for name, _, value in mine:
         if theirs.get((name, value), 0) > 0:
@@ -468,7 +500,7 @@ def _tally(
             counts.candidate += best[2]
     for node in test.nodes.values():
         if not node.links:
-            report.umatch.candidate += len(_pairs(node, test.nodes, False, keep))
+            report.umatch.candidate += len(node.unmapped(keep))
 
 
 def _tally_document(

@@ -168,3 +168,18 @@ def test_e001_is_placed_where_the_parser_ran_out_issue_22() -> None:
     assert finding["related"] == [
         {"line": 3, "column": 1, "message": "this '(' is not closed"}
     ]
+
+
+def test_umr_files_in_path_order_print_as_when_held(tmp_path: Path) -> None:
+    # named in path order, files print one by one; out of order, all are
+    # held and sorted: the same lines either way, and the same summary
+    release = shared_path("umr/english")
+    files = [release / "english_umr-0003.umr", release / "english_umr-0001.umr"]
+    held = run("--umr", "no-check-wiki", *files)
+    streamed = run("--umr", "no-check-wiki", *sorted(files))
+    assert held.exit_code == streamed.exit_code == 1
+    assert streamed.stdout == held.stdout
+    *lines, summary = streamed.stdout.splitlines()
+    paths = [line.split(":", 1)[0] for line in lines]
+    assert paths == sorted(paths) and len(set(paths)) == 2
+    assert summary.startswith("Found ") and "(2 files, " in summary

@@ -239,3 +239,19 @@ def test_any_text_is_read_and_checked_without_losing_a_line(parts: list[str]) ->
     assert first_lines == sorted(first_lines)
     validate_umr(doc)
     validate_umr(doc, UmrOptions(warn_overlapping_alignment=True))
+
+
+def test_a_checked_umr_file_lists_its_findings_by_place_and_code() -> None:
+    # each sentence's findings are sorted on their own and the document's
+    # (U403, U409, ...) placed among them: the order of one sort of them all
+    path = TEST_DATA / "umr" / "english_umr-0003.umr"
+    result = check_file(path, [], [])
+    assert len(result.findings) > 100
+    keys = [(f.span.line, f.span.column, f.code) for f in result.findings]
+    assert keys == sorted(keys)
+    everything = validate_umr(read_umr(path))
+    assert sorted(map(str, everything)) == sorted(map(str, result.findings))
+    errors, warnings = result.errors, result.warnings
+    taken = result.take_findings()
+    assert len(taken) == errors + warnings and result.findings == []
+    assert (result.errors, result.warnings) == (errors, warnings)
