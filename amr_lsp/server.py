@@ -795,7 +795,7 @@ async def inlay_hint(
     return hints
 
 
-def require_open(ls: AmrLanguageServer, uri: Any) -> str:
+def command_document(ls: AmrLanguageServer, uri: Any) -> str:
     """``uri`` if it names an open document; else an InvalidParams error
     that says so (a command's arguments come from anywhere: a key binding,
     a script, a status bar of a closed editor)."""
@@ -819,7 +819,7 @@ async def next_low_score_command(
 ) -> dict[str, Any] | None:
     """The next graph below ``lowScoreThreshold`` after (``line``,
     ``character``), wrapping around to the first; None when there is none."""
-    analysis = await ls.analysis(require_open(ls, uri))
+    analysis = await ls.analysis(command_document(ls, uri))
     parsed = analysis.parsed
     offset = parsed.offset(types.Position(line=line, character=character))
     report = next_low_score(analysis, offset)
@@ -846,7 +846,7 @@ async def graph_scores_command(ls: AmrLanguageServer, uri: Any) -> dict[str, Any
     (None when it has none, ``note`` says why) and whether it is below
     ``lowScoreThreshold``, for a client's list of graphs by score
     (issue 22; the scores in document symbols are rounded text)."""
-    analysis = await ls.analysis(require_open(ls, uri))
+    analysis = await ls.analysis(command_document(ls, uri))
     parsed = analysis.parsed
     graphs = []
     for report in analysis.graphs:
@@ -912,7 +912,7 @@ async def score_titles_command(
                 f"expected the {name} as a line number (0 or more), not {value!r}",
                 code=types.ErrorCodes.InvalidParams,
             )
-    analysis = await ls.analysis(require_open(ls, uri))
+    analysis = await ls.analysis(command_document(ls, uri))
     parsed = analysis.parsed
     lines = parsed.lines
     reports = analysis.graphs
@@ -953,7 +953,7 @@ def range_json(whole: types.Range) -> dict[str, Any]:
 
 @SERVER.command(DOCUMENT_SCORE_COMMAND)
 async def document_score(ls: AmrLanguageServer, uri: Any) -> dict[str, Any]:
-    return (await ls.analysis(require_open(ls, uri))).score_summary()
+    return (await ls.analysis(command_document(ls, uri))).score_summary()
 
 
 # -- hovers and navigation ----------------------------------------------------

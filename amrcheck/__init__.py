@@ -49,7 +49,7 @@ if TYPE_CHECKING:
         pair_corpora,
         pair_graphs,
     )
-    from .reading._parse import Entry
+    from .reading import Entry
     from .reading.corpus import Corpus, decode, read_corpus, read_string
     from .span import SourceText, Span
     from .standardize import StandardGraph, Standardization
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 # (``amrcheck.reading.corpus``) or one metric does not import the whole
 # engine: every command and the language server start faster.
 _EXPORTS: dict[str, str] = {
-    "Entry": ".reading._parse",
+    "Entry": ".reading",
     "Corpus": ".reading.corpus",
     "decode": ".reading.corpus",
     "read_corpus": ".reading.corpus",

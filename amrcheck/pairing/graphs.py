@@ -36,7 +36,7 @@ Example:
     >>> from amrcheck.metrics import get_metric
     >>> ref = read_string("(a / b)\\n\\n(c / d)\\n", "ref.amr")
     >>> cand = read_string("(a / b)\\n\\n(c / e)\\n", "cand.amr")
-    >>> result = score_pairs(get_metric("smatch"), pair_corpora(ref, cand))
+    >>> result = score_corpus(get_metric("smatch"), pair_corpora(ref, cand))
     >>> [round(p.f1, 2) for p in result.pairs], round(result.micro.f1, 2)
     ([1.0, 0.5], 0.75)
     >>> broken = read_string("(a / b)\\n\\n(c / e\\n", "broken.amr")
@@ -45,7 +45,7 @@ Example:
     [('#1', False), ('#2', True)]
     >>> print(pairing.gaps[0])
     broken.amr:3:7: graph #2: E001 unbalanced parentheses: 1 '(' not closed
-    >>> round(score_pairs(get_metric("smatch"), pairing.pairs).micro.f1, 2)
+    >>> round(score_corpus(get_metric("smatch"), pairing.pairs).micro.f1, 2)
     0.67
     >>> pair_corpora(ref, read_string("(a / b)\\n", "short.amr"))
     ... # doctest: +ELLIPSIS
@@ -69,7 +69,7 @@ from ..errors import InputError
 from ..execution import Jobs, run_map
 from ..graph import Graph
 from ..metrics import CorpusScore, Metric, Score, corpus_score
-from ..reading._parse import Entry
+from ..reading import Entry
 from ..reading.corpus import Corpus
 from ..span import Span
 
@@ -562,7 +562,7 @@ def pair_scorer(metric: Metric, explain: bool = False) -> _PairScorer:
     return _PairScorer(metric, explain)
 
 
-def score_pairs(
+def score_corpus(
     metric: Metric,
     pairs: Sequence[GraphPair],
     jobs: Jobs = 1,

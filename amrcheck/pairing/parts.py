@@ -47,7 +47,7 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import zip_longest
 
-from ..reading._parse import Entry
+from ..reading import Entry
 from ..reading.corpus import CHUNK_BYTES, FilePart, split_file
 from .graphs import Gap, GraphPair, PairBy
 from .streaming import (

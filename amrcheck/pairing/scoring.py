@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
 from ..graph import Graph
-from ..reading._parse import Entry
+from ..reading import Entry
 from .graphs import EntryRow, Matching
 
 #: how a pair counts: scored as written, as an empty graph, or not at all

@@ -53,7 +53,7 @@ from typing import Literal
 
 from ..errors import InputError
 from ..graph import Graph
-from ..reading._parse import Entry
+from ..reading import Entry
 from ..reading.corpus import (
     CHUNK_BYTES,
     Chunk,

@@ -7,3 +7,7 @@ blocking); ``_parse`` turns text into entries whose graphs keep source offsets;
 re-reads only the blocks an edit touched; ``layout`` formats graphs;
 ``locate`` answers "what is at this offset?" for editors.
 """
+
+from ._parse import Entry
+
+__all__ = ["Entry"]

@@ -24,7 +24,6 @@ import penman
 
 from ..graph import Graph
 from ._parse import Entry, tokenize
-from .corpus import Corpus
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +68,6 @@ def format_entry(entry: Entry, indent: int = -1) -> TextEdit | None:
     if new_text == graph.text:
         return None
     return TextEdit(graph.start, graph.end, new_text)
-
-
-def format_corpus(corpus: Corpus, indent: int = -1) -> list[TextEdit]:
-    """Edits for every entry whose layout changes, in file order."""
-    edits = (format_entry(entry, indent) for entry in corpus)
-    return [edit for edit in edits if edit is not None]
 
 
 #: the layout styles of :func:`layout_edits`

@@ -320,13 +320,6 @@ def is_umr_path(path: str | Path, head: str | None = None) -> bool:
 # -- cutting lines into sentences ---------------------------------------------------
 
 
-def _heading_kind(line: str) -> BlockKind | None:
-    """The block a ``#`` line heads (white space and case aside), if any."""
-    if not line.startswith("#") or not line.endswith(":"):
-        return None
-    return _HEADING_OF.get("".join(line.lower().split()))
-
-
 _HEADER_LINE_RE = re.compile(r"#(?:#{9,}\s*$|\s*meta-info\b|\s*::\s*snt[0-9]+(?=\s|$))")
 
 

@@ -19,7 +19,7 @@ from ..metrics import Metric, Score, get_metric
 from ..metrics.smatch import search_note
 from ..pairing.graphs import EntryRow, Gap, PairBy, gap_report, match_entries
 from ..pairing.scoring import ScoredRow, score_rows
-from ..reading._parse import Entry
+from ..reading import Entry
 from ..reading.corpus import Corpus
 from ..span import Span
 from ..workflows.diff import (

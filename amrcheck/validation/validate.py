@@ -35,7 +35,7 @@ from penman.models.amr import model as _amr_model
 from ..cache import ByteBoundedLru, approximate_size
 from ..findings import Finding
 from ..graph import Graph, TripleKind
-from ..reading._parse import Entry
+from ..reading import Entry
 from ..reading.corpus import Corpus
 from ..span import SourceText, Span
 from ..types import Role

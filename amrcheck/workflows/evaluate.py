@@ -92,7 +92,7 @@ class MetricResult:
 
 
 @dataclass(slots=True)
-class Comparison:
+class CandidateComparison:
     """Two candidates compared with one metric over the pairs both have."""
 
     metric: str
@@ -109,7 +109,7 @@ class Evaluation:
     reference: str
     pairings: dict[str, PairingReport]
     results: list[MetricResult] = field(default_factory=list)
-    comparisons: list[Comparison] = field(default_factory=list)
+    comparisons: list[CandidateComparison] = field(default_factory=list)
     #: whether candidate graphs that cannot be read (or are absent) were
     #: left out instead of counted as empty graphs
     skip_unreadable: bool = False
@@ -526,7 +526,7 @@ def _compare(
             seed,
         )
         report.comparisons.append(
-            Comparison(metric.name, a, b, len(first.corpus.pairs), test)
+            CandidateComparison(metric.name, a, b, len(first.corpus.pairs), test)
         )
 
 

@@ -63,7 +63,7 @@ from ..pairing.graphs import (
     unreadable,
 )
 from ..pairing.scoring import score_rows, whole_graphs
-from ..reading._parse import Entry
+from ..reading import Entry
 from ..reading.corpus import Corpus, read_corpus, read_string
 from ..reading.umr import is_umr_path
 from ..reading.umr_corpus import read_umr_corpus, umr_corpus_from_string
@@ -103,7 +103,7 @@ def written(ref: TripleRef) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class GraphReport:
+class FlaggedGraph:
     """A graph that fails or got worse, with the triples that differ."""
 
     label: str  # ::id, or #n (1-based position) when pairing by position
@@ -137,7 +137,7 @@ class GateFailure:
     gate: str
     message: str
     metric: str = ""
-    graphs: tuple[GraphReport, ...] = ()
+    graphs: tuple[FlaggedGraph, ...] = ()
     details: tuple[str, ...] = ()
 
     def __str__(self) -> str:
@@ -294,7 +294,7 @@ def compare(
 
 def _empty_report(
     comparison: Comparison, pair: EntryPair, before: float | None = None
-) -> GraphReport:
+) -> FlaggedGraph:
     """The report of a pair scored as an empty graph: F1 0 and why."""
     if pair.candidate is None:
         assert pair.reference is not None
@@ -307,7 +307,7 @@ def _empty_report(
         why = f"cannot be read ({why})" if broken is pair.candidate else (
             f"{broken.source.path}'s graph cannot be read ({why})"
         )
-    return GraphReport(
+    return FlaggedGraph(
         label=pair.label,
         where=where,
         f1=comparison.empty[pair.label].f1,
@@ -321,7 +321,7 @@ def graph_reports(
     missing: str,
     extra: str,
     before: dict[str, float] | None = None,
-) -> list[GraphReport]:
+) -> list[FlaggedGraph]:
     """The report of every counted pair, in the pairs' order (see
     :func:`graph_report`); ``before`` holds baseline F1s by label."""
     known = before or {}
@@ -352,7 +352,7 @@ def graph_report(
     missing: str,
     extra: str,
     before: float | None = None,
-) -> GraphReport:
+) -> FlaggedGraph:
     """The report of a scored pair: its F1 and the triples that differ.
 
     ``missing`` and ``extra`` word the notes of reference-only and
@@ -368,7 +368,7 @@ def graph_report(
         ):
             in_file_order = sorted(refs, key=lambda ref: ref.span.start)
             notes += [TripleNote(ref, note) for ref in in_file_order]
-    return GraphReport(
+    return FlaggedGraph(
         label=pair.label,
         where=_graph_place(pair.candidate),
         f1=score.f1,
@@ -393,8 +393,8 @@ def _unscorable_lines(comparison: Comparison) -> list[str]:
     return lines
 
 
-def _worst_first(reports: list[GraphReport]) -> tuple[GraphReport, ...]:
-    def key(report: GraphReport) -> tuple[float, float]:
+def _worst_first(reports: list[FlaggedGraph]) -> tuple[FlaggedGraph, ...]:
+    def key(report: FlaggedGraph) -> tuple[float, float]:
         f1 = report.f1 if report.f1 is not None else -1.0
         return (f1 - (report.before if report.before is not None else 1.0), f1)
 
@@ -738,14 +738,14 @@ def _graph_count(result: Comparison, what: str) -> str:
     return count
 
 
-def _changed_graphs(result: Comparison) -> list[GraphReport]:
+def _changed_graphs(result: Comparison) -> list[FlaggedGraph]:
     """Graphs edited (F1 below 1, or unscorable and different) or removed."""
-    changed: list[GraphReport] = []
+    changed: list[FlaggedGraph] = []
     for pair in result.pairs:
         if pair.candidate is None:
             assert pair.reference is not None
             changed.append(
-                GraphReport(
+                FlaggedGraph(
                     pair.label,
                     _graph_place(pair.reference),
                     result.empty[pair.label].f1 if pair.label in result.empty else None,
@@ -764,7 +764,7 @@ def _changed_graphs(result: Comparison) -> list[GraphReport]:
             changed.append(_empty_report(result, pair))
         elif pair.reference.text != pair.candidate.text:
             changed.append(
-                GraphReport(
+                FlaggedGraph(
                     pair.label,
                     _graph_place(pair.candidate),
                     None,

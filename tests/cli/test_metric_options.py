@@ -22,7 +22,7 @@ from amrcheck.metrics import (
 )
 from amrcheck.metrics.sembleu import SemBleu
 from amrcheck.metrics.wwlk import DEFAULT_WEIGHTS
-from amrcheck.pairing.graphs import pair_corpora, score_pairs
+from amrcheck.pairing.graphs import pair_corpora, score_corpus
 from amrcheck.reading.corpus import read_corpus
 
 from ..conftest import data_path, shared_path
@@ -121,7 +121,7 @@ def test_every_option_of_every_metric_passes_through_the_cli(
 
 def engine_f1(metric: Metric) -> float:
     pairs = pair_corpora(read_corpus(GOLD), read_corpus(SYSTEM))
-    return score_pairs(metric, pairs).micro.f1
+    return score_corpus(metric, pairs).micro.f1
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,6 @@ this module; results must equal a serial run's, in order.
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Generator, Iterator, Sequence
 
 import pytest
@@ -25,7 +24,7 @@ from amrcheck.execution import (
     stripe,
 )
 from amrcheck.metrics import get_metric
-from amrcheck.pairing.graphs import PairingError, pair_corpora, score_pairs
+from amrcheck.pairing.graphs import PairingError, pair_corpora, score_corpus
 from amrcheck.reading.corpus import read_corpus
 from tests.conftest import shared_path
 
@@ -122,8 +121,8 @@ def test_metric_scores_on_the_cluster_equal_one_process(
     )[:120]
     for name in ("smatch", "wlk"):
         metric = get_metric(name)
-        serial = score_pairs(metric, pairs, jobs=1)
-        spread = score_pairs(metric, pairs, jobs=cluster)
+        serial = score_corpus(metric, pairs, jobs=1)
+        spread = score_corpus(metric, pairs, jobs=cluster)
         assert [s.f1 for s in spread.pairs] == [s.f1 for s in serial.pairs]
         assert spread.micro.f1 == serial.micro.f1
 
@@ -150,16 +149,6 @@ def test_a_malformed_address_is_refused_with_the_forms(address: str) -> None:
 def test_local_processes_stay_the_backend_of_a_number() -> None:
     assert run_map(cube, [1, 2, 3], Processes(2), chunk_size=1) == [1, 8, 27]
     assert Processes(0).workers >= 1
-
-
-def test_the_retired_modules_still_answer_with_a_warning() -> None:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        from amrcheck.execution import parallel, progress
-
-        assert progress.run_map is run_map
-        assert parallel.parallel_map is run_map
-    assert [w.category for w in caught] == [DeprecationWarning] * 2
 
 
 def test_the_local_backend_does_not_import_dask() -> None:

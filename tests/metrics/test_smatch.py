@@ -15,7 +15,7 @@ from amrcheck.errors import MetricError
 from amrcheck.metrics import get_metric, metric_options
 from amrcheck.metrics._align import AlignmentProblem, hill_climb, solve_exact
 from amrcheck.metrics.smatch import Smatch
-from amrcheck.pairing.graphs import pair_corpora, score_pairs
+from amrcheck.pairing.graphs import pair_corpora, score_corpus
 from amrcheck.reading.corpus import decode, read_corpus
 from tests.conftest import data_path
 
@@ -136,7 +136,7 @@ def test_exact_mode_time_limit_keeps_a_valid_bound() -> None:
 
 def _scores(subtask_id: str, jobs: int = 1, **options: object) -> list[float]:
     tgt, src, _ = subtask(subtask_id)
-    result = score_pairs(Smatch(**options), pair_corpora(src, tgt), jobs=jobs)
+    result = score_corpus(Smatch(**options), pair_corpora(src, tgt), jobs=jobs)
     return [s.f1 for s in result.pairs]
 
 
@@ -147,10 +147,10 @@ def test_same_seed_same_scores_in_another_process_and_hash_seed() -> None:
         "import json, sys\n"
         "from amrcheck.reading.corpus import read_corpus\n"
         "from amrcheck.metrics.smatch import Smatch\n"
-        "from amrcheck.pairing.graphs import pair_corpora, score_pairs\n"
+        "from amrcheck.pairing.graphs import pair_corpora, score_corpus\n"
         f"ref, cand = read_corpus({str(src_path)!r}), read_corpus({str(tgt_path)!r})\n"
         "pairs = pair_corpora(ref, cand)\n"
-        "r = score_pairs(Smatch(compat='smatch-1.0.4', seed=7, restarts=2), pairs)\n"
+        "r = score_corpus(Smatch(compat='smatch-1.0.4', seed=7, restarts=2), pairs)\n"
         "print(json.dumps([s.f1 for s in r.pairs]))\n"
     )
     runs = [

@@ -15,7 +15,7 @@ from amrcheck.pairing.graphs import (
     PairingError,
     match_entries,
     pair_graphs,
-    score_pairs,
+    score_corpus,
 )
 from amrcheck.pairing.streaming import PairStream, RowStream
 from amrcheck.reading.corpus import Corpus, read_corpus, read_string
@@ -166,7 +166,7 @@ def test_scores_equal_the_whole_file_path_for_any_jobs(tmp_path: Path) -> None:
     cand.write_text("\n\n".join(blocks[10:] + blocks[:10]) + "\n")  # half waits
     metrics = [get_metric("smatch"), get_metric("rematch")]
     pairing = pair_graphs(read_string(ref.read_text()), read_string(cand.read_text()))
-    whole = [score_pairs(m, pairing.pairs).pairs for m in metrics]
+    whole = [score_corpus(m, pairing.pairs).pairs for m in metrics]
     for jobs in (1, 2):
         report = evaluate(
             ref, [cand], metrics, jobs=jobs, chunk_pairs=7, chunk_bytes=999

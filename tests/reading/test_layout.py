@@ -7,9 +7,11 @@ import difflib
 
 from amrcheck import read_corpus, read_string
 from amrcheck.reading._parse import tokenize
+from amrcheck.reading.corpus import Corpus
 from amrcheck.reading.layout import (
+    TextEdit,
     apply_edits,
-    format_corpus,
+    format_entry,
     layout_edits,
     reindent_entry,
 )
@@ -17,6 +19,12 @@ from amrcheck.reading.layout import (
 from ..conftest import REPO, shared_path
 
 EXAMPLES = REPO / "examples"
+
+
+def format_corpus(corpus: Corpus) -> list[TextEdit]:
+    """Edits for every entry whose layout changes, in file order."""
+    edits = (format_entry(entry) for entry in corpus)
+    return [edit for edit in edits if edit is not None]
 
 
 def test_formatting_keeps_metadata_comments_and_triples() -> None:

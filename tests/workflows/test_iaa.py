@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from amrcheck.metrics.smatch import Smatch
-from amrcheck.pairing.graphs import pair_corpora, score_pairs
+from amrcheck.pairing.graphs import pair_corpora, score_corpus
 from amrcheck.reading.corpus import read_corpus, read_string
 from amrcheck.workflows.diff import triple_changes
 from amrcheck.workflows.iaa import Agreement, agreement
@@ -38,7 +38,7 @@ def test_pair_f1_is_micro_smatch_over_shared_sentences() -> None:
     # annot1 and annot3 share sentences 1-4, in the same order: plain smatch
     one = read_corpus(shared_path(TOY.format("annot1")))
     three = read_corpus(shared_path(TOY.format("annot3")))
-    expected = score_pairs(Smatch(), pair_corpora(one, three)).micro.f1
+    expected = score_corpus(Smatch(), pair_corpora(one, three)).micro.f1
     pair = next(p for p in toy().pairs if (p.a, p.b) == ("annot1", "annot3"))
     assert pair.score.f1 == pytest.approx(expected)
     assert pair.ci is not None and pair.ci.low <= pair.score.f1 <= pair.ci.high

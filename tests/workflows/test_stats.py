@@ -6,7 +6,7 @@ import pytest
 
 from amrcheck.metrics import Score
 from amrcheck.metrics.smatch import Smatch
-from amrcheck.pairing.graphs import pair_corpora, score_pairs
+from amrcheck.pairing.graphs import pair_corpora, score_corpus
 from amrcheck.workflows.stats import bootstrap_ci, paired_test
 
 from ..bamboo import subtask
@@ -24,9 +24,9 @@ def sick_scores() -> tuple[list[Score], list[Score]]:
     tgt, src, _ = subtask("sick.main")
     pairs = pair_corpora(src, tgt)
     metric = Smatch()
-    good = score_pairs(metric, pairs).pairs
+    good = score_corpus(metric, pairs).pairs
     # a weaker "system": the same graphs scored under the stricter root policy
-    weaker = score_pairs(Smatch(root="concept"), pairs).pairs
+    weaker = score_corpus(Smatch(root="concept"), pairs).pairs
     return good, weaker
 
 
