@@ -1240,8 +1240,7 @@ async def completion(
 
 @lru_cache(maxsize=1)
 def _frame_names(frames: FrameInventory) -> list[str]:
-    # engine gap: FrameInventory has no public iteration over its frames
-    return sorted(frames._frames)
+    return frames.concepts()
 
 
 @SERVER.feature(

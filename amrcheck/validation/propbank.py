@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -122,6 +123,19 @@ class FrameInventory:
 
     def __len__(self) -> int:
         return len(self._frames)
+
+    def __iter__(self) -> Iterator[str]:
+        """The concepts that have a frame, in no particular order."""
+        return iter(self._frames)
+
+    def concepts(self) -> list[str]:
+        """Every concept that has a frame, sorted (what completion offers).
+
+        Example:
+            >>> [c for c in load_frames().concepts() if c.startswith("love-")]
+            ['love-01', 'love-02']
+        """
+        return sorted(self._frames)
 
     def senses(self, lemma: str) -> list[str]:
         """The known frames of ``lemma``, sorted.

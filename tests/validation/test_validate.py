@@ -230,6 +230,14 @@ def test_bundled_frames_merge_both_inventories() -> None:
     assert frames["love-01"].name
 
 
+def test_the_frame_inventory_lists_its_concepts() -> None:
+    frames = load_frames()
+    concepts = frames.concepts()
+    assert concepts == sorted(frames) and len(concepts) == len(frames)
+    assert "declare-02" in concepts and "want-09" not in concepts
+    assert all(frames.get(concept) is not None for concept in concepts)
+
+
 def test_bundled_data_has_license_and_provenance() -> None:
     data = REPO / "amrcheck" / "data"
     license_text = (data / "LICENSE.CC-BY-SA-4.0.txt").read_text()
