@@ -39,7 +39,7 @@ from amrcheck.benchmarks.bamboo import (  # noqa: E402
 from amrcheck.metrics import get_metric  # noqa: E402
 from amrcheck.metrics.wwlk import WWLK, WWLKTheta, save_weights  # noqa: E402
 from amrcheck.reading.corpus import read_corpus  # noqa: E402
-from amrcheck.workflows.training import SPSASettings, train_wwlk  # noqa: E402
+from amrcheck.training.wwlk_theta import SPSASettings, train_wwlk  # noqa: E402
 
 BAMBOO = REPO.parent / "shared" / "data" / "bamboo"
 HEADER = (

@@ -1,7 +1,7 @@
 """``amrcheck train wwlk``: fit WWLKθ's edge-label weights to human scores.
 
 Thin: read the pair files and scores, build WWLK, call
-:func:`amrcheck.workflows.training.train_wwlk`, write the weights file that
+:func:`amrcheck.training.wwlk_theta.train_wwlk`, write the weights file that
 ``--metric wwlk-theta -o weights=PATH`` loads. Progress bar on stderr
 (none with ``--quiet`` or when stderr is not a terminal).
 """
@@ -23,7 +23,7 @@ from ..metrics.wwlk import WWLK, save_weights
 from ..pairing.graphs import pair_corpora
 from ..reading.corpus import read_corpus
 from ..reading.files import read_input_text
-from ..workflows.training import SPSASettings, train_wwlk
+from ..training.wwlk_theta import SPSASettings, train_wwlk
 from . import app
 from ._common import fail, guarded, progress_bar, report_input_errors
 
@@ -239,15 +239,15 @@ def amrsim(
     """
     with guarded("train"):
         require_learned()
-        from ..learned import training
+        from ..training import amrsim as trainer
 
         train_graphs, problems = _read_graphs(graphs)
         report_input_errors("train", problems, strict=False)
-        dev_set = training.bamboo_dev_set(dev) if dev is not None else None
+        dev_set = trainer.bamboo_dev_set(dev) if dev is not None else None
         report = None if quiet else _print_dev
         try:
             if start is None:
-                settings = training.TensionSettings(
+                settings = trainer.TensionSettings(
                     steps=steps,
                     structural=structural,
                     learning_rate=learning_rate,
@@ -258,7 +258,7 @@ def amrsim(
                     threads=threads,
                 )
                 with progress_bar("train amrsim", steps, quiet) as done:
-                    result = training.train_tension(
+                    result = trainer.train_tension(
                         train_graphs,
                         settings,
                         dev_set,
@@ -268,15 +268,15 @@ def amrsim(
                     )
                 checkpoint = result.checkpoint
             else:
-                checkpoint = training.load_checkpoint(start)
+                checkpoint = trainer.load_checkpoint(start)
             if supervised:
-                pairs, targets = training.bamboo_train_pairs(supervised)
-                stage = training.SupervisedSettings(
+                pairs, targets = trainer.bamboo_train_pairs(supervised)
+                stage = trainer.SupervisedSettings(
                     epochs=epochs, seed=seed, precision=precision, threads=threads
                 )
                 total = -(-len(pairs) // stage.batch_size) * epochs
                 with progress_bar("train amrsim (supervised)", total, quiet) as done:
-                    result = training.train_supervised(
+                    result = trainer.train_supervised(
                         checkpoint,
                         pairs,
                         targets,
@@ -291,7 +291,7 @@ def amrsim(
                 checkpoint = result.checkpoint
         except ValueError as exc:
             raise fail("train", str(exc)) from None
-        training.save_checkpoint(out, checkpoint)
+        trainer.save_checkpoint(out, checkpoint)
     if not quiet:
         typer.echo(f"amrsim weights written to {out}")
 

@@ -36,7 +36,7 @@ in the file. Here each label's weight comes from a generator seeded by the
 label and ``seed`` alone: of 10 draws from U(0.2, 0.35), the one farthest
 from the interval's middle — the same two-peaked spread the entropy rule
 produces, but fixed per label. WWLKθ (:class:`WWLKTheta`, ``wwlk-theta``)
-replaces them with weights trained by :mod:`amrcheck.workflows.training`.
+replaces them with weights trained by :mod:`amrcheck.training.wwlk_theta`.
 
 Determinism and symmetry: nothing depends on hash seeds or on the order
 pairs are scored in, and a pair is always transported in one canonical

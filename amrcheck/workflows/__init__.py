@@ -2,6 +2,7 @@
 
 Layer: engine, top. ``evaluate`` (``amrcheck score``), ``diff``, ``iaa``,
 ``gates`` with ``config`` and ``baseline`` (the pre-commit gates),
-``stats`` (bootstrap intervals, paired tests) and ``training`` (WWLKθ's
-edge weights). The CLI, the hooks and the language server call these.
+and ``stats`` (bootstrap intervals, paired tests). The trainers are in
+:mod:`amrcheck.training`. The CLI, the hooks and the language server
+call these.
 """

@@ -22,7 +22,7 @@ from amrcheck.learned.checkpoint import (  # noqa: E402
     load_checkpoint,
     save_checkpoint,
 )
-from amrcheck.learned.training import _Loop, bamboo_train_pairs  # noqa: E402
+from amrcheck.training.amrsim import _Loop, bamboo_train_pairs  # noqa: E402
 
 
 def test_weights_are_read_from_regular_files_only(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ from amrcheck.metrics.wwlk import (  # noqa: E402
     transport,
 )
 from amrcheck.reading.corpus import decode, read_corpus  # noqa: E402
-from amrcheck.workflows.training import SPSASettings, train_wwlk  # noqa: E402
+from amrcheck.training.wwlk_theta import SPSASettings, train_wwlk  # noqa: E402
 
 from ..conftest import REPO, data_path  # noqa: E402
 from ..reference import bamboo_files  # noqa: E402

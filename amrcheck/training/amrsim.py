@@ -1,8 +1,10 @@
 """Training AMRSim: contrastive tension on unlabelled graphs, optionally supervised.
 
-Layer: engine (torch; no front-end imports). The pretrained encoder stays
-frozen; what is trained is what AMRSim adds to it — the embeddings of the
-added relation tokens and the GNN adapter (its convolutions and the
+Layer: training (torch; no front-end imports), above the model in
+:mod:`amrcheck.learned` and the BAMBOO loader in
+:mod:`amrcheck.benchmarks`. The pretrained encoder stays frozen; what is
+trained is what AMRSim adds to it — the embeddings of the added relation
+tokens and the GNN adapter (its convolutions and the
 projection, which starts at zero so that training starts from the
 encoder itself).
 
@@ -50,22 +52,22 @@ from ..benchmarks.bamboo import load_bamboo
 from ..canonical import canonicalize
 from ..errors import InputError
 from ..graph import Graph
-from ..reading.corpus import read_corpus
-from ..reading.files import open_input, read_input_text
-from ..standardize import StandardGraph, standardize
-from .backbone import encoder_files, encoder_shape, load_backbone
-from .checkpoint import (
+from ..learned.backbone import encoder_files, encoder_shape, load_backbone
+from ..learned.checkpoint import (
     Checkpoint,
     NetSettings,
     load_checkpoint,
     save_checkpoint,
     trained_parameters,
 )
-from .encoder import build_net, make_batch
-from .graph_tokens import TokenGraph, linearize, tokenize
-from .model import AMRSimNet
-from .settings import SupervisedSettings, TensionSettings, resolve_precision
-from .vocabulary import EncoderVocabulary, default_relations
+from ..learned.encoder import build_net, make_batch
+from ..learned.graph_tokens import TokenGraph, linearize, tokenize
+from ..learned.model import AMRSimNet
+from ..learned.settings import SupervisedSettings, TensionSettings, resolve_precision
+from ..learned.vocabulary import EncoderVocabulary, default_relations
+from ..reading.corpus import read_corpus
+from ..reading.files import open_input, read_input_text
+from ..standardize import StandardGraph, standardize
 
 #: called after each step with (steps done, steps in all, last loss)
 StepProgress = Callable[[int, int, float], None]

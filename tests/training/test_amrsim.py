@@ -20,7 +20,7 @@ import torch  # noqa: E402
 
 from amrcheck.learned.checkpoint import load_checkpoint, save_checkpoint  # noqa: E402
 from amrcheck.learned.settings import SupervisedSettings, TensionSettings  # noqa: E402
-from amrcheck.learned.training import (  # noqa: E402
+from amrcheck.training.amrsim import (  # noqa: E402
     DevSet,
     bamboo_train_pairs,
     swap_roles,
@@ -98,7 +98,7 @@ def test_an_interrupted_run_resumes_where_it_stopped(graphs, tmp_path) -> None:
     resumed = train_tension(graphs, TINY, None, state)
     assert resumed.resumed_from == 2 and resumed.steps == 4
     # same draws and schedule; the optimiser's moments come back slightly
-    # off, so the weights are close, not identical (amrcheck.learned.training)
+    # off, so the weights are close, not identical (amrcheck.training.amrsim)
     for name, tensor in straight.checkpoint.parameters.items():
         assert torch.allclose(tensor, resumed.checkpoint.parameters[name], atol=1e-3)
 

@@ -1,6 +1,6 @@
 """Training WWLKθ: one weight per edge label, fitted to human scores by SPSA.
 
-Layer: engine (above the metrics; no front-end imports). The objective is
+Layer: training (above the metrics; no front-end imports). The objective is
 the Pearson correlation between WWLK scores and human similarity scores;
 it is not differentiable in the weights (the EMD is a linear programme),
 so the weights are fitted by simultaneous perturbation stochastic
