@@ -132,13 +132,6 @@ class TokenGraph:
     def size(self) -> int:
         return len(self.ids)
 
-    def unit_tokens(self) -> list[list[int]]:
-        """Per unit, the indices of its tokens."""
-        tokens: list[list[int]] = [[] for _ in self.unit_graph.units]
-        for token, unit in enumerate(self.units):
-            tokens[unit].append(token)
-        return tokens
-
 
 def linearize(graph: StandardGraph) -> UnitGraph:
     """The units of ``graph`` in depth-first order.

@@ -181,40 +181,6 @@ class AlignmentProblem:
     weights: np.ndarray[Any, np.dtype[np.float64]]
     integral: bool = True
 
-    @classmethod
-    def from_weights(
-        cls,
-        n1: int,
-        n2: int,
-        unary: dict[int, float],
-        pairwise: dict[int, dict[int, float]],
-        integral: bool = True,
-    ) -> AlignmentProblem:
-        """A problem from ``unary[p]`` and symmetric ``pairwise[p][q]`` dicts."""
-        dense = np.zeros(n1 * n2)
-        for p, w in unary.items():
-            dense[p] = w
-        row_start = np.zeros(n1 * n2 + 1, dtype=np.int64)
-        partners: list[int] = []
-        weights: list[float] = []
-        for p in range(n1 * n2):
-            row = pairwise.get(p, {})
-            for q in sorted(row):
-                partners.append(q)
-                weights.append(row[q])
-            row_start[p + 1] = len(partners)
-        problem = cls(
-            n1,
-            n2,
-            dense,
-            row_start,
-            np.array(partners, dtype=np.int64),
-            np.array(weights, dtype=np.float64),
-            integral,
-        )
-        problem.check()
-        return problem
-
     def check(self) -> None:
         """Raise ``ValueError`` unless the arrays describe a valid problem."""
         cells = self.n1 * self.n2

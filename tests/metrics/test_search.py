@@ -27,6 +27,7 @@ from amrcheck.reading.corpus import read_corpus
 from amrcheck.standardize import StandardGraph
 
 from ..conftest import SHARED_DATA
+from .problems import problem_from_weights
 
 LITTLE_PRINCE = SHARED_DATA / "little_prince" / "amr-bank-struct-v3.0.txt"
 
@@ -214,7 +215,7 @@ def test_plain_and_compiled_agree_on_graded_weights(seed: int) -> None:
         for q in range(p + 1, n1 * n2):
             if p // n2 != q // n2 and p % n2 != q % n2 and rng.random() < 0.2:
                 pairwise.setdefault(p, {})[q] = pairwise.setdefault(q, {})[p] = 1.0
-    problem = AlignmentProblem.from_weights(n1, n2, unary, pairwise, integral=False)
+    problem = problem_from_weights(n1, n2, unary, pairwise, integral=False)
     plain, fast = _both_ways(problem, seed)
     assert plain == fast
 

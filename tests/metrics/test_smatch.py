@@ -21,6 +21,7 @@ from tests.conftest import data_path
 
 from ..bamboo import subtask
 from ..conftest import SHARED_AMR_FILES, SHARED_DATA
+from .problems import problem_from_weights
 
 SPIT = "(xv0 / spit-01 :ARG0 (xv1 / man))"
 SPEAK = "(xv0 / speak-01 :ARG0 (xv1 / man))"
@@ -220,7 +221,7 @@ def test_search_and_ilp_agree_with_brute_force_on_small_problems(seed: int) -> N
         for q in range(p + 1, n1 * n2):
             if p // n2 != q // n2 and p % n2 != q % n2 and rng.random() < 0.3:
                 pairwise.setdefault(p, {})[q] = pairwise.setdefault(q, {})[p] = 1
-    problem = AlignmentProblem.from_weights(n1, n2, unary, pairwise)
+    problem = problem_from_weights(n1, n2, unary, pairwise)
     optimum = _brute_force(problem)
     found = hill_climb(problem, restarts=2, seed=seed)
     assert found.value == problem.value(found.mapping) <= optimum <= found.upper_bound
