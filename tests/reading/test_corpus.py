@@ -338,3 +338,12 @@ def test_chunk_lines_and_columns_are_the_source_ones() -> None:
     assert [chunk.line_column(o) for o in offsets] == [
         source.line_column(o) for o in offsets
     ]
+
+
+def test_entry_is_exported_from_reading() -> None:
+    import amrcheck
+    from amrcheck.reading import Entry
+
+    corpus = read_string("# ::id a\n(w / want-01)\n")
+    assert amrcheck.Entry is Entry
+    assert isinstance(corpus[0], Entry) and corpus[0].id == "a"
