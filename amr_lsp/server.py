@@ -74,6 +74,7 @@ from .hover import hover_markdown
 from .references import ReferenceStore
 from .similar import Precedents, similar_markdown, similar_payload
 from .umr import UmrAnalysis, UmrCache, analyze_umr, is_umr_document
+from .umr_scores import score_umr
 from .workspace import ReadPolicy
 
 log = logging.getLogger(__name__)
@@ -314,8 +315,7 @@ class AmrLanguageServer(LanguageServer):
         if document is None:
             return None
         if uri in self.umr_uris:
-            await self.umr(uri, publish=True)
-            return None
+            return await self.umr_scores(uri, await self.umr(uri, publish=True))
         version, text = document.version, document.source
         await self.wait_configured()
         settings, comparer = self.settings, self.comparer
@@ -447,6 +447,31 @@ class AmrLanguageServer(LanguageServer):
                     types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params
                 )
         return known
+
+    async def umr_scores(self, uri: str, umr: UmrAnalysis) -> Analysis | None:
+        """Score the UMR document ``uri`` (read as ``umr``) against its
+        reference and publish its document score (None: it changed meanwhile)."""
+        document = self.open_document(uri)
+        if document is None or document.version != umr.version:
+            return None
+        await self.wait_configured()
+        settings, comparer = self.settings, self.comparer
+        analysis = await self.run_engine(
+            score_umr, umr, document.source, settings, comparer, self.references,
+            self.root, self.analyses.get(uri),
+        )
+        current = self.open_document(uri)
+        if current is None or current.version != umr.version:
+            return None
+        self.analyses[uri] = analysis
+        reference = analysis.reference
+        if reference is not None and reference.problem is not None:
+            self.show_once(reference.problem, types.MessageType.Warning)
+        if settings.features.document_score:
+            self.protocol.notify(DOCUMENT_SCORE_NOTIFICATION, analysis.score_summary())
+        if not (self.client_follows_edits and uri in self.edited):
+            self._refresh_views(settings)
+        return analysis
 
     async def analysis(self, uri: str) -> Analysis:
         """The analysis of the current version, waiting for (or running) it."""
@@ -730,8 +755,8 @@ async def code_lens(
     # Editors resolve the lenses they show (VS Code: the visible ones), so
     # a keystroke in a 1,562-graph file does not re-send 1,562 titles.
     uri = params.text_document.uri
-    if not ls.settings.features.code_lens or uri in ls.umr_uris:
-        return []  # UMR scores come with UMR scoring
+    if not ls.settings.features.code_lens:
+        return []
     if ls.client_follows_edits:
         early = ls.early_lenses(uri, ls.require_open(uri).version)
         if early is not None:
@@ -773,7 +798,7 @@ async def code_lens_resolve(
 async def inlay_hint(
     ls: AmrLanguageServer, params: types.InlayHintParams
 ) -> list[types.InlayHint]:
-    if not ls.settings.features.inlay_hints or params.text_document.uri in ls.umr_uris:
+    if not ls.settings.features.inlay_hints:
         return []
     analysis = await ls.analysis(params.text_document.uri)
     lines = analysis.parsed.lines

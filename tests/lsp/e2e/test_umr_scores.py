@@ -1,0 +1,167 @@
+"""UMR documents scored against a reference UMR file in the editor (issue 31).
+
+The reference is a real file of the UMR 3.0 English release
+(``english_umr-0003.umr``, CC BY-SA 4.0); the document is a copy with one
+concept and one temporal relation changed, naming it with ``# ::reference``.
+The document score must be ``amrcheck score REF DOC --json``'s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsprotocol import types
+
+from tests.conftest import data_path
+
+from .conftest import wait_score
+
+REFERENCE = data_path("umr") / "english_umr-0003.umr"
+ROOT = Path(__file__).parents[3]
+
+
+def perturbed(text: str) -> str:
+    """``text`` with one concept and one temporal relation changed."""
+    changed = text.replace("(s1f / freedom)", "(s1f / liberty)").replace(
+        ":temporal ((s2s2 :after s4p))", ":temporal ((s2s2 :before s4p))"
+    )
+    assert changed.count("liberty") == 1 and ":before s4p" in changed
+    return changed
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[Path, Path]:
+    gold = tmp_path / "gold.umr"
+    gold.write_text(REFERENCE.read_text(encoding="utf-8"), encoding="utf-8")
+    document = tmp_path / "doc.umr"
+    document.write_text(
+        "# ::reference gold.umr\n" + perturbed(gold.read_text(encoding="utf-8")),
+        encoding="utf-8",
+    )
+    return gold, document
+
+
+def cli_score(gold: Path, document: Path) -> dict[str, Any]:
+    run = subprocess.run(
+        [sys.executable, "-c", "from amrcheck.cli import main; main()",
+         "score", str(gold), str(document), "--json"],
+        capture_output=True, text=True, timeout=600, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert run.returncode in (0, 1), run.stderr  # 1: a sentence counted empty
+    data: dict[str, Any] = json.loads(run.stdout)
+    return data
+
+
+async def open_umr(client: Any, path: Path, text: str | None = None) -> str:
+    uri = path.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="umr", version=1,
+                text=path.read_text(encoding="utf-8") if text is None else text,
+            )
+        )
+    )
+    return uri
+
+
+@pytest.mark.asyncio
+async def test_document_score_is_amrcheck_scores(
+    start_client: Any, files: tuple[Path, Path]
+) -> None:
+    gold, document = files
+    client = await start_client(root=document.parent, options={"debounceMs": 10})
+    uri = await open_umr(client, document)
+    score = await wait_score(client, uri, 1)
+    cli = cli_score(gold, document)
+    micro = cli["results"][0]["micro"]
+    assert score.f1 == pytest.approx(micro["f1"])
+    assert (score.precision, score.recall) == pytest.approx(
+        (micro["precision"], micro["recall"])
+    )
+    assert score.f1 < 1.0  # the changed concept counts
+    assert score.graphs == score.compared == 9
+    assert cli["paired_by"] == "id" and score.paired_by == "graphs paired by ::id"
+    layers = cli["umr"][str(document)]
+    # (the client reads JSON objects as named tuples)
+    assert score.umr.temporal.f1 == pytest.approx(layers["temporal"]["f1"])
+    assert score.umr.overall.f1 == pytest.approx(layers["overall"]["f1"])
+    assert score.umr.temporal.f1 < 1.0  # the changed relation counts
+    assert [m.triple for m in score.umr.temporal.missing] == [
+        m["triple"] for m in layers["temporal"]["missing"]
+    ]
+    # the command answers the same as the notification
+    again = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="amrcheck.documentScore", arguments=[uri])
+    )
+    assert again["f1"] == pytest.approx(micro["f1"])
+
+
+@pytest.mark.asyncio
+async def test_lenses_and_score_titles_per_sentence(
+    start_client: Any, files: tuple[Path, Path]
+) -> None:
+    _, document = files
+    client = await start_client(root=document.parent, options={"debounceMs": 10})
+    uri = await open_umr(client, document)
+    await wait_score(client, uri, 1)
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    assert len(lenses) == 9
+    first = await client.code_lens_resolve_async(lenses[0])
+    assert first.command is not None
+    title = first.command.title
+    # snt1's graph starts on line 9 (0-based 8: the header line comes first)
+    assert first.range.start.line == 8
+    assert title.startswith("smatch 0.9") and title.endswith("vs gold.umr#snt1")
+    assert "relabelled" in title
+    second = await client.code_lens_resolve_async(lenses[1])
+    assert second.command is not None
+    assert second.command.title.startswith("smatch 1.00")
+    titles = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="amrcheck.scoreTitles", arguments=[uri, 0, None]
+        )
+    )
+    assert [g["id"] for g in titles["graphs"]] == [f"snt{n}" for n in range(1, 10)]
+    assert titles["graphs"][0]["title"] == title
+    assert titles["graphs"][0]["line"] == 8
+
+
+@pytest.mark.asyncio
+async def test_broken_sentence_counts_as_empty(
+    start_client: Any, files: tuple[Path, Path]
+) -> None:
+    """As ``amrcheck score`` counts it: a sentence whose graph cannot be
+    read scores as an empty graph, never raising the document score."""
+    gold, document = files
+    text = document.read_text(encoding="utf-8")
+    broken = text.replace("(s1f / liberty)", "(s1f / liberty", 1)
+    document.write_text(broken, encoding="utf-8")
+    client = await start_client(root=document.parent, options={"debounceMs": 10})
+    uri = await open_umr(client, document)
+    score = await wait_score(client, uri, 1)
+    cli = cli_score(gold, document)
+    assert score.f1 == pytest.approx(cli["results"][0]["micro"]["f1"], abs=1e-9)
+    assert [e.graph for e in score.counted_empty] == ["snt1"]
+
+
+@pytest.mark.asyncio
+async def test_missing_reference_is_said(start_client: Any, tmp_path: Path) -> None:
+    document = tmp_path / "doc.umr"
+    document.write_text(
+        "# ::reference nowhere.umr\n" + REFERENCE.read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    client = await start_client(root=tmp_path, options={"debounceMs": 10})
+    uri = await open_umr(client, document)
+    score = await wait_score(client, uri, 1)
+    assert score.f1 is None and "not found" in score.problem
