@@ -28,7 +28,14 @@ from typing import Any
 from lsprotocol import types
 
 from amrcheck import (
-    Corpus, Entry, Finding, Graph, PairingError, Score, Span, validate,
+    Corpus,
+    Entry,
+    Finding,
+    Graph,
+    PairingError,
+    Score,
+    Span,
+    validate,
 )
 from amrcheck.pairing.graphs import EntryRow, how_paired, match_entries
 from amrcheck.pairing.scoring import ScoredRow, score_rows
