@@ -40,6 +40,7 @@ from amrcheck import (
 from amrcheck.pairing.graphs import EntryRow, how_paired, match_entries
 from amrcheck.pairing.scoring import ScoredRow, score_rows
 from amrcheck.validation.validate import GraphFindingsCache
+from amrcheck.workflows.umr_score import DocumentScore, document_dict
 
 from .compare import Comparer, GraphComparison, TripleId
 from .config import Settings
@@ -107,9 +108,9 @@ class Analysis:
     #: how the graphs were paired with the reference's, as the command
     #: line says it (None: not paired)
     paired_by: str | None = None
-    #: a UMR document's document-level layers against its reference, as
-    #: ``amrcheck score --json`` gives them under ``umr`` (None: not UMR)
-    layers: dict[str, Any] | None = None
+    #: a UMR document's document-level layers against its reference
+    #: (None: not UMR, or its reference is not)
+    umr: DocumentScore | None = None
 
     @property
     def version(self) -> int | None:
@@ -163,7 +164,8 @@ class Analysis:
                 }
                 for entry in self.absent
             ],
-            **({} if self.layers is None else {"umr": self.layers}),
+            # as ``amrcheck score --json`` gives them under ``umr``
+            **({} if self.umr is None else {"umr": document_dict(self.umr)}),
         }
 
 

@@ -74,7 +74,7 @@ from .hover import hover_markdown
 from .references import ReferenceStore
 from .similar import Precedents, similar_markdown, similar_payload
 from .umr import UmrAnalysis, UmrCache, analyze_umr, is_umr_document
-from .umr_scores import score_umr
+from .umr_scores import reference_hover, score_umr
 from .workspace import ReadPolicy
 
 log = logging.getLogger(__name__)
@@ -986,12 +986,9 @@ async def document_score(ls: AmrLanguageServer, uri: Any) -> dict[str, Any]:
 
 @SERVER.feature(types.TEXT_DOCUMENT_HOVER)
 async def hover(ls: AmrLanguageServer, params: types.HoverParams) -> types.Hover | None:
-    if params.text_document.uri in ls.umr_uris:
-        umr = await ls.umr(params.text_document.uri)
-        found = umr_features.hover(umr, umr.lines.offset(params.position))
-        if found is None:
-            return None
-        return types.Hover(contents=lsp_markdown(found[0]), range=found[1])
+    uri = params.text_document.uri
+    if uri in ls.umr_uris:
+        return await umr_hover(ls, uri, params.position)
     analysis = await ls.analysis(params.text_document.uri)
     token = analysis.parsed.token_at(params.position)
     if token is None:
@@ -1005,6 +1002,26 @@ async def hover(ls: AmrLanguageServer, params: types.HoverParams) -> types.Hover
     return types.Hover(
         contents=lsp_markdown(text), range=lsp_range(token.span, analysis.parsed.lines)
     )
+
+
+async def umr_hover(
+    ls: AmrLanguageServer, uri: str, position: types.Position
+) -> types.Hover | None:
+    """A UMR node's hover, and what its reference file says of it (if any)."""
+    umr = await ls.umr(uri)
+    offset = umr.lines.offset(position)
+    found = umr_features.hover(umr, offset)
+    if found is None:
+        return None
+    text, where = found
+    here = umr_features.at(umr, offset)
+    if here is not None and here.kind is not umr_features.Kind.WORD:
+        scores = await ls.analysis(uri)
+        if scores.version == umr.version:
+            against = reference_hover(scores, umr, here.name)
+            if against:
+                text += "\n\n" + against
+    return types.Hover(contents=lsp_markdown(text), range=where)
 
 
 async def similar_hits(ls: AmrLanguageServer, uri: str, graph: Graph) -> Any:

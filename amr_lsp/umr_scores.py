@@ -23,9 +23,9 @@ from pathlib import Path
 from lsprotocol import types
 
 from amrcheck import Span
-from amrcheck.reading.umr import UmrDocument
+from amrcheck.reading.umr import DocTriple, UmrDocument
 from amrcheck.reading.umr_corpus import corpus_of
-from amrcheck.workflows.umr_score import document_dict, score_document
+from amrcheck.workflows.umr_score import DocumentScore, score_document
 
 from .analysis import Analysis, compare_document
 from .compare import Comparer
@@ -34,6 +34,7 @@ from .convert import DIFF_SOURCE, SCORE_SOURCE, VALIDATION_SOURCE, uri_to_path
 from .documents import ParsedDocument
 from .references import ReferenceStore, choose_reference_for
 from .umr import UmrAnalysis
+from .umr_features import HOVER_RELATIONS, aligned_words, concepts
 
 #: ``# ::reference PATH``: the header line naming a document's reference
 _HEADER_RE = re.compile(r"^#[ \t]*::reference[ \t]+(\S[^\n]*?)[ \t\r]*$", re.M)
@@ -98,6 +99,82 @@ def score_umr(
     reference = analysis.reference
     if reference is not None and reference.umr is not None:
         clock = time.perf_counter()
-        analysis.layers = document_dict(score_document(reference.umr, document))
+        analysis.umr = score_document(reference.umr, document)
         timings["layers"] = time.perf_counter() - clock
     return analysis
+
+
+def _written(triple: DocTriple) -> str:
+    return f"({triple.source} {triple.relation} {triple.target})"
+
+
+def reference_hover(scores: Analysis, umr: UmrAnalysis, name: str) -> str | None:
+    """What the reference says of the document's node ``name``: the
+    reference node the scoring maps it to, with its concept and aligned
+    words there, and ``name``'s document-level relations, each matched
+    (implied by the reference), extra, or missing (a relation of the
+    reference node that the document does not imply). None: the document
+    has no UMR reference, or ``name`` is not one of its nodes."""
+    found, reference = scores.umr, scores.reference
+    if (
+        found is None or reference is None or reference.umr is None
+        or name not in found.mapping
+    ):
+        return None
+    shown = scores.reference_name or str(reference.path)
+    target = found.mapping[name]
+    parts = [
+        f"reference ({shown}): no node is aligned to **{name}**" if target is None
+        else _reference_node(reference.umr, target, shown)
+    ]
+    lines = _relations(found, umr, name, target)
+    if lines:
+        more = len(lines) - HOVER_RELATIONS
+        lines = lines[:HOVER_RELATIONS] + ([f"- … and {more} more"] if more > 0 else [])
+        parts.append("document level against the reference:\n" + "\n".join(lines))
+    return "\n\n".join(parts)
+
+
+def _reference_node(document: UmrDocument, target: str, shown: str) -> str:
+    """``reference (gold.umr snt1): **s1f** / freedom, aligned to 4-4 “freedom”``."""
+    for sentence in document.sentences:
+        concept = concepts(sentence).get(target)
+        if concept is not None:
+            return (
+                f"reference ({shown} {sentence.label}): **{target}** / {concept}, "
+                + aligned_words(sentence, target)
+            )
+    return f"reference ({shown}): **{target}**"
+
+
+def _relations(
+    found: DocumentScore, umr: UmrAnalysis, name: str, target: str | None
+) -> list[str]:
+    """``- matched temporal `(s1t2 :contained s1t)```, one line per
+    document-level relation of ``name`` (or missing one of ``target``)."""
+    lines = []
+    for group, score in found.groups.items():
+        extra = {
+            _written(w.triple) for w in score.extra
+            if name in (w.triple.source, w.triple.target)
+        }
+        for triple in _triples_of(umr, name):
+            if triple.group.lstrip(":").lower() == group:
+                written = _written(triple)
+                verdict = "extra" if written in extra else "matched"
+                lines.append(f"- {verdict} {group} `{written}`")
+        lines.extend(
+            f"- missing {group} `{_written(w.triple)}` ({w.where})"
+            for w in score.missing
+            if target is not None and target in (w.triple.source, w.triple.target)
+        )
+    return lines
+
+
+def _triples_of(umr: UmrAnalysis, name: str) -> list[DocTriple]:
+    return [
+        triple
+        for read in umr.reads if name in read.names
+        for triple in read.sentence.document.triples
+        if name in (triple.source, triple.target)
+    ]

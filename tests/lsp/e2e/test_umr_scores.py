@@ -165,3 +165,43 @@ async def test_missing_reference_is_said(start_client: Any, tmp_path: Path) -> N
     uri = await open_umr(client, document)
     score = await wait_score(client, uri, 1)
     assert score.f1 is None and "not found" in score.problem
+
+
+def position_of(text: str, needle: str, skip: int = 0) -> types.Position:
+    """The position of the first character of ``needle`` + ``skip``."""
+    offset = text.index(needle) + skip
+    line = text.count("\n", 0, offset)
+    return types.Position(line=line, character=offset - text.rfind("\n", 0, offset) - 1)
+
+
+async def hover_text(client: Any, uri: str, where: types.Position) -> str:
+    found = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri),
+                          position=where)
+    )
+    assert found is not None
+    return str(found.contents.value)
+
+
+@pytest.mark.asyncio
+async def test_hover_shows_the_reference_node_and_relations(
+    start_client: Any, files: tuple[Path, Path]
+) -> None:
+    _, document = files
+    text = document.read_text(encoding="utf-8")
+    client = await start_client(root=document.parent, options={"debounceMs": 10})
+    uri = await open_umr(client, document)
+    await wait_score(client, uri, 1)
+    # the relabelled node: its own words, and the reference node's
+    shown = await hover_text(client, uri, position_of(text, "(s1f / liberty)", 1))
+    assert "**s1f** / liberty" in shown
+    assert "reference (gold.umr snt1): **s1f** / freedom, aligned to 4-4 “freedom”" in (
+        shown
+    )
+    assert "matched temporal" not in shown  # s1f has no document-level relation
+    # a node whose temporal relation was turned round: extra and missing
+    shown = await hover_text(client, uri, position_of(text, "(s2s2 :before s4p)", 14))
+    assert "- extra temporal `(s2s2 :before s4p)`" in shown
+    assert "- missing temporal `(s2s2 :after s4p)` (" in shown
+    assert "- matched modal `(author :full-affirmative s4p)`" in shown
+    assert "gold.umr:180:" in shown  # where the missing one is in the reference
