@@ -74,7 +74,7 @@ from .hover import hover_markdown
 from .references import ReferenceStore
 from .similar import Precedents, similar_markdown, similar_payload
 from .umr import UmrAnalysis, UmrCache, analyze_umr, is_umr_document
-from .umr_scores import reference_hover, score_umr
+from .umr_scores import KeptAlignments, reference_hover, score_umr
 from .workspace import ReadPolicy
 
 log = logging.getLogger(__name__)
@@ -218,6 +218,8 @@ class AmrLanguageServer(LanguageServer):
         self.umr_caches: dict[str, UmrCache] = {}
         self.umr_analyses: dict[str, UmrAnalysis] = {}
         self.umr_options = UmrOptions()
+        #: the node mappings of each UMR document's last version (its layers)
+        self.umr_alignments: dict[str, KeptAlignments] = {}
         # one thread: the engine work of all documents runs there in turn
         self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amr-engine")
 
@@ -459,6 +461,7 @@ class AmrLanguageServer(LanguageServer):
         analysis = await self.run_engine(
             score_umr, umr, document.source, settings, comparer, self.references,
             self.root, self.analyses.get(uri),
+            self.umr_alignments.setdefault(uri, KeptAlignments()),
         )
         current = self.open_document(uri)
         if current is None or current.version != umr.version:
@@ -737,6 +740,7 @@ def did_close(ls: AmrLanguageServer, params: types.DidCloseTextDocumentParams) -
     ls.umr_uris.discard(uri)
     ls.umr_caches.pop(uri, None)
     ls.umr_analyses.pop(uri, None)
+    ls.umr_alignments.pop(uri, None)
     ls.documents.forget(uri)
     ls.store.clear(uri)
     ls.store.sync(uri)

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import ClassVar
 
 from lsprotocol import types
 
-from amrcheck import Span
+from amrcheck import Graph, Score, Span, get_metric
 from amrcheck.reading.umr import DocTriple, UmrDocument
 from amrcheck.reading.umr_corpus import corpus_of
 from amrcheck.workflows.umr_score import DocumentScore, score_document
@@ -68,6 +70,40 @@ def reference_header(umr: UmrAnalysis, parsed: ParsedDocument) -> Span | None:
     return Span(parsed.corpus.source, base + match.start(1), base + match.end(1))
 
 
+class KeptAlignments:
+    """The metric whose alignments map nodes for the document level (smatch,
+    :func:`~amrcheck.workflows.umr_score.score_document`'s default, so the
+    layers are ``amrcheck score``'s), its scores of the last version's
+    sentence pairs kept: an edit changes one sentence, and the others are
+    not aligned again (keyed by both graphs' text: the same text, the same
+    score, as smatch's search is seeded)."""
+
+    name: ClassVar[str] = "smatch"
+
+    def __init__(self) -> None:
+        self.metric = get_metric(self.name)
+        self._last: dict[tuple[str, str, bool], Score] = {}
+        self._fresh: dict[tuple[str, str, bool], Score] = {}
+
+    def next_version(self) -> None:
+        """Keep only the scores the version scored last used."""
+        self._last, self._fresh = self._fresh, {}
+
+    def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
+        key = (candidate.text, reference.text, explain)
+        known = self._fresh.get(key) or self._last.get(key)
+        if known is None:
+            known = self.metric.score(candidate, reference, explain)
+        self._fresh[key] = known
+        return known
+
+    def aggregate(self, pairs: Sequence[Score]) -> Score:
+        return self.metric.aggregate(pairs)
+
+    def score_missing(self, reference: Graph) -> Score:
+        return self.metric.score_missing(reference)
+
+
 def score_umr(
     umr: UmrAnalysis,
     text: str,
@@ -76,9 +112,11 @@ def score_umr(
     references: ReferenceStore,
     root: Path | None,
     previous: Analysis | None = None,
+    alignments: KeptAlignments | None = None,
 ) -> Analysis:
     """The sentence scores and document score of the UMR document ``umr``
-    (``text``: its buffer) against its reference."""
+    (``text``: its buffer) against its reference (``alignments``: the node
+    mapping's scores of the document's last version)."""
     clock = time.perf_counter()
     body = text[1:] if text.startswith("\ufeff") else text
     path = uri_to_path(umr.uri)
@@ -99,7 +137,9 @@ def score_umr(
     reference = analysis.reference
     if reference is not None and reference.umr is not None:
         clock = time.perf_counter()
-        analysis.umr = score_document(reference.umr, document)
+        alignments = alignments or KeptAlignments()
+        alignments.next_version()
+        analysis.umr = score_document(reference.umr, document, alignments)
         timings["layers"] = time.perf_counter() - clock
     return analysis
 
