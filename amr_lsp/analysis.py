@@ -238,10 +238,12 @@ def compare_document(
     diagnostics: dict[str, list[types.Diagnostic]],
     timings: dict[str, float],
     previous: Analysis | None = None,
+    differences: bool = True,
 ) -> Analysis:
     """Compare ``parsed``'s graphs with the reference ``choice`` (named on
     the line ``header``, if by a header) and make its analysis, with the
-    validator's ``findings`` and ``diagnostics`` already made."""
+    validator's ``findings`` and ``diagnostics`` already made (and the diff
+    diagnostics, if ``differences`` and the settings ask for them)."""
     clock = time.perf_counter()
     corpus = parsed.corpus
     document = uri_to_path(parsed.uri)
@@ -270,7 +272,10 @@ def compare_document(
         )
     if paired.problem is not None:
         diagnostics[DIFF_SOURCE].append(_pairing_problem(parsed, paired.problem))
-    if settings.features.diff and reference is not None and reference.lines is not None:
+    if (
+        differences and settings.features.diff
+        and reference is not None and reference.lines is not None
+    ):
         diagnostics[DIFF_SOURCE].extend(
             _differences(graphs, settings, parsed, reference, name or "", root)
         )

@@ -130,9 +130,11 @@ def score_umr(
         VALIDATION_SOURCE: [], DIFF_SOURCE: [], SCORE_SOURCE: []
     }
     timings = {"read": time.perf_counter() - clock}
+    # no diff diagnostics: a UMR document's are its validator's, published
+    # as it is read (``amrcheck diff`` lists the changes per layer)
     analysis = compare_document(
         parsed, settings, comparer, references, root, choice, header, [],
-        diagnostics, timings, previous,
+        diagnostics, timings, previous, differences=False,
     )
     reference = analysis.reference
     if reference is not None and reference.umr is not None:
