@@ -205,3 +205,26 @@ async def test_hover_shows_the_reference_node_and_relations(
     assert "- missing temporal `(s2s2 :after s4p)` (" in shown
     assert "- matched modal `(author :full-affirmative s4p)`" in shown
     assert "gold.umr:180:" in shown  # where the missing one is in the reference
+
+
+@pytest.mark.asyncio
+async def test_reference_by_the_references_setting(
+    start_client: Any, files: tuple[Path, Path]
+) -> None:
+    """No header line: the ``references`` setting names the reference, as for AMR."""
+    gold, document = files
+    text = document.read_text(encoding="utf-8").split("\n", 1)[1]  # header dropped
+    annotation = document.parent / "ann" / "doc.umr"
+    annotation.parent.mkdir()
+    annotation.write_text(text, encoding="utf-8")
+    client = await start_client(
+        root=document.parent,
+        options={"debounceMs": 10, "references": {"ann/*.umr": "gold.umr"}},
+    )
+    uri = await open_umr(client, annotation)
+    score = await wait_score(client, uri, 1)
+    assert score.reference == str(gold)
+    cli = cli_score(gold, annotation)
+    assert score.f1 == pytest.approx(cli["results"][0]["micro"]["f1"])
+    layers = cli["umr"][str(annotation)]
+    assert score.umr.overall.f1 == pytest.approx(layers["overall"]["f1"])
