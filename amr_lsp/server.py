@@ -472,7 +472,9 @@ class AmrLanguageServer(LanguageServer):
             self.show_once(reference.problem, types.MessageType.Warning)
         if settings.features.document_score:
             self.protocol.notify(DOCUMENT_SCORE_NOTIFICATION, analysis.score_summary())
-        if not (self.client_follows_edits and uri in self.edited):
+        if not (self.client_follows_edits and uri in self.edited) or (
+            self._early_lenses_moved(uri, analysis)
+        ):
             self._refresh_views(settings)
         return analysis
 

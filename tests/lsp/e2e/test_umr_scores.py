@@ -20,7 +20,7 @@ from lsprotocol import types
 
 from tests.conftest import data_path
 
-from .conftest import wait_score
+from .conftest import change, wait_score
 
 REFERENCE = data_path("umr") / "english_umr-0003.umr"
 ROOT = Path(__file__).parents[3]
@@ -228,3 +228,28 @@ async def test_reference_by_the_references_setting(
     assert score.f1 == pytest.approx(cli["results"][0]["micro"]["f1"])
     layers = cli["umr"][str(annotation)]
     assert score.umr.overall.f1 == pytest.approx(layers["overall"]["f1"])
+
+
+@pytest.mark.asyncio
+async def test_an_edit_is_scored_again(
+    start_client: Any, files: tuple[Path, Path]
+) -> None:
+    """Undoing the changed concept and relation brings the document to 1.0."""
+    _, document = files
+    text = document.read_text(encoding="utf-8")
+    client = await start_client(root=document.parent, options={"debounceMs": 10})
+    uri = await open_umr(client, document)
+    assert (await wait_score(client, uri, 1)).f1 < 1.0
+    undone = text.replace("(s1f / liberty)", "(s1f / freedom)").replace(
+        ":before s4p", ":after s4p"
+    )
+    await change(client, uri, 2, undone, wait=False)
+    score = await wait_score(client, uri, 2)
+    assert score.f1 == 1.0
+    assert score.umr.overall.f1 == 1.0 and score.umr.temporal.missing == []
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    first = await client.code_lens_resolve_async(lenses[0])
+    assert first.command is not None
+    assert first.command.title.startswith("smatch 1.00")
