@@ -253,3 +253,26 @@ async def test_an_edit_is_scored_again(
     first = await client.code_lens_resolve_async(lenses[0])
     assert first.command is not None
     assert first.command.title.startswith("smatch 1.00")
+
+
+@pytest.mark.asyncio
+async def test_missing_sentence_counts_as_empty(
+    start_client: Any, files: tuple[Path, Path]
+) -> None:
+    """A reference sentence the document lacks (by number) counts as an
+    empty graph, as ``amrcheck score`` counts it."""
+    gold, document = files
+    text = document.read_text(encoding="utf-8")
+    last = text.index("# :: snt9")
+    cut = text.rindex("\n#####", 0, last) + 1  # the separator line above it
+    document.write_text(text[:cut], encoding="utf-8")
+    client = await start_client(root=document.parent, options={"debounceMs": 10})
+    uri = await open_umr(client, document)
+    score = await wait_score(client, uri, 1)
+    cli = cli_score(gold, document)
+    assert cli["results"][0]["counted_empty"] == 1
+    assert score.f1 == pytest.approx(cli["results"][0]["micro"]["f1"])
+    assert [(e.graph, e.why) for e in score.counted_empty] == [
+        ("snt9", "not in this document")
+    ]
+    assert score.graphs == 8
