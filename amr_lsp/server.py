@@ -74,7 +74,12 @@ from .hover import hover_markdown
 from .references import ReferenceStore
 from .similar import Precedents, similar_markdown, similar_payload
 from .umr import UmrAnalysis, UmrCache, analyze_umr, is_umr_document
-from .umr_scores import KeptAlignments, reference_hover, score_umr
+from .umr_scores import (
+    KeptAlignments,
+    reference_hover,
+    reference_word_hover,
+    score_umr,
+)
 from .workspace import ReadPolicy
 
 log = logging.getLogger(__name__)
@@ -1021,10 +1026,14 @@ async def umr_hover(
         return None
     text, where = found
     here = umr_features.at(umr, offset)
-    if here is not None and here.kind is not umr_features.Kind.WORD:
+    if here is not None:
         scores = await ls.analysis(uri)
         if scores.version == umr.version:
-            against = reference_hover(scores, umr, here.name)
+            against = (
+                reference_word_hover(scores, umr, here.sentence, here.detail)
+                if here.kind is umr_features.Kind.WORD
+                else reference_hover(scores, umr, here.name)
+            )
             if against:
                 text += "\n\n" + against
     return types.Hover(contents=lsp_markdown(text), range=where)

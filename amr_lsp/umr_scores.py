@@ -26,7 +26,7 @@ from lsprotocol import types
 
 from amrcheck import Graph, Score, Span, get_metric
 from amrcheck.reading.umr import DocTriple, UmrDocument
-from amrcheck.reading.umr_corpus import corpus_of
+from amrcheck.reading.umr_corpus import corpus_of, sentence_key
 from amrcheck.workflows.umr_score import DocumentScore, score_document
 
 from .analysis import Analysis, compare_document
@@ -220,3 +220,33 @@ def _triples_of(umr: UmrAnalysis, name: str) -> list[DocTriple]:
         for triple in read.sentence.document.triples
         if name in (triple.source, triple.target)
     ]
+
+
+def reference_word_hover(
+    scores: Analysis, umr: UmrAnalysis, sentence_index: int, word: int
+) -> str | None:
+    """What the reference's sentence of the same number aligns to word
+    ``word`` (1-based) of the document's sentence ``sentence_index``: the
+    word there and its nodes. None: no UMR reference, or no such sentence."""
+    reference = scores.reference
+    if reference is None or reference.umr is None:
+        return None
+    key = sentence_key(umr.reads[sentence_index].sentence)
+    partner = next(
+        (s for s in reference.umr.sentences if sentence_key(s) == key), None
+    )
+    if partner is None:
+        return None
+    shown = scores.reference_name or str(reference.path)
+    words = partner.words
+    there = f"“{words[word - 1].text}”" if 0 < word <= len(words) else "no such word"
+    nodes = concepts(partner)
+    aligned = [
+        f"`{line.variable}` / {nodes.get(line.variable, '?')}"
+        for line in partner.alignments
+        if any(a <= word <= b for a, b in line.ranges)
+    ]
+    return (
+        f"reference ({shown} {partner.label}): word {word} {there}, "
+        + (f"aligned to {', '.join(aligned)}" if aligned else "aligned to no node")
+    )

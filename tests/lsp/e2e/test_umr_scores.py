@@ -205,6 +205,12 @@ async def test_hover_shows_the_reference_node_and_relations(
     assert "- missing temporal `(s2s2 :after s4p)` (" in shown
     assert "- matched modal `(author :full-affirmative s4p)`" in shown
     assert "gold.umr:180:" in shown  # where the missing one is in the reference
+    # a word: its nodes here, and the reference sentence's word and nodes
+    words = "Words: Edmund Pope tasted "
+    shown = await hover_text(client, uri, position_of(text, words, len(words) + 1))
+    assert "word 4 **freedom**" in shown and "`s1f` / liberty" in shown
+    there = "reference (gold.umr snt1): word 4 “freedom”, aligned to `s1f` / freedom"
+    assert there in shown
 
 
 @pytest.mark.asyncio
