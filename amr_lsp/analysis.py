@@ -27,10 +27,20 @@ from typing import Any
 
 from lsprotocol import types
 
-from amrcheck import Corpus, Entry, Finding, Graph, PairingError, Score, validate
+from amrcheck import (
+    Corpus,
+    Entry,
+    Finding,
+    Graph,
+    PairingError,
+    Score,
+    Span,
+    validate,
+)
 from amrcheck.pairing.graphs import EntryRow, how_paired, match_entries
 from amrcheck.pairing.scoring import ScoredRow, score_rows
 from amrcheck.validation.validate import GraphFindingsCache
+from amrcheck.workflows.umr_score import DocumentScore, document_dict
 
 from .compare import Comparer, GraphComparison, TripleId
 from .config import Settings
@@ -98,6 +108,9 @@ class Analysis:
     #: how the graphs were paired with the reference's, as the command
     #: line says it (None: not paired)
     paired_by: str | None = None
+    #: a UMR document's document-level layers against its reference
+    #: (None: not UMR, or its reference is not)
+    umr: DocumentScore | None = None
 
     @property
     def version(self) -> int | None:
@@ -151,6 +164,8 @@ class Analysis:
                 }
                 for entry in self.absent
             ],
+            # as ``amrcheck score --json`` gives them under ``umr``
+            **({} if self.umr is None else {"umr": document_dict(self.umr)}),
         }
 
 
@@ -197,10 +212,41 @@ def analyze(
         lsp_diagnostic(f, parsed.lines, parsed.uri) for f in findings
     ]
     timings["validate"] = time.perf_counter() - clock
+    choice = choose_reference(
+        corpus, uri_to_path(parsed.uri), root, settings.references
+    )
+    header = (
+        corpus.entries[0].metadata_span(REFERENCE_KEY)
+        if choice is not None and choice.origin == "header" and corpus.entries
+        else None
+    )
+    return compare_document(
+        parsed, settings, comparer, references, root, choice, header,
+        findings, diagnostics, timings, previous,
+    )
 
+
+def compare_document(
+    parsed: ParsedDocument,
+    settings: Settings,
+    comparer: Comparer,
+    references: ReferenceStore,
+    root: Path | None,
+    choice: ReferenceChoice | None,
+    header: Span | None,
+    findings: list[Finding],
+    diagnostics: dict[str, list[types.Diagnostic]],
+    timings: dict[str, float],
+    previous: Analysis | None = None,
+    differences: bool = True,
+) -> Analysis:
+    """Compare ``parsed``'s graphs with the reference ``choice`` (named on
+    the line ``header``, if by a header) and make its analysis, with the
+    validator's ``findings`` and ``diagnostics`` already made (and the diff
+    diagnostics, if ``differences`` and the settings ask for them)."""
     clock = time.perf_counter()
+    corpus = parsed.corpus
     document = uri_to_path(parsed.uri)
-    choice = choose_reference(corpus, document, root, settings.references)
     reference = references.get(choice, document) if choice is not None else None
     graphs = [GraphReport(entry) for entry in corpus.entries]
     paired = _Paired()
@@ -221,10 +267,15 @@ def analyze(
     clock = time.perf_counter()
     name = _display_name(choice.path, document, root) if choice else None
     if reference is not None and reference.problem is not None:
-        diagnostics[DIFF_SOURCE].append(_reference_problem(parsed, choice, reference))
+        diagnostics[DIFF_SOURCE].append(
+            _reference_problem(parsed, choice, header, reference)
+        )
     if paired.problem is not None:
         diagnostics[DIFF_SOURCE].append(_pairing_problem(parsed, paired.problem))
-    if settings.features.diff and reference is not None and reference.lines is not None:
+    if (
+        differences and settings.features.diff
+        and reference is not None and reference.lines is not None
+    ):
         diagnostics[DIFF_SOURCE].extend(
             _differences(graphs, settings, parsed, reference, name or "", root)
         )
@@ -426,12 +477,11 @@ def _display_name(path: Path, document: Path | None, root: Path | None) -> str:
 
 
 def _reference_problem(
-    parsed: ParsedDocument, choice: ReferenceChoice | None, reference: LoadedReference
+    parsed: ParsedDocument, choice: ReferenceChoice | None, span: Span | None,
+    reference: LoadedReference,
 ) -> types.Diagnostic:
-    """The reference cannot be used (or only partly): say so where it was chosen."""
-    span = None
-    if choice is not None and choice.origin == "header" and parsed.corpus.entries:
-        span = parsed.corpus.entries[0].metadata_span(REFERENCE_KEY)
+    """The reference cannot be used (or only partly): say so where it was
+    chosen (``span``: the header line naming it)."""
     where = (
         lsp_range(span, parsed.lines) if span is not None
         else types.Range(start=types.Position(line=0, character=0),

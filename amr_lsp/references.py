@@ -26,6 +26,9 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from amrcheck import Corpus, InputError, InputTooLargeError, read_corpus
+from amrcheck.reading.corpus import normalize_text, read_text
+from amrcheck.reading.umr import UmrDocument, is_umr_path
+from amrcheck.reading.umr_corpus import corpus_of, document_of
 
 from .convert import LineIndex, path_to_uri
 from .workspace import SIZE_SETTING, ReadPolicy
@@ -63,12 +66,28 @@ def choose_reference(
         ...                  mapping).path
         PosixPath('/w/gold/x.gold.amr')
     """
-    if corpus.entries:
-        header = corpus.entries[0].metadata.get(REFERENCE_KEY, "").strip()
-        if header:
-            base = document.parent if document is not None else Path.cwd()
-            written = Path(os.path.normpath(base / header))
-            return ReferenceChoice(_normal(written), "header", written)
+    header = corpus.entries[0].metadata.get(REFERENCE_KEY, "") if corpus.entries else ""
+    return choose_reference_for(header, document, root, mapping)
+
+
+def choose_reference_for(
+    header: str | None,
+    document: Path | None,
+    root: Path | None,
+    mapping: dict[str, str],
+) -> ReferenceChoice | None:
+    """The reference of a document whose header names ``header`` (None or
+    empty: none), else the first ``references`` setting that matches it.
+
+    Example:
+        >>> choose_reference_for("gold.umr", Path("/w/a/b.umr"), None, {}).path
+        PosixPath('/w/a/gold.umr')
+    """
+    header = (header or "").strip()
+    if header:
+        base = document.parent if document is not None else Path.cwd()
+        written = Path(os.path.normpath(base / header))
+        return ReferenceChoice(_normal(written), "header", written)
     if document is None:
         return None
     base = root if root is not None else document.parent
@@ -102,6 +121,8 @@ class LoadedReference:
     corpus: Corpus | None
     lines: LineIndex | None
     problem: str | None
+    #: a UMR reference read as a document (its ``corpus``: the sentence graphs)
+    umr: UmrDocument | None = None
 
 
 class ReferenceStore:
@@ -175,8 +196,15 @@ def _load(
     path: Path, generation: int, encoding: str, max_bytes: int
 ) -> LoadedReference:
     uri = path_to_uri(path)
+    umr: UmrDocument | None = None
     try:
-        corpus = read_corpus(path, max_bytes=max_bytes)
+        if is_umr_path(path, head=""):  # by its name: nothing opened to look
+            # as ``amrcheck score`` reads it: the sentence graphs, ids snt<N>
+            text = normalize_text(read_text(path, max_bytes=max_bytes))
+            umr = document_of(text, str(path))
+            corpus = corpus_of(umr, text)
+        else:
+            corpus = read_corpus(path, max_bytes=max_bytes)
     except InputError as exc:
         why = f"cannot read reference file {exc}"
         if isinstance(exc, InputTooLargeError):
@@ -195,5 +223,5 @@ def _load(
             f"{'s' if len(broken) > 1 else ''} with syntax errors (first at line "
             f"{first.line}) cannot be compared"
         )
-    return LoadedReference(path, uri, generation, corpus, lines, problem)
+    return LoadedReference(path, uri, generation, corpus, lines, problem, umr)
 

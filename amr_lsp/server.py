@@ -74,6 +74,12 @@ from .hover import hover_markdown
 from .references import ReferenceStore
 from .similar import Precedents, similar_markdown, similar_payload
 from .umr import UmrAnalysis, UmrCache, analyze_umr, is_umr_document
+from .umr_scores import (
+    KeptAlignments,
+    reference_hover,
+    reference_word_hover,
+    score_umr,
+)
 from .workspace import ReadPolicy
 
 log = logging.getLogger(__name__)
@@ -217,6 +223,8 @@ class AmrLanguageServer(LanguageServer):
         self.umr_caches: dict[str, UmrCache] = {}
         self.umr_analyses: dict[str, UmrAnalysis] = {}
         self.umr_options = UmrOptions()
+        #: the node mappings of each UMR document's last version (its layers)
+        self.umr_alignments: dict[str, KeptAlignments] = {}
         # one thread: the engine work of all documents runs there in turn
         self.engine = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amr-engine")
 
@@ -314,8 +322,7 @@ class AmrLanguageServer(LanguageServer):
         if document is None:
             return None
         if uri in self.umr_uris:
-            await self.umr(uri, publish=True)
-            return None
+            return await self.umr_scores(uri, await self.umr(uri, publish=True))
         version, text = document.version, document.source
         await self.wait_configured()
         settings, comparer = self.settings, self.comparer
@@ -447,6 +454,34 @@ class AmrLanguageServer(LanguageServer):
                     types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params
                 )
         return known
+
+    async def umr_scores(self, uri: str, umr: UmrAnalysis) -> Analysis | None:
+        """Score the UMR document ``uri`` (read as ``umr``) against its
+        reference and publish its document score (None: it changed meanwhile)."""
+        document = self.open_document(uri)
+        if document is None or document.version != umr.version:
+            return None
+        await self.wait_configured()
+        settings, comparer = self.settings, self.comparer
+        analysis = await self.run_engine(
+            score_umr, umr, document.source, settings, comparer, self.references,
+            self.root, self.analyses.get(uri),
+            self.umr_alignments.setdefault(uri, KeptAlignments()),
+        )
+        current = self.open_document(uri)
+        if current is None or current.version != umr.version:
+            return None
+        self.analyses[uri] = analysis
+        reference = analysis.reference
+        if reference is not None and reference.problem is not None:
+            self.show_once(reference.problem, types.MessageType.Warning)
+        if settings.features.document_score:
+            self.protocol.notify(DOCUMENT_SCORE_NOTIFICATION, analysis.score_summary())
+        if not (self.client_follows_edits and uri in self.edited) or (
+            self._early_lenses_moved(uri, analysis)
+        ):
+            self._refresh_views(settings)
+        return analysis
 
     async def analysis(self, uri: str) -> Analysis:
         """The analysis of the current version, waiting for (or running) it."""
@@ -712,6 +747,7 @@ def did_close(ls: AmrLanguageServer, params: types.DidCloseTextDocumentParams) -
     ls.umr_uris.discard(uri)
     ls.umr_caches.pop(uri, None)
     ls.umr_analyses.pop(uri, None)
+    ls.umr_alignments.pop(uri, None)
     ls.documents.forget(uri)
     ls.store.clear(uri)
     ls.store.sync(uri)
@@ -730,8 +766,8 @@ async def code_lens(
     # Editors resolve the lenses they show (VS Code: the visible ones), so
     # a keystroke in a 1,562-graph file does not re-send 1,562 titles.
     uri = params.text_document.uri
-    if not ls.settings.features.code_lens or uri in ls.umr_uris:
-        return []  # UMR scores come with UMR scoring
+    if not ls.settings.features.code_lens:
+        return []
     if ls.client_follows_edits:
         early = ls.early_lenses(uri, ls.require_open(uri).version)
         if early is not None:
@@ -773,7 +809,7 @@ async def code_lens_resolve(
 async def inlay_hint(
     ls: AmrLanguageServer, params: types.InlayHintParams
 ) -> list[types.InlayHint]:
-    if not ls.settings.features.inlay_hints or params.text_document.uri in ls.umr_uris:
+    if not ls.settings.features.inlay_hints:
         return []
     analysis = await ls.analysis(params.text_document.uri)
     lines = analysis.parsed.lines
@@ -961,12 +997,9 @@ async def document_score(ls: AmrLanguageServer, uri: Any) -> dict[str, Any]:
 
 @SERVER.feature(types.TEXT_DOCUMENT_HOVER)
 async def hover(ls: AmrLanguageServer, params: types.HoverParams) -> types.Hover | None:
-    if params.text_document.uri in ls.umr_uris:
-        umr = await ls.umr(params.text_document.uri)
-        found = umr_features.hover(umr, umr.lines.offset(params.position))
-        if found is None:
-            return None
-        return types.Hover(contents=lsp_markdown(found[0]), range=found[1])
+    uri = params.text_document.uri
+    if uri in ls.umr_uris:
+        return await umr_hover(ls, uri, params.position)
     analysis = await ls.analysis(params.text_document.uri)
     token = analysis.parsed.token_at(params.position)
     if token is None:
@@ -980,6 +1013,30 @@ async def hover(ls: AmrLanguageServer, params: types.HoverParams) -> types.Hover
     return types.Hover(
         contents=lsp_markdown(text), range=lsp_range(token.span, analysis.parsed.lines)
     )
+
+
+async def umr_hover(
+    ls: AmrLanguageServer, uri: str, position: types.Position
+) -> types.Hover | None:
+    """A UMR node's hover, and what its reference file says of it (if any)."""
+    umr = await ls.umr(uri)
+    offset = umr.lines.offset(position)
+    found = umr_features.hover(umr, offset)
+    if found is None:
+        return None
+    text, where = found
+    here = umr_features.at(umr, offset)
+    if here is not None:
+        scores = await ls.analysis(uri)
+        if scores.version == umr.version:
+            against = (
+                reference_word_hover(scores, umr, here.sentence, here.detail)
+                if here.kind is umr_features.Kind.WORD
+                else reference_hover(scores, umr, here.name)
+            )
+            if against:
+                text += "\n\n" + against
+    return types.Hover(contents=lsp_markdown(text), range=where)
 
 
 async def similar_hits(ls: AmrLanguageServer, uri: str, graph: Graph) -> Any:

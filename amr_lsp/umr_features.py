@@ -207,7 +207,7 @@ def hover(analysis: UmrAnalysis, offset: int) -> tuple[str, types.Range] | None:
 
 def _word_hover(analysis: UmrAnalysis, word: Occurrence) -> str:
     sentence = analysis.reads[word.sentence].sentence
-    nodes = _concepts(sentence)
+    nodes = concepts(sentence)
     aligned = [
         line.variable for line in sentence.alignments
         if any(a <= word.detail <= b for a, b in line.ranges)
@@ -220,7 +220,8 @@ def _word_hover(analysis: UmrAnalysis, word: Occurrence) -> str:
     return "\n\n".join(lines[:1]) + "\n\n" + "\n".join(lines[1:])
 
 
-def _concepts(sentence: UmrSentence) -> dict[str, str]:
+def concepts(sentence: UmrSentence) -> dict[str, str]:
+    """Variable -> concept of the sentence's nodes (those read if its graph is not)."""
     if sentence.graph is not None:
         return sentence.graph.variables()
     return dict(sentence.fallback_nodes)
@@ -231,10 +232,10 @@ def _variable_hover(analysis: UmrAnalysis, name: str) -> str:
     relations: list[str] = []
     for read in analysis.reads:
         sentence = read.sentence
-        concept = _concepts(sentence).get(name)
+        concept = concepts(sentence).get(name)
         if concept is not None:
             parts.append(f"**{name}** / {concept} ({sentence.label})")
-            parts.append(_aligned_words(sentence, name))
+            parts.append(aligned_words(sentence, name))
         if name in read.names:
             relations.extend(
                 f"- {t.group} `{t.source} {t.relation} {t.target}` ({sentence.label})"
@@ -252,7 +253,8 @@ def _variable_hover(analysis: UmrAnalysis, name: str) -> str:
     return "\n\n".join(parts)
 
 
-def _aligned_words(sentence: UmrSentence, name: str) -> str:
+def aligned_words(sentence: UmrSentence, name: str) -> str:
+    """``aligned to 2-3 “left Paris”``: what the alignment block says of ``name``."""
     words = sentence.words
     for line in sentence.alignments:
         if line.variable != name:

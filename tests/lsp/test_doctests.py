@@ -7,7 +7,9 @@ import importlib
 
 import pytest
 
-MODULES = ["config", "references", "completion", "fixes", "workspace", "server"]
+MODULES = [
+    "config", "references", "completion", "fixes", "workspace", "server", "umr_scores",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -39,6 +39,7 @@ def test_real_vscode_opens_a_umr_file(built: Path) -> None:
         "hover on a variable shows its words and document-level relations",
         "hover on a word shows its nodes",
         "the outline lists the sentences",
+        "score text per sentence vs the reference UMR file",
     ):
         assert f"ok   {check}" in output, output
     screenshot("umr.png")

@@ -4,7 +4,7 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { SERVER_SECTION } from "./server";
+import { isScored, SERVER_SECTION } from "./server";
 import type { DocumentScore } from "./status";
 
 export const REPORT_SCHEME = "amr-diff";
@@ -31,7 +31,7 @@ export function amrDocument(uri?: vscode.Uri | string): vscode.TextDocument | un
     return vscode.workspace.textDocuments.find((d) => d.uri.toString() === wanted);
   }
   const doc = vscode.window.activeTextEditor?.document;
-  return doc?.languageId === "amr" ? doc : undefined;
+  return doc && isScored(doc) ? doc : undefined;
 }
 
 const REFERENCE_LINE = /^(\s*#.*::reference[ \t]+)(\S+)/;
@@ -47,7 +47,9 @@ export async function compareWithReference(doc: vscode.TextDocument | undefined)
     openLabel: "Use as reference",
     defaultUri: doc.uri.scheme === "file" ? vscode.Uri.file(path.dirname(doc.uri.fsPath)) : undefined,
     canSelectMany: false,
-    filters: { "AMR files": ["amr", "penman", "txt"], "All files": ["*"] },
+    filters: doc.languageId === "umr"
+      ? { "UMR files": ["umr", "txt"], "All files": ["*"] }
+      : { "AMR files": ["amr", "penman", "txt"], "All files": ["*"] },
   });
   if (!picked?.length) return;
   const reference = picked[0].fsPath;
@@ -65,7 +67,9 @@ export async function compareWithReference(doc: vscode.TextDocument | undefined)
       const start = match[1].length;
       edit.replace(doc.uri, new vscode.Range(existing, start, existing, start + match[2].length), value);
     } else {
-      const at = header.find((line) => /^\s*#\s*::/.test(doc.lineAt(line).text)) ?? header[header.length - 1] ?? 0;
+      // UMR: the first line (the server reads the line above the first sentence)
+      const at = doc.languageId === "umr" ? 0
+        : header.find((line) => /^\s*#\s*::/.test(doc.lineAt(line).text)) ?? header[header.length - 1] ?? 0;
       edit.insert(doc.uri, new vscode.Position(at, 0), `# ::reference ${value}\n`);
     }
     await vscode.workspace.applyEdit(edit);
@@ -83,11 +87,17 @@ export async function compareWithReference(doc: vscode.TextDocument | undefined)
   void vscode.window.showInformationMessage(`AMR: ${glob} is compared with ${template} (setting amrcheck.references).`);
 }
 
-/** Lines of the first graph's header, and the line of its opening parenthesis (last). */
+/** Lines of the first graph's header, and the line of its opening parenthesis (last);
+ * of a UMR document, the lines above its first sentence (`# :: snt1`). */
 function headerLines(doc: vscode.TextDocument): number[] {
   const lines: number[] = [];
   for (let i = 0; i < doc.lineCount; i++) {
     const text = doc.lineAt(i).text;
+    if (doc.languageId === "umr") {
+      if (/^#\s*::\s*snt[0-9]/.test(text)) return lines;
+      lines.push(i);
+      continue;
+    }
     if (/^\s*\(/.test(text)) return [...lines, i];
     if (/^\s*$/.test(text)) lines.length = 0; // a blank line ends a block
     else lines.push(i);

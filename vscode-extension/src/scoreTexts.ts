@@ -6,7 +6,7 @@
 // score of the new version arrives: an old score is never shown as fresh.
 import * as vscode from "vscode";
 import { applyEdit, lineBreaks, type Placed } from "./scoreEdits";
-import { SERVER_SECTION } from "./server";
+import { isScored, SERVER_SECTION } from "./server";
 import { lowScoreThreshold, scoreLevel } from "./status";
 
 const SCORE_TITLES_COMMAND = "amrcheck.scoreTitles";
@@ -53,10 +53,6 @@ function notified(uri: vscode.Uri): boolean {
   return vscode.workspace.getConfiguration(SERVER_SECTION, uri).get<boolean>("features.documentScore", true);
 }
 
-function isAmr(document: vscode.TextDocument): boolean {
-  return document.languageId === "amr";
-}
-
 export class ScoreTexts implements vscode.Disposable {
   private readonly type = vscode.window.createTextEditorDecorationType({
     after: { margin: "0 0 0 2.5em", color: new vscode.ThemeColor("editorCodeLens.foreground") },
@@ -98,7 +94,7 @@ export class ScoreTexts implements vscode.Disposable {
       for (const uri of [...this.shown.keys()]) this.forget(uri);
     }
     for (const document of new Set(vscode.window.visibleTextEditors.map((e) => e.document))) {
-      if (isAmr(document)) void this.ask(document);
+      if (isScored(document)) void this.ask(document);
     }
   }
 
@@ -109,7 +105,7 @@ export class ScoreTexts implements vscode.Disposable {
 
   private documentOf(uri: string): vscode.TextDocument | undefined {
     const wanted = vscode.Uri.parse(uri).toString(); // the server may escape differently
-    return vscode.window.visibleTextEditors.map((e) => e.document).find((d) => d.uri.toString() === wanted && isAmr(d));
+    return vscode.window.visibleTextEditors.map((e) => e.document).find((d) => d.uri.toString() === wanted && isScored(d));
   }
 
   private editorsOf(document: vscode.TextDocument): vscode.TextEditor[] {
@@ -126,7 +122,7 @@ export class ScoreTexts implements vscode.Disposable {
   }
 
   private scrolled(document: vscode.TextDocument): void {
-    if (!isAmr(document)) return;
+    if (!isScored(document)) return;
     const known = this.shown.get(document.uri.toString());
     const wanted = this.window(document);
     if (!wanted || (known && known.first <= wanted.first && known.last >= wanted.last)) return;
@@ -170,7 +166,7 @@ export class ScoreTexts implements vscode.Disposable {
   /** An edit: mark the graphs it touched as being re-scored, move the others with their lines, ask again. */
   private edited(event: vscode.TextDocumentChangeEvent): void {
     const document = event.document;
-    if (!isAmr(document) || event.contentChanges.length === 0) return;
+    if (!isScored(document) || event.contentChanges.length === 0) return;
     const uri = document.uri.toString();
     const known = this.shown.get(uri);
     if (known) {

@@ -12,6 +12,13 @@ import {
 export const CLIENT_ID = "amr";
 export const SERVER_SECTION = "amrcheck"; // the server's workspace/configuration section
 
+/** The languages whose documents the server scores against a reference (lenses, score texts, status bar). */
+export const SCORED_LANGUAGES: readonly string[] = ["amr", "umr"];
+
+export function isScored(document: vscode.TextDocument): boolean {
+  return SCORED_LANGUAGES.includes(document.languageId);
+}
+
 /** `amr.server.python`, expanded; undefined when it is empty. */
 export function configuredPython(): string | undefined {
   const configured = vscode.workspace.getConfiguration("amr.server").get<string>("python", "").trim();

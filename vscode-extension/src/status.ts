@@ -2,7 +2,7 @@
 // from the server's `amr/documentScore` notification (or its command).
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { SERVER_SECTION } from "./server";
+import { isScored, SERVER_SECTION } from "./server";
 
 /** A score this far or further below `amrcheck.lowScoreThreshold` is "far below": error colour, not warning. */
 export const FAR_BELOW = 0.2;
@@ -46,7 +46,12 @@ export interface DocumentScore {
   relabelled?: number;
   /** graphs counted as empty graphs (F1 0) in `f1`: unreadable, or not in the document */
   counted_empty?: { graph: string; where: string; why: string }[];
+  /** a UMR document's document-level layers, as `amrcheck score --json` gives them */
+  umr?: Record<string, { f1: number }>;
 }
+
+/** The UMR layers shown in the tooltip, in order. */
+const UMR_LAYERS = ["temporal", "modal", "coref", "document", "overall"];
 
 export class ScoreStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem("amr.score", vscode.StatusBarAlignment.Right, 100);
@@ -127,6 +132,11 @@ export class ScoreStatus implements vscode.Disposable {
           const far = level === "far below" ? `, more than ${FAR_BELOW.toFixed(2)} below` : "";
           tooltip.appendMarkdown(`$(warning) below the threshold ${threshold.toFixed(2)}${far} (\`amrcheck.lowScoreThreshold\`)\n\n`);
         }
+        const layers = score.umr;
+        if (layers) {
+          const shown = UMR_LAYERS.filter((name) => layers[name]).map((name) => `${name} ${fmt(layers[name].f1)}`);
+          tooltip.appendMarkdown(`UMR document level: ${shown.join(" · ")}\n\n`);
+        }
         for (const empty of score.counted_empty ?? []) {
           tooltip.appendMarkdown(`$(warning) ${escape(empty.graph)} counts as 0 (${escape(empty.why)})\n\n`);
         }
@@ -148,7 +158,7 @@ export class ScoreStatus implements vscode.Disposable {
 
 function activeUri(): string | undefined {
   const doc = vscode.window.activeTextEditor?.document;
-  return doc && doc.languageId === "amr" ? doc.uri.toString() : undefined;
+  return doc && isScored(doc) ? doc.uri.toString() : undefined;
 }
 
 /** The server's URIs and VS Code's may differ in escaping (e.g. `%3A`): compare parsed. */

@@ -3,18 +3,20 @@
 // (tests/data/umr/english_umr-0003.umr) and checks that it is in the UMR
 // language, that the server's diagnostics are squiggled, the outline (Go to
 // Symbol) lists its sentences, a hover on a variable shows its aligned words
-// and document-level relations, and a hover on a word shows its nodes.
+// and document-level relations, a hover on a word shows its nodes, and the
+// first sentence graph's score against a reference UMR file shows after its
+// first line (issue 31).
 // Exit codes: 0 passed, 1 failed, 3 skipped. Screenshot: test-artifacts/umr.png.
 //
 //   node test/e2e/umr.mjs [--vsix amrcheck-vscode.vsix] [--python /path/to/python]
 //                         [--artifacts DIR] [--keep]
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { checkList, launch, patient, openFile, requireTools, WORKBENCH_SETTINGS } from "./codeServer.mjs";
+import { checkList, launch, patient, openFile, requireTools, scoreTexts, WORKBENCH_SETTINGS } from "./codeServer.mjs";
 
 const EXT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const REPO = resolve(EXT, "..");
@@ -39,7 +41,14 @@ const tmp = mkdtempSync(join(tmpdir(), "amr-vscode-umr-"));
 const ws = join(tmp, "workspace");
 mkdirSync(join(ws, "umr"), { recursive: true });
 copyFileSync(join(REPO, "tests/data/umr/english_umr-0003.umr"), join(ws, "umr/english_umr-0003.umr"));
-const settings = { ...WORKBENCH_SETTINGS, "amr.server.python": python };
+// its reference (issue 31): the same file with one concept changed, by the references setting
+mkdirSync(join(ws, "gold"), { recursive: true });
+const original = readFileSync(join(REPO, "tests/data/umr/english_umr-0003.umr"), "utf8");
+writeFileSync(join(ws, "gold/english_umr-0003.umr"), original.replace("(s1f / freedom)", "(s1f / liberty)"));
+const settings = {
+  ...WORKBENCH_SETTINGS, "amr.server.python": python,
+  "amrcheck.references": { "umr/*.umr": "gold/{name}.umr" },
+};
 
 /** The text of the first hover matching `pattern` after the mouse rests on
  * `word` in the first editor span whose text matches `spanText` (a row of
@@ -115,6 +124,10 @@ try {
   check("the outline lists the sentences", symbols !== null && symbols.some((r) => r.includes("snt2")),
     JSON.stringify(symbols?.slice(0, 3)));
   await page.keyboard.press("Escape");
+
+  // 6. the score of a sentence graph against the reference UMR file, as text after its first line
+  const scores = await scoreTexts(page, /^smatch 0\.\d\d .* vs gold\/english_umr-0003\.umr#snt1$/, 60_000);
+  check("score text per sentence vs the reference UMR file", scores.length > 0, JSON.stringify(scores[0]));
   log("done");
 } catch (error) {
   failed = true;
