@@ -22,6 +22,7 @@ from .conftest import (
     CONFIG,
     DEFAULT_OPTIONS,
     LSP_DATA,
+    TIMEOUT,
     change,
     doc,
     find,
@@ -103,10 +104,13 @@ async def test_lenses_follow_edits_without_refreshes() -> None:
         await change(client, uri, 4, " ", (graph.line + 1, 0), wait=False)
         assert await starts(client, uri) == moved  # sent early, as they were
         await wait_published(client, uri, 4)
-        for _ in range(100):
-            if len(refreshes) > opened:
-                break
-            await asyncio.sleep(0.05)
+        # the refresh follows the analysis: waited for as long as it may take
+        # on a loaded machine (TIMEOUT), ended as soon as it comes
+        async def refreshed() -> None:
+            while len(refreshes) <= opened:
+                await asyncio.sleep(0.05)
+
+        await asyncio.wait_for(refreshed(), TIMEOUT)
         assert len(refreshes) == opened + 1
         assert (await starts(client, uri))[1] == types.Position(
             line=graph.line + 1, character=1
