@@ -142,6 +142,7 @@ class _Probe:
         return self.metric.aggregate(pairs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shuffle", [False, True], ids=["in step", "read again"])
 def test_graphs_held_do_not_grow_with_the_files(tmp_path: Path, shuffle: bool) -> None:
     ref, cand = tmp_path / "ref.amr", tmp_path / "cand.amr"

@@ -176,6 +176,7 @@ def test_motif_changes_point_at_sources() -> None:
     assert sum(c.startswith("-") for c in found) == 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shuffle", [False, True], ids=["in step", "read again"])
 def test_graphs_held_do_not_grow_with_the_files_issue_6(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shuffle: bool

@@ -119,6 +119,7 @@ def test_needs_two_annotators_sharing_a_sentence() -> None:
         agreement([a])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shuffle", [False, True], ids=["in step", "read again"])
 def test_graphs_held_do_not_grow_with_the_files_issue_6(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shuffle: bool
