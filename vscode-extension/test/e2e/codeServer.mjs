@@ -197,6 +197,14 @@ export async function scoreTexts(page, pattern, timeout = 30_000) {
   ).then((h) => h.jsonValue()).catch(() => []);
 }
 
+/** Prints the tally of `checks` (the line the test runners read) and exits:
+ * 0 when every check passed and the run itself did not fail, else 1. */
+export function exitWithTally(checks, started, artifacts, failed) {
+  const bad = checks.filter((c) => !c.ok);
+  console.log(`${checks.length - bad.length}/${checks.length} checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${artifacts}`);
+  process.exit(failed || bad.length || checks.length === 0 ? 1 : 0);
+}
+
 export async function waitFor(predicate, timeout, message) {
   const end = Date.now() + patient(timeout);
   while (!predicate()) {

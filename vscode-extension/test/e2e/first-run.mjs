@@ -19,7 +19,7 @@ import { homedir, tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { checkList, launch, patient, scoreTexts, notification, openFile, requireTools, WORKBENCH_SETTINGS } from "./codeServer.mjs";
+import { checkList, exitWithTally, launch, patient, scoreTexts, notification, openFile, requireTools, WORKBENCH_SETTINGS } from "./codeServer.mjs";
 
 const EXT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const REPO = resolve(EXT, "..");
@@ -126,9 +126,7 @@ try {
   await session?.close();
   if (!opts.keep) rmSync(tmp, { recursive: true, force: true });
 }
-const bad = checks.filter((c) => !c.ok);
-console.log(`${checks.length - bad.length}/${checks.length} checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${opts.artifacts}`);
-process.exit(failed || bad.length || checks.length === 0 ? 1 : 0);
+exitWithTally(checks, started, opts.artifacts, failed);
 
 /** The lower right of the window, where the notifications are (with --update-docs also in docs/). */
 async function shot(page, name) {

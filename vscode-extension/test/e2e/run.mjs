@@ -24,7 +24,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import {
-  checkList, launch, patient, notification, notificationTexts, openFile, requireTools, runCommand, scoreTexts, shownScores, waitFor, WORKBENCH_SETTINGS,
+  checkList, exitWithTally, launch, patient, notification, notificationTexts, openFile, requireTools, runCommand, scoreTexts, shownScores, waitFor, WORKBENCH_SETTINGS,
 } from "./codeServer.mjs";
 
 const EXT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -82,7 +82,7 @@ try {
   // a checkout tested without installing it (PYTHONPATH=<checkout>): its server runs
   const env = process.env.PYTHONPATH ? { PYTHONPATH: process.env.PYTHONPATH } : {};
   session = await launch({ tmp, vsix: opts.vsix, folder: ws, settings, env });
-  const { page, settingsFile } = session;
+  const { page } = session;
   log("workbench loaded");
 
   // open the annotation
@@ -435,7 +435,9 @@ try {
   const bare = join(bareEnv, "bin", "python");
   const imports = spawnSync(bare, ["-c", "import amrcheck"], { encoding: "utf8" });
   check("the Python of step 15 cannot import amrcheck", imports.status !== 0, imports.stderr.trim().split("\n").pop());
-  writeFileSync(settingsFile, JSON.stringify({ ...settings, "amr.server.python": bare }, null, 2));
+  // saved through VS Code's own settings editor: a write from outside the window
+  // raced the reload (seen: the reloaded window still had the old settings)
+  await applySettings(page, { "amr.server.python": bare }, "annotations/lpp.amr");
   await page.reload();
   await page.waitForSelector(".monaco-workbench", { timeout: patient(60_000) });
   await openFile(page, "annotations/lpp.amr");
@@ -454,9 +456,7 @@ try {
   await session?.close();
   if (!opts.keep) rmSync(tmp, { recursive: true, force: true });
 }
-const bad = checks.filter((c) => !c.ok);
-console.log(`${checks.length - bad.length}/${checks.length} checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${opts.artifacts}`);
-process.exit(failed || bad.length || checks.length === 0 ? 1 : 0);
+exitWithTally(checks, started, opts.artifacts, failed);
 
 // -- helpers ----------------------------------------------------------------------
 

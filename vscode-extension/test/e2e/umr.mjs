@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { checkList, launch, patient, openFile, requireTools, scoreTexts, WORKBENCH_SETTINGS } from "./codeServer.mjs";
+import { checkList, exitWithTally, launch, patient, openFile, requireTools, scoreTexts, WORKBENCH_SETTINGS } from "./codeServer.mjs";
 
 const EXT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const REPO = resolve(EXT, "..");
@@ -137,6 +137,4 @@ try {
   await session?.close();
   if (!opts.keep) rmSync(tmp, { recursive: true, force: true });
 }
-const bad = checks.filter((c) => !c.ok);
-console.log(`${checks.length - bad.length}/${checks.length} checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${opts.artifacts}`);
-process.exit(failed || bad.length || checks.length === 0 ? 1 : 0);
+exitWithTally(checks, started, opts.artifacts, failed);
