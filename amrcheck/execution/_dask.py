@@ -58,9 +58,13 @@ def dask_setup(worker: Any) -> None:
 
     The terminal's Ctrl-C reaches the whole process group; the command
     stops the cluster itself, so its workers ignore it rather than print
-    tracebacks of their own.
+    tracebacks of their own. Their log lines are not ours to print either:
+    a worker still beating while the cluster stops logs the scheduler's
+    absence as an error, and a worker's real failure reaches the command
+    as an exception (the function's own error, or ``KilledWorker``).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
 
 
 class DaskCluster:
@@ -230,7 +234,7 @@ def connect(
                         host="127.0.0.1",
                         dashboard_address=None,
                         local_directory=scratch,
-                        silence_logs=logging.ERROR,
+                        silence_logs=logging.CRITICAL,
                         preload=[__name__],
                     )
                 )
