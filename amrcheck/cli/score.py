@@ -27,7 +27,6 @@ from ..errors import MetricError
 from ..metrics import Score, metric_names
 from ..metrics.smatch import search_note
 from ..pairing.graphs import gap_report
-from ..reading.umr_corpus import read_scored
 from ..validation.filecheck import plural
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
@@ -553,13 +552,16 @@ def score(
         if per_pair is not None:
             write_per_pair(per_pair, evaluation)
         if html is not None:
-            from ..render import score_report
+            from ..render import read_with_words, score_report
 
+            # UMR files: each sentence's words and alignments drawn too
+            ref_corpus, ref_words = read_with_words(reference)
+            read = [read_with_words(c) for c in candidates]
+            words = {ref_corpus.path: ref_words, **{c.path: w for c, w in read}}
             with progress_bar("report", total, quiet) as done:
                 page = score_report(
-                    evaluation, read_scored(reference),
-                    [read_scored(c) for c in candidates], metrics, by.value, jobs, done,
-                    draw_all=draw_all,
+                    evaluation, ref_corpus, [c for c, _ in read], metrics,
+                    by.value, jobs, done, draw_all=draw_all, words=words,
                 )
             html.write_text(page, encoding="utf-8")
     if not as_json:

@@ -810,9 +810,17 @@ class _DocumentParser:
                     self.reader.sentence.errors[-1] = _at_end(
                         self.reader.sentence.errors[-1], self.end
                     )
-                else:
+                    return False
+                if self.tokens[self.i][0] not in (_SYM, _STR):
                     self.fail(f"expected '(' opening a triple of {name} or ')'")
-                return False
+                    return False
+                stray = self.word(self.tokens[self.i][1:])
+                self.fail(
+                    f"'{stray}' between the triples of {name}: skipped, the "
+                    "triples after it are read (expected '(' or ')')"
+                )
+                self.skip_words()
+                continue
             source, relation, target = (
                 self.take(_SYM),
                 self.take(_ROLE),
@@ -837,6 +845,13 @@ class _DocumentParser:
                     place,
                 )
             )
+
+    def skip_words(self) -> None:
+        """Skip words between triples (an annotator's note after a triple:
+        ``(s27p3 :same-entity s28p2) interviewer``), so that the triples
+        after them are still read."""
+        while self.i < len(self.tokens) and self.tokens[self.i][0] in (_SYM, _STR):
+            self.i += 1
 
     def skip_triple(self) -> None:
         """Skip to after the next ')' so the following triples are still read."""

@@ -14,7 +14,9 @@ nodes by hand.
   one layout, aligned nodes in the same places;
 * :func:`graphs_report`, :func:`diff_report`, :func:`score_report`,
   :func:`graphs_picture` — the files ``amrcheck render``, ``diff --html``
-  and ``score --html`` write.
+  and ``score --html`` write;
+* :func:`read_with_words` — a UMR file's words and alignments, which the
+  score report draws under each graph and on each node.
 """
 
 from __future__ import annotations
@@ -41,8 +43,10 @@ from .reports import (
 )
 from .scene import Scene, SceneEdge, SceneNode, graph_scene
 from .union import PairDrawing, lay_out_pairs, pair_drawing
+from .words import AlignedWords, WordChip, aligned_words, read_with_words
 
 __all__ = [
+    "AlignedWords",
     "INSTALL_HINT",
     "LayoutError",
     "Link",
@@ -56,6 +60,8 @@ __all__ = [
     "Side",
     "TripleRow",
     "UnitRow",
+    "WordChip",
+    "aligned_words",
     "chosen_entries",
     "diff_report",
     "expanded",
@@ -67,6 +73,7 @@ __all__ = [
     "pair_drawing",
     "pair_view",
     "picture",
+    "read_with_words",
     "scene_dot",
     "score_report",
     "single_view",

@@ -76,6 +76,8 @@ class Side:
     edges: dict[str, Status] = field(default_factory=dict)
     #: relabelled node key -> its partner's label
     partners: dict[str, str] = field(default_factory=dict)
+    #: node key -> a line drawn under its label (a UMR node's aligned words)
+    notes: dict[str, str] = field(default_factory=dict)
 
     @property
     def graph(self) -> Graph:

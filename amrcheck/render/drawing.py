@@ -62,6 +62,8 @@ def status_legend(roles: tuple[str, str]) -> dict[Status, str]:
         "relabelled": "aligned, other concept or value",
     }
 
+#: the colour of a node's note (its aligned words)
+NOTE_COLOUR = "#1967d2"
 _FONT = "Helvetica"
 _MONO = "Courier"
 _SMALL = 9
@@ -136,6 +138,12 @@ def node_looks(side: Side, prefix: str) -> list[tuple[SceneNode, dict[str, str]]
             label += (
                 f'<br/><font color="#b06000" point-size="{_SMALL}">'
                 f"≠ {_escape(partner)}</font>"
+            )
+        note = side.notes.get(node.key)
+        if note is not None:
+            label += (
+                f'<br/><font color="{NOTE_COLOUR}" point-size="{_SMALL}">'
+                f"{_escape(note)}</font>"
             )
         look["label"] = Html(label)
         if node.root:
@@ -259,9 +267,10 @@ def tooltips(side: Side, prefix: str, places: bool = True) -> dict[str, str]:
     found: dict[str, str] = {}
     for node in side.scene.nodes:
         text = f"{node.variable} / {node.label}" if node.variable else node.label
-        found[prefix + node.key] = text
         if places:
-            found[prefix + node.key] += f"  {node.span.line}:{node.span.column}"
+            text += f"  {node.span.line}:{node.span.column}"
+        note = side.notes.get(node.key)
+        found[prefix + node.key] = text if note is None else f"{text}  · {note}"
     for edge in side.scene.edges:
         source, role, target = graph.triples[edge.triple]
         found[prefix + edge.key] = f"({source} {role} {target})"

@@ -33,7 +33,9 @@ from importlib import resources
 from .compare import Link, TripleRow, UnitRow
 from .drawing import status_legend
 from .layout import lay_out
+from .scene import variable_key
 from .union import PairDrawing, lay_out_pairs
+from .words import WordChip
 
 
 @dataclass(slots=True)
@@ -47,6 +49,8 @@ class Figure:
     errors: list[str] = field(default_factory=list)
     #: ``candidate`` or ``reference`` (their element ids start ``c``/``r``)
     side: str = "candidate"
+    #: a UMR sentence's words, shown under the drawing with their nodes
+    words: list[WordChip] | None = None
 
 
 @dataclass(slots=True)
@@ -291,6 +295,8 @@ def _figure(figure: Figure, svg_of: dict[int, str]) -> str:
     body = f'<div class="canvas">{svg}</div>' if svg else ""
     if figure.text is not None:
         body += f'<pre class="unparsed">{escape(figure.text)}</pre>'
+    if figure.words is not None:
+        body += _words(figure.words)
     if figure.errors:
         body += '<ul class="errors">' + "".join(
             f"<li>{escape(e)}</li>" for e in figure.errors
@@ -333,6 +339,28 @@ def _section(
         f"{_pack(''.join(body))}</div>\n</section>\n"
     )
     return "".join(parts)
+
+
+def _words(chips: Sequence[WordChip]) -> str:
+    """The sentence's words under a drawing; each names the nodes aligned to
+    it (``data-n``: scene keys), for the hover link (``report.js``)."""
+    if not chips:
+        return '<p class="words none">no words (no Words row)</p>'
+    items = []
+    for chip in chips:
+        keys = " ".join(variable_key(v) for v in chip.variables)
+        aligned = ", ".join(chip.variables) if chip.variables else "no node"
+        gloss = (
+            f'<span class="gloss">{escape(chip.gloss)}</span>' if chip.gloss else ""
+        )
+        items.append(
+            f'<span class="w{"" if chip.variables else " free"}" '
+            f'data-i="{chip.position}" data-n="{escape(keys)}" '
+            f'title="{chip.position}: {escape(chip.text)} → {escape(aligned)}">'
+            f'<span class="i">{chip.position}</span><span class="t">{escape(chip.text)}'
+            f"</span>{gloss}</span>"
+        )
+    return f'<p class="words">{"".join(items)}</p>'
 
 
 _SIGNS = {"matched": "=", "missing": "-", "extra": "+", "relabelled": "~"}

@@ -12,7 +12,7 @@ anyway), whereas the workflows stream them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..metrics import Metric, Score, get_metric
@@ -44,6 +44,7 @@ from .html import (
 )
 from .layout import ImageFormat, picture
 from .union import pair_drawing
+from .words import AlignedWords, WordTable, alignment_differences, mark_words
 
 Progress = Callable[[int], None]
 
@@ -61,11 +62,22 @@ class _Builder:
     def next_id(self) -> str:
         return f"g{len(self.sections) + 1}"
 
-    def figure(self, side: Side, sid: str, letter: str, caption: str) -> Figure:
+    def figure(
+        self,
+        side: Side,
+        sid: str,
+        letter: str,
+        caption: str,
+        words: AlignedWords | None = None,
+    ) -> Figure:
         prefix = f"{sid}-{letter}-"
+        mark_words(side, words)
         self.tooltips.update(tooltips(side, prefix))
         name = "candidate" if letter == "c" else "reference"
-        return Figure(caption, dot=scene_dot(side, prefix), side=name)
+        return Figure(
+            caption, dot=scene_dot(side, prefix), side=name,
+            words=None if words is None else words.chips(),
+        )
 
 
 def _where(entry: Entry) -> str:
@@ -109,15 +121,22 @@ def _view_section(
     status: str,
     captions: tuple[str, str],
     sentence: str | None,
+    words: tuple[AlignedWords | None, AlignedWords | None] = (None, None),
 ) -> Section:
+    """A drawn pair; ``words``: the reference's and the candidate's UMR
+    words and alignments (None: not UMR)."""
     sid = builder.next_id()
+    mark_words(view.reference, words[0])
+    mark_words(view.candidate, words[1])
     drawing = pair_drawing(view, f"{sid}-r-", f"{sid}-c-")
     for side, prefix in ((view.reference, drawing.reference_prefix),
                          (view.candidate, drawing.candidate_prefix)):
         builder.tooltips.update(tooltips(side, prefix))
     figures = [
-        Figure(captions[0], side="reference"),
-        Figure(captions[1], side="candidate"),
+        Figure(captions[0], side="reference",
+               words=None if words[0] is None else words[0].chips()),
+        Figure(captions[1], side="candidate",
+               words=None if words[1] is None else words[1].chips()),
     ]
     explained = (
         "" if view.explained_by == view.metric
@@ -349,6 +368,7 @@ def score_report(
     jobs: int = 1,
     progress: Progress | None = None,
     draw_all: bool = False,
+    words: Mapping[str, WordTable] | None = None,
 ) -> str:
     """Each candidate's pairs as a page, drawn with the first metric's explanation.
 
@@ -356,7 +376,9 @@ def score_report(
     same files and metrics; its scores fill the table (one column per
     metric); the drawings show ``metrics[0]``'s explanation (smatch's
     alignment when that metric has none). Identical pairs are rows of
-    the table only, unless ``draw_all``.
+    the table only, unless ``draw_all``. ``words`` holds the UMR files'
+    words and alignments (by corpus path, :func:`~.words.read_with_words`):
+    their drawings show which node is aligned to which words.
     """
     first = metrics[0]
     fallback = first if first.name == "smatch" else get_metric("smatch")
@@ -364,7 +386,11 @@ def score_report(
     rows: list[SummaryRow] = []
     several = len(candidates) > 1
     skip = evaluation.skip_unreadable
+    tables = words or {}
     for candidate in candidates:
+        pair_words = _PairWords(
+            tables.get(reference.path, {}), tables.get(candidate.path, {})
+        )
         scores = {
             result.metric: dict(zip(result.ids, result.corpus.pairs, strict=True))
             for result in evaluation.results
@@ -375,7 +401,7 @@ def score_report(
         for pair in _rows(reference, candidate, by, skip):
             row = _score_row(
                 builder, pair, first, fallback, scores, metrics,
-                _Gap(gaps.get(pair.key), skip), draw_all,
+                _Gap(gaps.get(pair.key), skip), draw_all, pair_words,
             )
             if several:
                 row.cells.insert(0, Cell(shown_path(candidate.path)))
@@ -403,14 +429,32 @@ def score_report(
             )
         ),
     ]
+    statuses = ["different", "identical", "error"]
+    if any(row.status == "realigned" for row in rows):
+        statuses.insert(1, "realigned")
     summary = Summary(
-        (["candidate"] if several else []) + columns, rows,
-        ["different", "identical", "error"], same="identical",
+        (["candidate"] if several else []) + columns, rows, statuses, same="identical",
     )
     return page(
         f"amrcheck score: {shown_path(reference.path)}", facts, summary,
         builder.sections, builder.tooltips, jobs, roles=("reference", "candidate"),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _PairWords:
+    """The UMR words of a reference and a candidate file, by entry index."""
+
+    reference: WordTable
+    candidate: WordTable
+
+    def of(
+        self, ref: Entry | None, cand: Entry | None
+    ) -> tuple[AlignedWords | None, AlignedWords | None]:
+        return (
+            None if ref is None else self.reference.get(ref.index),
+            None if cand is None else self.candidate.get(cand.index),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,14 +505,19 @@ def _score_row(
     metrics: Sequence[Metric],
     gap: _Gap,
     draw_all: bool,
+    words: _PairWords,
 ) -> SummaryRow:
     key, ref, cand = pair.key, pair.reference, pair.candidate
     assert ref is not None
-    sentence = ref.metadata.get("snt")
+    shown_words = words.of(ref, cand)
+    sentence = ref.metadata.get("snt") or (
+        shown_words[0].sentence if shown_words[0] is not None else None
+    )
     found = {name: table.get(key) for name, table in scores.items()}
     if pair.how != "scored":
         return _unscored_row(
-            builder, key, ref, cand, found, metrics, gap, pair.how == "empty"
+            builder, key, ref, cand, found, metrics, gap, pair.how == "empty",
+            shown_words, sentence,
         )
     assert cand is not None and cand.graph is not None and ref.graph is not None
     captions = (f"reference · {_where(ref)}", f"candidate · {_where(cand)}")
@@ -476,9 +525,22 @@ def _score_row(
     shown = found.get(first.name) or view.score
     identical = shown.f1 >= 1.0 - 1e-9
     status = "identical" if identical else "different"
+    realigned = alignment_differences(
+        [
+            (link.candidate[2:], link.reference[2:]) for link in view.links
+            if link.candidate.startswith("v:") and link.reference.startswith("v:")
+        ],
+        *shown_words,
+    )
+    if identical and realigned:
+        status = "realigned"  # UMR: the same graphs, other words or alignments
     sid = None
-    if draw_all or not identical:
-        sid = _view_section(builder, view, key, status, captions, sentence).sid
+    if draw_all or status != "identical":
+        section = _view_section(
+            builder, view, key, status, captions, sentence, shown_words
+        )
+        section.notes = realigned
+        sid = section.sid
     counts = _counts(view.triples)
     cells = [Cell(key), Cell(status)]
     cells += [number(s.f1 if (s := found.get(m.name)) else None) for m in metrics]
@@ -498,6 +560,8 @@ def _unscored_row(
     metrics: Sequence[Metric],
     gap: _Gap,
     counted: bool,
+    words: tuple[AlignedWords | None, AlignedWords | None],
+    sentence: str | None,
 ) -> SummaryRow:
     """A pair one of whose graphs cannot be read, or whose candidate is not
     there: both sides shown as they are, its scores as the scores count it
@@ -510,7 +574,7 @@ def _unscored_row(
     else:
         shown = single_view(ref.graph, "missing" if counted else None)
         figures.append(
-            builder.figure(shown, sid, "r", f"reference · {_where(ref)}")
+            builder.figure(shown, sid, "r", f"reference · {_where(ref)}", words[0])
         )
     if cand is None:
         why = gap.gap.why if gap.gap is not None else "no candidate graph"
@@ -522,13 +586,14 @@ def _unscored_row(
     else:
         figures.append(
             builder.figure(
-                single_view(cand.graph), sid, "c", f"candidate · {_where(cand)}"
+                single_view(cand.graph), sid, "c", f"candidate · {_where(cand)}",
+                words[1],
             )
         )
     builder.sections.append(
         Section(
             sid, key, "error", figures, headline=gap.note(),
-            sentence=ref.metadata.get("snt"),
+            sentence=sentence,
             notes=[str(gap.gap)] if gap.gap is not None else [],
         )
     )

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 import amrcheck.cli.score  # noqa: F401 -- registers the command
 from amrcheck.cli import app
 from amrcheck.render import expanded
+from tests.render.conftest import page_text
 
 DATA = Path(__file__).parents[1] / "data" / "umr" / "scoring"
 runner = CliRunner()
@@ -121,3 +122,26 @@ def test_html_report_draws_the_umr_sentence_graphs(tmp_path: Path) -> None:
     # sections are packed until they scroll into view: read them inflated
     html = expanded(page.read_text(encoding="utf-8"))
     assert "snt2" in html and "magazine" in html
+    # each sentence's words under each drawing, every word naming its nodes
+    assert '<p class="words">' in html
+    assert (
+        '<span class="w" data-i="4" data-n="v:s2b2" title="4: book → s2b2">' in html
+    )
+    # and each node its words, or that it is aligned to none
+    text = page_text(html)
+    assert "s2b2 / book  42:12  · 3-4: a book" in text
+    assert "s2b2 / magazine  42:12  · 3-4: a book" in text
+    assert "s2p / person  39:12  · 1-1: She" in text
+
+
+def test_html_report_shows_a_pair_that_differs_only_in_alignments(
+    tmp_path: Path,
+) -> None:
+    page = tmp_path / "report.html"
+    result = run(DATA / "gold.umr", DATA / "alignment.umr", "--html", page, "-q")
+    assert result.exit_code == 0, result.output
+    html = expanded(page.read_text(encoding="utf-8"))
+    # the graphs are identical, their alignments are not: drawn, and said
+    assert '<tr data-status="realigned" data-section="g1">' in html
+    assert "alignment of s2b2: 3-4: a book → 4-4: book" in page_text(html)
+    assert '<tr data-status="identical" class="hidden">' in html  # snt1

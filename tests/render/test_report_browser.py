@@ -19,7 +19,14 @@ from pathlib import Path
 import pytest
 
 from amrcheck import diff_corpora, get_metric, read_corpus
-from amrcheck.render import PALETTE, diff_report, graphs_report
+from amrcheck.render import (
+    PALETTE,
+    diff_report,
+    graphs_report,
+    read_with_words,
+    score_report,
+)
+from amrcheck.workflows.evaluate import evaluate
 from tests.conftest import REPO, shared_path
 
 from .conftest import V1, V2, needs_dot
@@ -269,3 +276,50 @@ def test_screenshot(page: Page, tmp_path: Path) -> None:
     assert shot.stat().st_size > 20_000
     if os.environ.get("AMRCHECK_UPDATE_DOCS"):
         shutil.copyfile(shot, REPO / "docs" / "report.png")
+
+
+def test_umr_words_and_nodes_light_each_other(
+    browser: Browser, tmp_path: Path
+) -> None:
+    # issue 31: a Czech pair, one concept changed (vláda -> parlament)
+    folder = REPO / "tests" / "data" / "umr" / "multilingual"
+    reference, read = read_with_words(folder / "czech.umr"), read_with_words(
+        folder / "czech-edited.umr"
+    )
+    metric = get_metric("smatch")
+    evaluation = evaluate(reference[0], [read[0]], [metric])
+    path = tmp_path / "umr.html"
+    path.write_text(
+        score_report(
+            evaluation, reference[0], [read[0]], [metric],
+            words={reference[0].path: reference[1], read[0].path: read[1]},
+        ),
+        encoding="utf-8",
+    )
+    opened = browser.new_page(viewport={"width": 1280, "height": 1000})
+    opened.goto(path.as_uri())
+    opened.evaluate("amrcheckReport.drawAll()")
+    words = opened.locator("#g1 figure.candidate p.words span.w")
+    assert [w.split("\n")[-1] for w in words.all_inner_texts()] == [
+        "Růst", "trápí", "vládu", "."
+    ]
+    # hover a node: its words light up, and its partner's on the other side
+    opened.locator('[id="g1-c-v:s2ř"]').hover()
+    lit = opened.locator("#g1 figure.candidate p.words span.w.lit")
+    assert lit.count() == 1 and lit.get_attribute("data-i") == "1"
+    partner = opened.locator("#g1 figure.reference p.words span.w.partner")
+    assert partner.count() == 1 and partner.get_attribute("data-i") == "1"
+    assert "1-1: Růst" in opened.locator("#g1 .hint").inner_text()
+    # hover a word: its node lights up, and the aligned node of the reference
+    opened.locator('#g1 figure.candidate p.words span.w[data-i="3"]').hover()
+    node = opened.locator('[id="g1-c-v:s2v"]')
+    assert "lit" in (node.get_attribute("class") or "")
+    other = opened.locator('[id="g1-r-v:s2v"]')
+    assert "partner" in (other.get_attribute("class") or "")
+    hint = opened.locator("#g1 .hint").inner_text()
+    assert hint.startswith("word 3 “vládu”") and "s2v / parlament" in hint
+    # a word no node is aligned to lights nothing
+    opened.locator('#g1 figure.candidate p.words span.w[data-i="4"]').hover()
+    assert opened.locator("#g1 g.lit, #g1 g.partner").count() == 0
+    assert opened.locator("#g1 .hint").inner_text().endswith("no node")
+    opened.close()

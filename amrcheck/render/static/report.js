@@ -2,7 +2,8 @@
 // section's body (drawings, triples) inflated when it comes near the screen;
 // zoom and pan of the drawings; and the hover link between the two drawings
 // of a pair (hover a node: its aligned partners light up; hover a triple:
-// its nodes and edges do). No network.
+// its nodes and edges do; on UMR pairs, hover a node: its words light up,
+// hover a word: its nodes do). No network.
 "use strict";
 (function () {
   // -- sections drawn as they come near the screen --------------------------
@@ -233,6 +234,36 @@
     return found;
   }
 
+  // a UMR sentence's words under each drawing: data-n lists the scene keys
+  // of the nodes aligned to each word
+  function wordsOf(section, side) {
+    const figure = section.querySelector(`figure.side.${side === "c" ? "candidate" : "reference"}`);
+    return figure ? Array.from(figure.querySelectorAll("p.words span.w")) : [];
+  }
+
+  function lightWords(section, side, keys, cls) {
+    for (const word of wordsOf(section, side)) {
+      if ((word.dataset.n || "").split(" ").some((k) => keys.includes(k))) word.classList.add(cls);
+    }
+  }
+
+  function hoverWord(section, word) {
+    const side = word.closest("figure.side.candidate") ? "c" : "r";
+    const other = side === "c" ? "r" : "c";
+    const keys = (word.dataset.n || "").split(" ").filter(Boolean);
+    word.classList.add("lit");
+    section.classList.add("hovering");
+    const nodes = light(section, side, keys, "lit");
+    const partners = keys.flatMap((k) => (links(section)[side].get(k) || []).map(([p]) => p));
+    light(section, other, partners, "partner");
+    lightWords(section, other, partners, "partner");
+    const hint = section.querySelector(".hint");
+    if (hint) {
+      const named = nodes.map(describe);
+      hint.textContent = `word ${word.dataset.i} “${word.querySelector(".t").textContent}”  →  ${named.length ? named.join(", ") : "no node"}`;
+    }
+  }
+
   function hoverElement(section, g) {
     const prefix = `${section.id}-`;
     if (!g.id.startsWith(prefix)) return;
@@ -243,6 +274,8 @@
     section.classList.add("hovering");
     const partners = links(section)[side].get(key) || [];
     light(section, other, partners.map(([k]) => k), "partner");
+    lightWords(section, side, [key], "lit");
+    lightWords(section, other, partners.map(([k]) => k), "partner");
     for (const row of section.querySelectorAll("table.triples tr")) {
       if ((row.dataset[side] || "").split(" ").includes(key)) row.classList.add("lit");
     }
@@ -269,6 +302,8 @@
     clear(section);
     const g = event.target.closest("g.node, g.edge");
     if (g) return hoverElement(section, g);
+    const word = event.target.closest("p.words span.w");
+    if (word) return hoverWord(section, word);
     const row = event.target.closest("table.triples tr[data-c], table.triples tr[data-r]");
     if (row) hoverRow(section, row);
   });
