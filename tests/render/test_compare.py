@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from amrcheck import Corpus, decode, get_metric
+from amrcheck.metrics import metric_names, option_specs
+from amrcheck.reading.umr_corpus import read_umr_corpus
 from amrcheck.render import pair_view
 from tests.conftest import data_path
 
@@ -123,3 +127,29 @@ def test_sembleu_ngrams_are_units_with_counts(versions: tuple[Corpus, Corpus]) -
     view = pair_view(new[0].graph, old[0].graph, get_metric("sembleu"))
     assert view.unit == "n-gram"
     assert any("×" in u.text for u in view.units)
+
+
+@pytest.mark.parametrize("name", sorted(set(metric_names()) - {"recommended"}))
+def test_every_metric_explains_a_umr_sentence_pair_in_the_umr_files(
+    name: str,
+) -> None:
+    # issue 31: one concept edited (book -> magazine) in sentence 2
+    umr = data_path("umr/scoring")
+    reference, _ = read_umr_corpus(umr / "gold.umr")
+    candidate, _ = read_umr_corpus(umr / "concept.umr")
+    assert reference[1].graph is not None and candidate[1].graph is not None
+    takes_vectors = any(spec.name == "vectors" for spec in option_specs(name))
+    options = {"vectors": MINI} if takes_vectors else {}
+    view = pair_view(
+        candidate[1].graph, reference[1].graph, get_metric(name, **options),
+        get_metric("smatch"),
+    )
+    assert 0.0 < view.score.f1 < 1.0
+    places = [p for row in view.triples for p in (row.reference, row.candidate) if p]
+    places += [p for unit in view.units for p in unit.places]
+    assert places
+    assert {Path(p.path).name for p in places} <= {"gold.umr", "concept.umr"}
+    # the edited concept: drawn as relabelled, and named at its line
+    assert view.reference.nodes["v:s2b2"] == "relabelled"
+    assert view.reference.partners["v:s2b2"] == "magazine"
+    assert any(place.line == 42 for place in places)
