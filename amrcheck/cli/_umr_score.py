@@ -12,7 +12,7 @@ from rich.console import Console
 from ..errors import MetricError
 from ..reading.umr import is_umr_path, read_umr
 from ..workflows.umatch import Counts, UmatchReport, umatch
-from ..workflows.umr_agreement import LAYERS, LayerAgreement
+from ..workflows.umr_agreement import LAYERS, LayerAgreement, layer_queue
 from ..workflows.umr_score import DocumentScore, document_dict, score_umr_files
 from ._common import table
 
@@ -246,12 +246,60 @@ def layers_json(
             "a": a,
             "b": b,
             **{
-                name: {"f1": layer.f1, "low": layer.low, "high": layer.high}
+                name: {
+                    "f1": layer.f1,
+                    "low": layer.low,
+                    "high": layer.high,
+                    "differences": layer.differences,
+                }
                 for name, layer in layers.items()
             },
         }
         for a, b, layers in pairs
     ]
+
+
+def layer_queue_json(
+    pairs: list[tuple[str, str, dict[str, LayerAgreement]]],
+) -> list[dict[str, Any]]:
+    """The layers' adjudication queue as JSON-ready data."""
+    return [
+        {
+            "id": sentence.key,
+            "lowest_f1": sentence.lowest,
+            "disagreements": [
+                {"a": d.a, "b": d.b, "layer": d.layer, "f1": d.f1, "lines": d.lines}
+                for d in sentence.disagreements
+            ],
+        }
+        for sentence in layer_queue(pairs)
+    ]
+
+
+def render_layer_queue(
+    out: Console,
+    pairs: list[tuple[str, str, dict[str, LayerAgreement]]],
+    top: int | None,
+    names: dict[str, str],
+) -> None:
+    """The sentences annotators disagree on in the layers beyond the graph,
+    lowest F1 first, each difference with its place; ``names``: each
+    annotator's file -> the name the other tables give it."""
+    queue = layer_queue(pairs)
+    out.print(
+        "UMR layers: adjudication queue (lowest F1 first; alignment, temporal, "
+        "modal, coref):"
+        if queue
+        else "UMR layers: the annotators agree on every sentence's alignment, "
+        "temporal, modal and coref."
+    )
+    for sentence in queue[:top]:
+        out.print(f"{sentence.key}  lowest {sentence.lowest:.4f}", markup=False)
+        for d in sentence.disagreements:
+            a, b = names.get(d.a, d.a), names.get(d.b, d.b)
+            out.print(f"  {a} vs {b}  {d.layer} F1 {d.f1:.4f}", markup=False)
+            for line in d.lines:
+                out.print(f"    {line}", markup=False, soft_wrap=True)
 
 
 def render_layers(

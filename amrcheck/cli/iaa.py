@@ -50,7 +50,12 @@ from ._common import (
     table,
     workers,
 )
-from ._umr_score import layers_json, render_layers
+from ._umr_score import (
+    layer_queue_json,
+    layers_json,
+    render_layer_queue,
+    render_layers,
+)
 from .score import TIME_BUDGET_HELP, time_budget_options
 
 #: bumped only when the JSON output changes incompatibly
@@ -311,6 +316,7 @@ def _output(
     result: Agreement, as_json: bool, as_csv: bool, top: int | None,
     layers: list[tuple[str, str, dict[str, LayerAgreement]]] | None = None,
     confidence: float = 0.95,
+    files: list[Path] | None = None,
 ) -> None:
     if not as_json:
         matching = result.matching
@@ -319,6 +325,7 @@ def _output(
         data = json_report(result)
         if layers is not None:
             data["umr_layers"] = layers_json(layers)
+            data["umr_queue"] = layer_queue_json(layers)
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
     elif as_csv:
         write_csv(result)
@@ -328,6 +335,9 @@ def _output(
         render(console(), result, top)
         if layers is not None:
             render_layers(console(), layers, confidence)
+            # annotators named as in the tables above (file names' stems)
+            names = dict(zip(map(str, files or []), result.names, strict=False))
+            render_layer_queue(console(), layers, top, names)
 
 
 @app.command()
@@ -431,7 +441,7 @@ def iaa(
         if all(is_umr_path(path) for path in files)
         else None
     )
-    _output(result, as_json, as_csv, top, layers, confidence)
+    _output(result, as_json, as_csv, top, layers, confidence, files)
     if result.unreadable:
         typer.echo(
             f"amrcheck iaa: {plural(len(result.unreadable), 'graph')} cannot be read "

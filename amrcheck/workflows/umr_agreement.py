@@ -28,7 +28,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
@@ -51,6 +51,9 @@ class LayerAgreement:
     high: float
     #: per sentence key: (correct, candidate, found, reference)
     counts: dict[str, tuple[int, int, int, int]]
+    #: per sentence key: what the two annotators disagree on, one line
+    #: each, with its place (``file:line:col: coref missing: (a :r b)``)
+    differences: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _f1(sums: np.ndarray) -> np.ndarray:
@@ -69,6 +72,7 @@ def _layer(
     resamples: int,
     confidence: float,
     seed: int,
+    differences: dict[str, list[str]],
 ) -> LayerAgreement:
     table = np.array(list(counts.values()) or [(0, 0, 0, 0)], dtype=float)
     estimate = float(_f1(table.sum(axis=0, keepdims=True))[0])
@@ -77,17 +81,22 @@ def _layer(
     values = _f1(table[picks].sum(axis=1))
     tail = (1 - confidence) / 2
     low, high = np.quantile(values, [tail, 1 - tail])
-    return LayerAgreement(name, estimate, float(low), float(high), counts)
+    return LayerAgreement(
+        name, estimate, float(low), float(high), counts, differences
+    )
 
 
-def _token_sets(sentence: UmrSentence) -> set[tuple[int, ...]]:
-    sets = set()
+def _token_sets(sentence: UmrSentence) -> dict[tuple[int, ...], str]:
+    """Each aligned token set of ``sentence`` and the place of (the first)
+    alignment line that writes it (``file:line:col: s2b2: 3-4``)."""
+    sets: dict[tuple[int, ...], str] = {}
     for line in sentence.alignments:
         tokens = tuple(
             sorted({i for a, b in line.ranges for i in range(a, b + 1) if i > 0})
         )
-        if tokens:
-            sets.add(tokens)
+        if tokens and tokens not in sets:
+            written = sentence.text_of(line.start, line.end).strip()
+            sets[tokens] = f"{sentence.span_of(line.start, line.end)}: {written}"
     return sets
 
 
@@ -103,24 +112,36 @@ def pair_layers(
     theirs = {sentence_key(s): s for s in second.sentences}
     keys = list(dict.fromkeys([*ours, *theirs]))
     aligned: dict[str, tuple[int, int, int, int]] = {}
+    realigned: dict[str, list[str]] = {}
     for key in keys:
-        a = _token_sets(ours[key]) if key in ours else set()
-        b = _token_sets(theirs[key]) if key in theirs else set()
-        common = len(a & b)
+        a = _token_sets(ours[key]) if key in ours else {}
+        b = _token_sets(theirs[key]) if key in theirs else {}
+        common = len(a.keys() & b.keys())
         aligned[key] = (common, len(b), common, len(a))
-    layers = {"alignment": _layer("alignment", aligned, resamples, confidence, seed)}
+        lines = [f"{a[t]}: alignment missing" for t in a if t not in b]
+        lines += [f"{b[t]}: alignment extra" for t in b if t not in a]
+        if lines:
+            realigned[key] = lines
+    layers = {
+        "alignment": _layer(
+            "alignment", aligned, resamples, confidence, seed, realigned
+        )
+    }
     scores = score_document(first, second)
     for group in GROUPS:
         score = scores.groups[group]
         extra: dict[str, int] = {}
         missing: dict[str, int] = {}
-        for triple in score.extra:
-            extra[sentence_key(triple.sentence)] = (
-                extra.get(sentence_key(triple.sentence), 0) + 1
-            )
-        for triple in score.missing:
-            key = sentence_key(triple.sentence)
-            missing[key] = missing.get(key, 0) + 1
+        differences: dict[str, list[str]] = {}
+        for kind, triples, tally in (
+            ("missing", score.missing, missing), ("extra", score.extra, extra)
+        ):
+            for triple in triples:
+                key = sentence_key(triple.sentence)
+                tally[key] = tally.get(key, 0) + 1
+                differences.setdefault(key, []).append(
+                    f"{triple.where}: {group} {kind}: {triple}"
+                )
         counts = {}
         for key in keys:
             given = score.candidate_by_sentence.get(key, 0)
@@ -131,7 +152,9 @@ def pair_layers(
                 wanted - missing.get(key, 0),
                 wanted,
             )
-        layers[group] = _layer(group, counts, resamples, confidence, seed)
+        layers[group] = _layer(
+            group, counts, resamples, confidence, seed, differences
+        )
     return layers
 
 
@@ -155,3 +178,52 @@ def layer_agreement(
         )
         for i, j in combinations(range(len(paths)), 2)
     ]
+
+
+@dataclass(slots=True)
+class LayerDisagreement:
+    """A sentence on which two annotators disagree in a layer other than
+    the graph: the layer, the sentence's F1 in it, and each difference."""
+
+    a: str
+    b: str
+    layer: str
+    f1: float
+    lines: list[str]
+
+
+@dataclass(slots=True)
+class QueuedSentence:
+    """One sentence of the layers' adjudication queue."""
+
+    key: str
+    disagreements: list[LayerDisagreement]
+
+    @property
+    def lowest(self) -> float:
+        return min(d.f1 for d in self.disagreements)
+
+
+def layer_queue(
+    pairs: Sequence[tuple[str, str, dict[str, LayerAgreement]]],
+) -> list[QueuedSentence]:
+    """The sentences annotators disagree on in alignment, temporal, modal or
+    coref, lowest F1 first (then in sentence order)."""
+    found: dict[str, QueuedSentence] = {}
+    for a, b, layers in pairs:
+        for name, layer in layers.items():
+            for key, lines in layer.differences.items():
+                counts = np.array([layer.counts[key]], dtype=float)
+                found.setdefault(key, QueuedSentence(key, [])).disagreements.append(
+                    LayerDisagreement(a, b, name, float(_f1(counts)[0]), lines)
+                )
+
+    def order(sentence: QueuedSentence) -> tuple[float, int, str]:
+        number = sentence.key.removeprefix("snt")
+        return (
+            sentence.lowest,
+            int(number) if number.isdigit() else 0,
+            sentence.key,
+        )
+
+    return sorted(found.values(), key=order)

@@ -115,6 +115,35 @@ def test_iaa_on_umr_gives_each_layer_pairwise_with_intervals() -> None:
     assert "adjudication queue" in text.stdout
 
 
+def test_iaa_on_umr_queues_the_sentences_whose_layers_disagree() -> None:
+    import amrcheck.cli.iaa  # noqa: F401 -- registers the command
+
+    # the graphs agree: only the layers' queue can say what to adjudicate
+    files = [DATA / "gold.umr", DATA / "alignment.umr", DATA / "docrel.umr"]
+    result = runner.invoke(app, ["iaa", *map(str, files), "--json"])
+    report = json.loads(result.stdout)
+    (sentence,) = report["umr_queue"]
+    assert sentence["id"] == "snt2" and sentence["lowest_f1"] == 0.0
+    found = {
+        (Path(d["a"]).stem, Path(d["b"]).stem, d["layer"]): d["lines"]
+        for d in sentence["disagreements"]
+    }
+    assert found["gold", "alignment", "alignment"] == [
+        f"{DATA / 'gold.umr'}:49:1: s2b2: 3-4: alignment missing",
+        f"{DATA / 'alignment.umr'}:49:1: s2b2: 4-4: alignment extra",
+    ]
+    assert found["gold", "docrel", "coref"] == [
+        f"{DATA / 'gold.umr'}:55:14: coref missing: (s1p :same-entity s2p)"
+    ]
+    assert ("gold", "docrel", "alignment") not in found
+    text = runner.invoke(app, ["iaa", *map(str, files)]).stdout
+    queue = text[text.index("UMR layers: adjudication queue"):]
+    assert "  gold vs docrel  coref F1 0.0000" in queue
+    assert f"    {DATA / 'gold.umr'}:55:14: coref missing: (s1p :same-entity s2p)" in queue
+    agreed = runner.invoke(app, ["iaa", str(DATA / "gold.umr"), str(DATA / "concept.umr")])
+    assert "the annotators agree on every sentence's alignment" in agreed.stdout
+
+
 def test_html_report_draws_the_umr_sentence_graphs(tmp_path: Path) -> None:
     page = tmp_path / "report.html"
     result = run(DATA / "gold.umr", DATA / "concept.umr", "--html", page, "-q")
