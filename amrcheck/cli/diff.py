@@ -44,6 +44,7 @@ from ._common import (
     change_line,
     console,
     describe_settings,
+    fail,
     graphs_in,
     guarded,
     pairing_dict,
@@ -51,7 +52,7 @@ from ._common import (
     report_input_errors,
     workers,
 )
-from ._umr import umr_diff
+from ._umr import umr_diff, umr_diff_report
 from .score import TIME_BUDGET_HELP, time_budget_options
 
 #: bumped only when the JSON output changes incompatibly
@@ -138,8 +139,26 @@ def diff(
     graphs added, removed or changed, 2 usage or input errors, 130
     interrupted.
     """
-    if is_umr_path(old) or is_umr_path(new):  # scores for UMR come later
-        raise typer.Exit(umr_diff(old, new, as_json, quiet))
+    if is_umr_path(old) or is_umr_path(new):
+        amr_only = {
+            "--motifs": motifs, "--stat": stat, "--metadata": metadata,
+            "--by": by is not PairByChoice.AUTO, "--strict": strict,
+            "--skip-unreadable": skip_unreadable,
+        }
+        named = [name for name, given in amr_only.items() if given]
+        if named:
+            raise fail(
+                "diff", f"{', '.join(named)}: AMR files only; UMR files are "
+                "compared layer by layer, sentences paired by number (docs/umr.md)"
+            )
+        status = umr_diff(old, new, as_json, quiet)
+        if html is not None and status != 2:
+            with guarded("diff"):
+                (scorer,) = build_metrics(
+                    [metric.value], option, time_budget_options(time_budget)
+                )
+                umr_diff_report(old, new, scorer, html, jobs, quiet)
+        raise typer.Exit(status)
     with guarded("diff"):
         (scorer,) = build_metrics(
             [metric.value], option, time_budget_options(time_budget)

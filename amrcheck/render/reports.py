@@ -224,23 +224,43 @@ def diff_report(
     metric: Metric,
     jobs: int = 1,
     progress: Progress | None = None,
+    words: Mapping[str, WordTable] | None = None,
+    layers: Mapping[str, Sequence[str]] | None = None,
 ) -> str:
     """The diff of two versions as a page: changed graphs drawn side by side.
 
     ``result`` is :func:`amrcheck.workflows.diff.diff_corpora` of ``old``
     and ``new`` with ``metric``; the drawings are coloured by ``metric``'s
     explanation of the new graph against the old (by the diff's own exact
-    smatch alignment when ``metric`` has none).
+    smatch alignment when ``metric`` has none). UMR files: ``words`` as in
+    :func:`score_report`, and ``layers``, the changes of each sentence
+    (``snt<N>``) in its other layers (words, alignment, document level),
+    one line each: a sentence whose graph is unchanged but whose other
+    layers changed is drawn too, with the status ``other layers``.
     """
     builder = _Builder({}, [])
     rows: list[SummaryRow] = []
     lineup = match_entries([old, new], result.matching.by).rows
+    tables = words or {}
+    pair_words = _PairWords(tables.get(old.path, {}), tables.get(new.path, {}))
+    elsewhere = layers or {}
     for graph, row in zip(result.graphs, lineup, strict=True):
         before, after = row.entries
         sid = None
-        if graph.status != "unchanged" or graph.errors:
-            sid = _diff_section(builder, graph, before, after, metric).sid
-        rows.append(_diff_row(graph, result.metric, sid))
+        others = list(elsewhere.get(graph.id, ()))
+        status = (
+            "other layers" if graph.status == "unchanged" and others else graph.status
+        )
+        if status != "unchanged" or graph.errors:
+            section = _diff_section(
+                builder, graph, before, after, metric, pair_words.of(before, after)
+            )
+            section.status = status
+            section.notes += others
+            sid = section.sid
+        row_of = _diff_row(graph, result.metric, sid)
+        row_of.status, row_of.cells[1] = status, Cell(status)
+        rows.append(row_of)
         if progress is not None:
             progress(1)
     s = result.summary
@@ -270,9 +290,12 @@ def diff_report(
     facts.append(
         "settings: " + ", ".join(f"{k}={v}" for k, v in result.settings.items())
     )
+    statuses = ["changed", "added", "removed", "unchanged"]
+    if any(row.status == "other layers" for row in rows):
+        statuses.insert(3, "other layers")
     summary = Summary(
         ["id", "status", result.metric, "P", "R", "−", "+", "~", "notes"],
-        rows, ["changed", "added", "removed", "unchanged"], same="unchanged",
+        rows, statuses, same="unchanged",
     )
     return page(
         f"amrcheck diff: {old_path} → {new_path}", facts, summary,
@@ -310,9 +333,13 @@ def _diff_section(
     before: Entry | None,
     after: Entry | None,
     metric: Metric,
+    words: tuple[AlignedWords | None, AlignedWords | None] = (None, None),
 ) -> Section:
     present = after or before
     sentence = present.metadata.get("snt") if present is not None else None
+    shown = words[1] or words[0]
+    if sentence is None and shown is not None:
+        sentence = shown.sentence
     notes = [
         metadata_change_text(key, old, new)
         for key, (old, new) in graph.metadata.items()
@@ -328,7 +355,7 @@ def _diff_section(
         view = pair_view(after.graph, before.graph, metric, diff_aligner())
         captions = (f"old · {_where(before)}", f"new · {_where(after)}")
         section = _view_section(
-            builder, view, graph.id, graph.status, captions, sentence
+            builder, view, graph.id, graph.status, captions, sentence, words
         )
         section.notes = notes
         return section
@@ -339,15 +366,15 @@ def _diff_section(
     sides: tuple[tuple[Entry | None, str, str, Status], ...] = (
         (before, "reference", "old", "missing"), (after, "candidate", "new", "extra")
     )
-    for entry, side, name, status in sides:
+    for (entry, side, name, status), own in zip(sides, words, strict=True):
         if entry is None:
             continue
         caption = f"{name} · {_where(entry)}"
         if entry.graph is None:
             figures.append(_unparsed(entry, caption, side))
         else:
-            shown = single_view(entry.graph, status if lonely else None)
-            figures.append(builder.figure(shown, sid, side[0], caption))
+            drawn = single_view(entry.graph, status if lonely else None)
+            figures.append(builder.figure(drawn, sid, side[0], caption, own))
     section = Section(
         sid, graph.id, graph.status, figures, notes=notes, sentence=sentence,
         triples=_change_rows(graph.changes),

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..graph import TripleKind
-from ..reading.umr import UmrSentence, iter_umr_file
+from ..reading.umr import BlockKind, UmrSentence, iter_umr_file
 from ..span import Span
 
 #: the layers a change is in, in report order
@@ -36,7 +36,9 @@ LAYERS = ("words", "graph", "alignment", "document")
 
 @dataclass(frozen=True, slots=True)
 class UmrChange:
-    """One change: ``kind`` is ``+`` (added), ``-`` (removed) or ``~`` (changed)."""
+    """One change: ``kind`` is ``+`` (added), ``-`` (removed), ``~`` (changed),
+    or ``!`` (a sentence graph that cannot be read: its triples are not
+    compared, and the change says why, at the error's place)."""
 
     sentence: str  # sntN, or #position
     layer: str  # "sentence", or one of LAYERS
@@ -54,7 +56,9 @@ class UmrChange:
         return {
             "sentence": self.sentence,
             "layer": self.layer,
-            "change": {"+": "added", "-": "removed", "~": "changed"}[self.kind],
+            "change": {
+                "+": "added", "-": "removed", "~": "changed", "!": "unreadable"
+            }[self.kind],
             "text": self.text,
             "path": self.path,
             "line": self.line,
@@ -75,6 +79,10 @@ class _Summary:
     graph: dict[str, Place]
     alignment: dict[str, tuple[str, Place]]
     document: dict[str, Place]
+    #: why the graph cannot be read (None: it can), each error with its place
+    graph_errors: list[tuple[str, Place]] | None = None
+    #: the graph block's text, when the graph cannot be read
+    graph_text: str = ""
 
 
 def _place(span: Span) -> Place:
@@ -121,7 +129,26 @@ def summarize(sentence: UmrSentence) -> _Summary:
         graph,
         alignment,
         document,
+        None if sentence.graph is not None else _graph_errors(sentence),
+        "" if sentence.graph is not None else _graph_text(sentence),
     )
+
+
+def _graph_text(sentence: UmrSentence) -> str:
+    block = sentence.blocks.get(BlockKind.GRAPH)
+    return "" if block is None else sentence.text_of(block.start, block.end)
+
+
+def _graph_errors(sentence: UmrSentence) -> list[tuple[str, Place]]:
+    """The errors of a sentence whose graph cannot be read: those in its
+    graph block (all of them when none is placed there)."""
+    block = sentence.blocks.get(BlockKind.GRAPH)
+    errors = [
+        e for e in sentence.errors
+        if block is not None and block.start <= e.span.start <= block.end
+    ] or sentence.errors
+    found = [(f"{e.code} {e.message}", _place(e.span)) for e in errors]
+    return found or [("the sentence has no graph", _place(sentence.span))]
 
 
 def _key(summary: _Summary, position: int) -> str:
@@ -163,10 +190,21 @@ def _pair(  # noqa: C901 -- one pass per layer
             new_path,
             *new.words[1],
         )
-    for layer, before, after in (
-        ("graph", old.graph, new.graph),
-        ("document", old.document, new.document),
-    ):
+    unreadable = [
+        (summary.graph_errors, path)
+        for summary, path in ((old, old_path), (new, new_path))
+        if summary.graph_errors is not None
+    ]
+    if len(unreadable) == 2 and old.graph_text == new.graph_text:
+        unreadable = []  # the same text, unreadable in both: no change
+    for errors, path in unreadable:
+        for text, place in errors:
+            yield UmrChange(key, "graph", "!", f"cannot be read: {text}", path, *place)
+    layers = [("document", old.document, new.document)]
+    if old.graph_errors is None and new.graph_errors is None:
+        # a graph that cannot be read is not all removed: it is not compared
+        layers.insert(0, ("graph", old.graph, new.graph))
+    for layer, before, after in layers:
         for text, place in after.items():
             if text not in before:
                 yield UmrChange(key, layer, "+", text, new_path, *place)

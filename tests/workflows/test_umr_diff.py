@@ -108,3 +108,53 @@ def test_unreadable_file_is_one_located_error(tmp_path: Path) -> None:
         done.stderr
         == f"amrcheck diff: cannot read {bad}: 5:9: not valid UTF-8 (byte 0xe4)\n"
     )
+
+
+SCORING = TEST_DATA / "umr" / "scoring"
+
+
+def test_a_graph_that_cannot_be_read_is_said_not_all_removed() -> None:
+    broken = SCORING / "broken.umr"
+    changes = [str(c) for c in diff_umr(SCORING / "gold.umr", broken)]
+    assert changes == [
+        f"{broken}:43:31: snt2 graph ! cannot be read: U201 unbalanced "
+        "parentheses: 1 '(' not closed"
+    ]
+    # the same broken text in both versions: nothing changed
+    assert list(diff_umr(broken, broken)) == []
+    (change,) = diff_umr(broken, SCORING / "gold.umr")
+    assert change.to_dict()["change"] == "unreadable" and change.path == str(broken)
+
+
+def test_html_report_draws_each_layer_s_changes(tmp_path: Path) -> None:
+    from amrcheck.render import expanded
+    from tests.render.conftest import page_text
+
+    page = tmp_path / "diff.html"
+    done = subprocess.run(
+        ["amrcheck", "diff", "-q", str(SCORING / "gold.umr"),
+         str(SCORING / "alignment.umr"), "--html", str(page)],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    html = expanded(page.read_text(encoding="utf-8"))
+    # the graphs are the same; the alignment is not: drawn, and listed
+    assert '<tr data-status="other layers" data-section="g1">' in html
+    text = page_text(html)
+    assert (
+        f"{SCORING / 'alignment.umr'}:49:1: snt2 alignment ~ s2b2: 3-4 -> 4-4" in text
+    )
+    assert "s2b2 / book  42:12  · 4-4: book" in text  # the new alignment, drawn
+    assert "s2b2 / book  42:12  · 3-4: a book" in text  # and the old one
+
+
+def test_options_for_amr_files_only_are_refused_on_umr() -> None:
+    done = subprocess.run(
+        ["amrcheck", "diff", str(VALID), str(VALID), "--stat", "--by", "position"],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        "amrcheck diff: error: --stat, --by: AMR files only; UMR files are compared "
+        "layer by layer, sentences paired by number (docs/umr.md)\n"
+    )
