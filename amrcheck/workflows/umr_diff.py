@@ -29,6 +29,7 @@ from pathlib import Path
 from ..graph import TripleKind
 from ..reading.umr import BlockKind, UmrSentence, iter_umr_file
 from ..span import Span
+from .umr_score import canonical
 
 #: the layers a change is in, in report order
 LAYERS = ("words", "graph", "alignment", "document")
@@ -78,7 +79,9 @@ class _Summary:
     words: tuple[str, Place]
     graph: dict[str, Place]
     alignment: dict[str, tuple[str, Place]]
-    document: dict[str, Place]
+    #: each document-level triple by its canonical form (``:after`` for
+    #: ``:before`` ...): its text as written and its place
+    document: dict[str, tuple[str, Place]]
     #: why the graph cannot be read (None: it can), each error with its place
     graph_errors: list[tuple[str, Place]] | None = None
     #: the graph block's text, when the graph cannot be read
@@ -119,7 +122,10 @@ def summarize(sentence: UmrSentence) -> _Summary:
         for line in reversed(sentence.alignments)  # the first line of a node wins
     }
     document = {
-        f"{t.group} ({t.source} {t.relation} {t.target})": _place(span(*t.places[0]))
+        f"{t.group} {canonical(t.relation, t.source, t.target)}": (
+            f"{t.group} ({t.source} {t.relation} {t.target})",
+            _place(span(*t.places[0])),
+        )
         for t in reversed(sentence.document.triples)
     }
     return _Summary(
@@ -200,17 +206,26 @@ def _pair(  # noqa: C901 -- one pass per layer
     for errors, path in unreadable:
         for text, place in errors:
             yield UmrChange(key, "graph", "!", f"cannot be read: {text}", path, *place)
-    layers = [("document", old.document, new.document)]
+    # a graph that cannot be read is not all removed: it is not compared
     if old.graph_errors is None and new.graph_errors is None:
-        # a graph that cannot be read is not all removed: it is not compared
-        layers.insert(0, ("graph", old.graph, new.graph))
-    for layer, before, after in layers:
-        for text, place in after.items():
-            if text not in before:
-                yield UmrChange(key, layer, "+", text, new_path, *place)
-        for text, place in before.items():
-            if text not in after:
-                yield UmrChange(key, layer, "-", text, old_path, *place)
+        for text, place in new.graph.items():
+            if text not in old.graph:
+                yield UmrChange(key, "graph", "+", text, new_path, *place)
+        for text, place in old.graph.items():
+            if text not in new.graph:
+                yield UmrChange(key, "graph", "-", text, old_path, *place)
+    for relation, (text, place) in new.document.items():
+        previous = old.document.get(relation)
+        if previous is None:
+            yield UmrChange(key, "document", "+", text, new_path, *place)
+        elif previous[0] != text:  # written otherwise: (b :after a) for (a :before b)
+            yield UmrChange(
+                key, "document", "~",
+                f"{previous[0]} -> {text} (the same relation)", new_path, *place,
+            )
+    for relation, (text, place) in old.document.items():
+        if relation not in new.document:
+            yield UmrChange(key, "document", "-", text, old_path, *place)
     for variable, (ranges, place) in new.alignment.items():
         previous = old.alignment.get(variable)
         if previous is None:

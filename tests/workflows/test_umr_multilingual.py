@@ -4,14 +4,18 @@ compare_umr.pl prints for the same pairs."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from amrcheck.metrics import get_metric
 from amrcheck.reading.umr import read_umr
 from amrcheck.reading.umr_corpus import read_umr_corpus
+from amrcheck.render import expanded
 from amrcheck.workflows.evaluate import evaluate
 from amrcheck.workflows.umatch import umatch
+from amrcheck.workflows.umr_diff import diff_umr
 from amrcheck.workflows.umr_score import score_document
+from tests.render.conftest import page_text
 
 DATA = Path(__file__).parents[1] / "data" / "umr" / "multilingual"
 
@@ -68,3 +72,33 @@ def test_a_glossed_language_scores_through_its_words_row() -> None:
         4,
         4,
     )
+
+
+def test_a_czech_diff_names_each_layer_with_non_ascii_variables() -> None:
+    old, new = DATA / "czech.umr", DATA / "czech-edited.umr"
+    assert [str(c) for c in diff_umr(old, new)] == [
+        f"{new}:34:12: snt2 graph + (s2v / parlament)",
+        f"{old}:34:12: snt2 graph - (s2v / vláda)",
+        # the coreference written the other way round: the same relation
+        f"{new}:47:14: snt2 document ~ :coref (s1z :same-event s2ř) -> "
+        ":coref (s2ř :same-event s1z) (the same relation)",
+    ]
+
+
+def test_the_score_report_shows_a_glossed_sentence_s_words_and_glosses(
+    tmp_path: Path,
+) -> None:
+    page = tmp_path / "report.html"
+    done = subprocess.run(
+        ["amrcheck", "score", "-q", str(DATA / "glossed.umr"),
+         str(DATA / "glossed-edited.umr"), "--html", str(page)],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    html = expanded(page.read_text(encoding="utf-8"))
+    assert (
+        '<span class="t">Ninakupenda</span><span class="gloss">1SG.love</span>' in html
+    )
+    text = page_text(html)
+    assert "s1p / penda-01  11:2  · 1-1: Ninakupenda" in text
+    assert "s1w / yeye  14:12  · unaligned (0-0)" in text
