@@ -16,7 +16,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..reading.corpus import read_corpus
 from . import app
 from ._common import fail, guarded, progress_bar
 
@@ -25,7 +24,9 @@ FORMATS = (".svg", ".png", ".html")
 
 @app.command()
 def render(
-    file: Annotated[Path, typer.Argument(help="AMR file to draw.")],
+    file: Annotated[
+        Path, typer.Argument(help="AMR file to draw (or UMR: its sentence graphs).")
+    ],
     output: Annotated[
         Path,
         typer.Option(
@@ -54,6 +55,7 @@ def render(
         chosen_entries,
         graphs_picture,
         graphs_report,
+        read_with_words,
     )
     from ..render.layout import ImageFormat
 
@@ -61,7 +63,8 @@ def render(
     if suffix not in FORMATS:
         raise fail("render", f"{output}: write .svg, .png or .html")
     with guarded("render"):
-        corpus = read_corpus(file)
+        # a UMR file: its sentence graphs, with their words and alignments
+        corpus, words = read_with_words(file)
         entries, unknown = chosen_entries(corpus, ids)
         if unknown:
             raise fail(
@@ -75,7 +78,7 @@ def render(
                 typer.echo(str(error), err=True)
         if suffix == ".html":
             with progress_bar("render", len(entries), quiet) as done:
-                text = graphs_report(corpus, entries, jobs, done)
+                text = graphs_report(corpus, entries, jobs, done, words)
             output.write_text(text, encoding="utf-8")
         else:
             if len(entries) > MAX_PICTURE_GRAPHS:
@@ -85,7 +88,7 @@ def render(
                     "or write .html",
                 )
             fmt: ImageFormat = "svg" if suffix == ".svg" else "png"
-            output.write_bytes(graphs_picture(entries, fmt))
+            output.write_bytes(graphs_picture(entries, fmt, words))
     if not quiet:
         broken = sum(entry.graph is None for entry in entries)
         note = f" ({broken} as text: they do not parse)" if broken else ""

@@ -160,26 +160,29 @@ def graphs_report(
     entries: Sequence[Entry] | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
+    words: WordTable | None = None,
 ) -> str:
-    """Every graph of ``corpus`` (or ``entries`` of it) drawn, as one page."""
+    """Every graph of ``corpus`` (or ``entries`` of it) drawn, as one page;
+    a UMR file's graphs with their ``words`` (:func:`~.words.read_with_words`)."""
     chosen = list(corpus.entries if entries is None else entries)
     builder = _Builder({}, [])
     rows = []
     for entry in chosen:
         sid = builder.next_id()
         place = _where(entry)
+        own = (words or {}).get(entry.index)
+        sentence = entry.metadata.get("snt") or (own.sentence if own else None)
         if entry.graph is None:
             figure = _unparsed(entry, place, "candidate")
             status, nodes = "error", None
         else:
             side = single_view(entry.graph)
-            figure = builder.figure(side, sid, "c", place)
+            figure = builder.figure(side, sid, "c", place, own)
             figure.errors = [str(e) for e in entry.errors]
             status = "error" if entry.errors else "ok"
             nodes = len(side.scene.nodes)
         builder.sections.append(
-            Section(sid, entry.label, status, [figure],
-                    sentence=entry.metadata.get("snt"))
+            Section(sid, entry.label, status, [figure], sentence=sentence)
         )
         rows.append(
             SummaryRow(
@@ -188,7 +191,7 @@ def graphs_report(
                     Cell(status),
                     number(nodes, 0) if nodes is not None else Cell("-", ""),
                     Cell(str(len(entry.errors)), len(entry.errors)),
-                    Cell(entry.metadata.get("snt", "")),
+                    Cell(sentence or ""),
                 ],
                 status,
                 sid,
@@ -662,8 +665,11 @@ def chosen_entries(
 MAX_PICTURE_GRAPHS = 100
 
 
-def graphs_picture(entries: Sequence[Entry], fmt: ImageFormat) -> bytes:
-    """``entries`` drawn as one SVG or PNG, one under the other, each titled.
+def graphs_picture(
+    entries: Sequence[Entry], fmt: ImageFormat, words: WordTable | None = None
+) -> bytes:
+    """``entries`` drawn as one SVG or PNG, one under the other, each titled
+    (a UMR file's graphs with each node's aligned ``words``).
 
     A graph that does not parse is drawn as its text and its errors.
     """
@@ -671,12 +677,15 @@ def graphs_picture(entries: Sequence[Entry], fmt: ImageFormat) -> bytes:
     for position, entry in enumerate(entries):
         prefix = f"g{position + 1}-"
         title = entry.label
-        sentence = entry.metadata.get("snt")
+        own = (words or {}).get(entry.index)
+        sentence = entry.metadata.get("snt") or (own.sentence if own else None)
         if sentence:
             title += f": {sentence if len(sentence) <= 90 else sentence[:89] + '…'}"
         if entry.graph is None:
             errors = [str(e) for e in entry.errors] or [f"{_where(entry)}: empty graph"]
             sources.append(text_dot(entry.text, errors, prefix, title))
         else:
-            sources.append(scene_dot(single_view(entry.graph), prefix, title))
+            side = single_view(entry.graph)
+            mark_words(side, own)
+            sources.append(scene_dot(side, prefix, title))
     return picture(sources, fmt)

@@ -114,3 +114,24 @@ def test_missing_graphviz_is_one_line_with_the_install(
         f"amrcheck render: error: Graphviz's 'dot' is not on PATH; {INSTALL_HINT}\n"
     )
     assert "Traceback" not in result.output
+
+
+@needs_dot
+def test_a_umr_file_draws_its_sentence_graphs_with_their_words(
+    tmp_path: Path,
+) -> None:
+    # issue 31: a Czech file, non-ASCII variables; the document-level blocks
+    # are not graphs to draw
+    czech = data_path("umr/multilingual/czech.umr")
+    out = tmp_path / "cs.svg"
+    result = run(czech, "--id", "snt2", "-o", out)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.strip() == f"amrcheck render: 1 graphs drawn -> {out}"
+    texts = {t.text for t in ElementTree.parse(out).getroot().iter(f"{SVG}text")}
+    assert {"snt2: Růst trápí vládu .", "1-1: Růst", "3-3: vládu", "s2ř"} <= texts
+    page = tmp_path / "cs.html"
+    result = run(czech, "-o", page)
+    assert result.exit_code == 0, result.output
+    html = expanded(page.read_text(encoding="utf-8"))
+    assert "2-3: se zvýšily" in html and '<p class="words">' in html
+    assert "E006" not in result.output
