@@ -151,14 +151,10 @@ def diff(
                 "diff", f"{', '.join(named)}: AMR files only; UMR files are "
                 "compared layer by layer, sentences paired by number (docs/umr.md)"
             )
-        status = umr_diff(old, new, as_json, quiet)
-        if html is not None and status != 2:
-            with guarded("diff"):
-                (scorer,) = build_metrics(
-                    [metric.value], option, time_budget_options(time_budget)
-                )
-                umr_diff_report(old, new, scorer, html, jobs, quiet)
-        raise typer.Exit(status)
+        raise typer.Exit(
+            _umr(old, new, as_json, quiet, html, jobs, [metric.value], option,
+                 time_budget)
+        )
     with guarded("diff"):
         (scorer,) = build_metrics(
             [metric.value], option, time_budget_options(time_budget)
@@ -215,6 +211,27 @@ def diff(
         if not quiet:
             out.print(summary_line(result))
     raise typer.Exit(code=1 if result.differs else 0)
+
+
+def _umr(
+    old: Path,
+    new: Path,
+    as_json: bool,
+    quiet: bool,
+    html: Path | None,
+    jobs: int,
+    metric: list[str],
+    option: list[str] | None,
+    time_budget: float | None,
+) -> int:
+    """UMR files: the changes per layer, and the ``--html`` report; the exit
+    status."""
+    status = umr_diff(old, new, as_json, quiet)
+    if html is not None and status != 2:
+        with guarded("diff"):
+            (scorer,) = build_metrics(metric, option, time_budget_options(time_budget))
+            umr_diff_report(old, new, scorer, html, jobs, quiet)
+    return status
 
 
 # --- JSON ---------------------------------------------------------------------

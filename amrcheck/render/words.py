@@ -32,7 +32,7 @@ from pathlib import Path
 
 from ..reading.corpus import Corpus
 from ..reading.umr import UmrSentence, is_umr_path
-from ..reading.umr_corpus import read_umr_corpus, read_scored
+from ..reading.umr_corpus import read_scored, read_umr_corpus
 from .compare import Side
 
 #: the interlinear rows whose items gloss the words one by one

@@ -139,8 +139,11 @@ def test_iaa_on_umr_queues_the_sentences_whose_layers_disagree() -> None:
     text = runner.invoke(app, ["iaa", *map(str, files)]).stdout
     queue = text[text.index("UMR layers: adjudication queue"):]
     assert "  gold vs docrel  coref F1 0.0000" in queue
-    assert f"    {DATA / 'gold.umr'}:55:14: coref missing: (s1p :same-entity s2p)" in queue
-    agreed = runner.invoke(app, ["iaa", str(DATA / "gold.umr"), str(DATA / "concept.umr")])
+    missing = f"{DATA / 'gold.umr'}:55:14: coref missing: (s1p :same-entity s2p)"
+    assert f"    {missing}" in queue
+    agreed = runner.invoke(
+        app, ["iaa", str(DATA / "gold.umr"), str(DATA / "concept.umr")]
+    )
     assert "the annotators agree on every sentence's alignment" in agreed.stdout
 
 
