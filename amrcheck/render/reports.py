@@ -48,6 +48,13 @@ from .words import AlignedWords, WordTable, alignment_differences, mark_words
 
 Progress = Callable[[int], None]
 
+#: the line a page of UMR graphs says under its title
+WORDS_NOTE = (
+    "UMR: each node shows the words it is aligned to (positions: words), or "
+    "'unaligned (0-0)'; the sentence's words stand under each drawing; hover "
+    "a node to light its words, or a word to light its nodes"
+)
+
 
 # --- pieces shared by the reports ----------------------------------------------
 
@@ -200,6 +207,8 @@ def graphs_report(
     errors = sum(row.status == "error" for row in rows)
     path = shown_path(corpus.path)
     facts = [f"{path}: {len(chosen)} graphs, {errors} with errors"]
+    if words:
+        facts.append(WORDS_NOTE)
     summary = Summary(["id", "status", "nodes", "errors", "sentence"], rows,
                       ["ok", "error"])
     return page(f"AMR graphs: {path}", facts, summary, builder.sections,
@@ -293,6 +302,8 @@ def diff_report(
     facts.append(
         "settings: " + ", ".join(f"{k}={v}" for k, v in result.settings.items())
     )
+    if any(tables.values()):
+        facts.append(WORDS_NOTE)
     statuses = ["changed", "added", "removed", "unchanged"]
     if any(row.status == "other layers" for row in rows):
         statuses.insert(3, "other layers")
@@ -459,6 +470,8 @@ def score_report(
             )
         ),
     ]
+    if any(tables.values()):
+        facts.append(WORDS_NOTE)
     statuses = ["different", "identical", "error"]
     if any(row.status == "realigned" for row in rows):
         statuses.insert(1, "realigned")

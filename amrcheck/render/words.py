@@ -72,10 +72,10 @@ class AlignedWords:
             return f"alignment unreadable: {self.written[variable]}"
         if variable not in self.written:
             return "no alignment line"
-        positions = self.positions[variable]
-        if not positions:
-            return f"unaligned ({self.written[variable]})"
-        return f"{self.written[variable]}: {self.text_of(positions)}"
+        positions, written = self.positions[variable], self.written[variable]
+        if written == "0-0":
+            return "unaligned (0-0)"
+        return f"{written}: {self.text_of(positions) if positions else '?'}"
 
     def text_of(self, positions: Iterable[int]) -> str:
         return " ".join(

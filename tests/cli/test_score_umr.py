@@ -164,6 +164,7 @@ def test_html_report_draws_the_umr_sentence_graphs(tmp_path: Path) -> None:
     assert "s2b2 / book  42:12  · 3-4: a book" in text
     assert "s2b2 / magazine  42:12  · 3-4: a book" in text
     assert "s2p / person  39:12  · 1-1: She" in text
+    assert "UMR: each node shows the words it is aligned to" in text  # the key
 
 
 def test_html_report_shows_a_pair_that_differs_only_in_alignments(

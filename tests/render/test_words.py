@@ -41,13 +41,14 @@ def test_a_missing_line_a_bad_line_and_a_range_beyond_the_words() -> None:
     doc = read_umr_string(
         "# :: snt1\nWords: Dogs bark\n\n# sentence level graph:\n"
         "(s1b / bark-01 :ARG0 (s1d / dog) :manner (s1l / loud))\n\n"
-        "# alignment:\ns1b: 2-3\ns1d: one\n\n"
+        "# alignment:\ns1b: 2-3\ns1d: one\ns1x: 2-1\n\n"
         "# document level annotation:\n(s1s0 / sentence)\n\n\n"
     )
     words = aligned_words(doc.sentences[0])
     assert words.note("s1b") == "2-3: bark ?"
     assert words.note("s1d").startswith("alignment unreadable: ")
     assert words.note("s1l") == "no alignment line"
+    assert words.note("s1x") == "2-1: ?"  # a range the wrong way round: no words
 
 
 def test_the_drawing_writes_each_node_s_words_under_its_label() -> None:
