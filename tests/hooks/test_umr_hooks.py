@@ -10,6 +10,8 @@ import pytest
 from amrcheck.hooks.iaa import main as iaa_main
 from amrcheck.hooks.regress import main as regress_main
 
+from .conftest import git
+
 DATA = Path(__file__).parents[1] / "data" / "umr" / "scoring"
 
 
@@ -48,3 +50,27 @@ def test_amr_regress_scores_umr_output_against_its_umr_reference(
     assert regress_main(["parser/x.umr"]) == 1
     out = capsys.readouterr().out
     assert "snt2" in out and "magazine" in out, out
+
+
+def test_amr_regress_against_head_on_a_czech_umr_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a UMR repository: the committed version is the reference; non-ASCII
+    # variables and lemmas (s2ř, zvýšit-se-001) in the places it prints
+    czech = DATA.parent / "multilingual"
+    git(tmp_path, "init", "-q")
+    (tmp_path / "gold").mkdir()
+    shutil.copy(czech / "czech.umr", tmp_path / "gold" / "cs.umr")
+    (tmp_path / ".amrcheck.toml").write_text(
+        '[[regress.head]]\nfiles = "gold/{doc}.umr"\nmax-changed-graphs = 0\n'
+    )
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "annotations")
+    monkeypatch.chdir(tmp_path)
+    assert regress_main(["gold/cs.umr"]) == 0
+    shutil.copy(czech / "czech-edited.umr", tmp_path / "gold" / "cs.umr")
+    assert regress_main(["gold/cs.umr"]) == 1
+    out = capsys.readouterr().out
+    assert "gold/cs.umr:31:1: graph snt2: smatch F1 0.8750" in out
+    assert "HEAD:gold/cs.umr:34:12: removed since HEAD: (s2v / vláda)" in out
+    assert "gold/cs.umr:34:12: added since HEAD: (s2v / parlament)" in out
