@@ -211,7 +211,8 @@ def graphs_report(
         facts.append(WORDS_NOTE)
     summary = Summary(["id", "status", "nodes", "errors", "sentence"], rows,
                       ["ok", "error"])
-    return page(f"AMR graphs: {path}", facts, summary, builder.sections,
+    kind = "UMR sentence graphs" if words else "AMR graphs"
+    return page(f"{kind}: {path}", facts, summary, builder.sections,
                 builder.tooltips, jobs, progress)
 
 

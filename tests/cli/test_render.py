@@ -134,4 +134,5 @@ def test_a_umr_file_draws_its_sentence_graphs_with_their_words(
     assert result.exit_code == 0, result.output
     html = expanded(page.read_text(encoding="utf-8"))
     assert "2-3: se zvýšily" in html and '<p class="words">' in html
+    assert "<h1>UMR sentence graphs: " in html
     assert "E006" not in result.output
