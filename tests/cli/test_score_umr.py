@@ -178,3 +178,29 @@ def test_html_report_shows_a_pair_that_differs_only_in_alignments(
     assert '<tr data-status="realigned" data-section="g1">' in html
     assert "alignment of s2b2: 3-4: a book → 4-4: book" in page_text(html)
     assert '<tr data-status="identical" class="hidden">' in html  # snt1
+
+
+def test_html_report_on_a_release_file_links_nodes_and_words(tmp_path: Path) -> None:
+    # the English release as released (its own layout), one concept edited
+    release = Path(__file__).parents[2] / ".." / "shared" / "data" / "umr"
+    gold = release / "english" / "english_umr-0003.umr"
+    edited = tmp_path / "edited.umr"
+    text = gold.read_text(encoding="utf-8")
+    assert "(s1f / freedom)" in text
+    edited.write_text(text.replace("(s1f / freedom)", "(s1f / liberty)"))
+    page = tmp_path / "report.html"
+    result = run(gold, edited, "--html", page, "-q")
+    assert result.exit_code == 0, result.output
+    html = expanded(page.read_text(encoding="utf-8"))
+    # "Edmund Pope" (words 1-2) is the name node's, both sides
+    for word, position in (("Edmund", 1), ("Pope", 2)):
+        chip = (
+            f'<span class="w" data-i="{position}" data-n="v:s1n" '
+            f'title="{position}: {word} → s1n">'
+        )
+        assert html.count(chip) == 2, word
+    text = page_text(html)
+    assert "s1f / freedom  11:12  · 4-4: freedom" in text
+    assert "s1f / liberty  11:12  · 4-4: freedom" in text
+    assert "s1p / person  9:12  · unaligned (0-0)" in text
+    assert "s1n / name  10:16  · 1-2: Edmund Pope" in text
