@@ -7,16 +7,14 @@ the cached :class:`~amr_lsp.compare.GraphComparison` gives the alignment.
 
 from __future__ import annotations
 
-import re
-
 from amrcheck import Graph, TripleKind
 from amrcheck.reading.locate import TokenAt, TokenRole
+from amrcheck.reading.tokens import FRAME_ARGUMENT_RE
 from amrcheck.validation.propbank import FrameInventory
 
 from .analysis import Analysis, GraphReport
 from .compare import GraphComparison, TripleId
 
-_ARG_RE = re.compile(r":(ARG[0-9])(-of)?")
 #: lines of triples listed for one node before "… and N more"
 NODE_TRIPLES = 12
 #: said under the alignment when the time budget stopped its search
@@ -74,7 +72,7 @@ def _frame_lines(concept: str, frames: FrameInventory) -> list[str]:
 
 def _role_text(token: TokenAt, frames: FrameInventory) -> str:
     source, role, target = token.graph.triples[token.index]
-    match = _ARG_RE.fullmatch(role)
+    match = FRAME_ARGUMENT_RE.fullmatch(role)
     if match is None:
         return f"`{role}`"
     label, inverted = match.groups()

@@ -57,7 +57,6 @@ Example:
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
@@ -70,6 +69,7 @@ from ..canonical import canonicalize
 from ..errors import InputError, MetricError
 from ..graph import Graph
 from ..reading.files import read_input_text
+from ..reading.tokens import SENSE_SUFFIX_RE
 from ..standardize import standardize
 from . import register
 from ._protocol import VECTORS_OPTION, Explanation, Score, TripleRef, mean_similarity
@@ -98,7 +98,6 @@ KIND_PENALTY = 4.0
 PARAMETERS = Path(__file__).resolve().parent.parent / "data" / "wlmatch_v1.json"
 PARAMETERS_FORMAT = "amrcheck-wlmatch-parameters/1"
 
-_SENSE_RE = re.compile(r"(?<=[a-z])-\d+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,7 +342,7 @@ class WLMatch:
                 senses += 1.0
                 graded += 1.0
                 continue
-            if _SENSE_RE.sub("", a) == _SENSE_RE.sub("", b):
+            if SENSE_SUFFIX_RE.sub("", a) == SENSE_SUFFIX_RE.sub("", b):
                 senses += 1.0
             graded += self._cosine(a, b)
         nodes = first.size + second.size
