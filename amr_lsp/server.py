@@ -18,7 +18,6 @@ import gc
 import json
 import logging
 import os
-import re
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -38,6 +37,8 @@ from amrcheck.errors import IndexFileError
 from amrcheck.graph import Graph
 from amrcheck.reading.layout import layout_edits
 from amrcheck.reading.locate import variable_occurrences
+from amrcheck.reading.tokens import VARIABLE_NAME_RE
+from amrcheck.validation.fixes import fix_for
 from amrcheck.validation.propbank import FrameInventory, load_frames
 from amrcheck.validation.umr import UmrOptions
 from amrcheck.validation.validate import GraphFindingsCache
@@ -68,7 +69,6 @@ from .convert import (
 )
 from .diagnostics import DiagnosticStore
 from .documents import DocumentStore, ParsedDocument
-from .fixes import fix_for
 from .graph import GRAPH_REQUEST, GraphViews, graph_params
 from .hover import hover_markdown
 from .references import ReferenceStore
@@ -125,11 +125,6 @@ def cache_budget() -> dict[str, int]:
     total = int(megabytes * (1 << 20))
     sixth = total // 6
     return {"comparisons": total - 2 * sixth, "findings": sixth, "drawings": sixth}
-
-
-#: what a variable may be renamed to: a PENMAN symbol that is not a role,
-#: a number or a constant
-_VARIABLE_RE = re.compile(r"[A-Za-z_][^\s()/:~\"^]*")
 
 
 class AmrProtocol(LanguageServerProtocol):
@@ -1154,7 +1149,7 @@ async def rename(
     if token is None or token.variable is None:
         return None
     new_name = params.new_name
-    if not _VARIABLE_RE.fullmatch(new_name):
+    if not VARIABLE_NAME_RE.fullmatch(new_name):
         raise JsonRpcException(
             f"{new_name!r} is not a valid variable name",
             code=types.LSPErrorCodes.RequestFailed,

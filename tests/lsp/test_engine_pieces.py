@@ -1,4 +1,4 @@
-"""Unit tests of the server's engine-side pieces: pairing, references, cache, fixes."""
+"""Unit tests of the server's engine-side pieces: pairing, references, cache."""
 
 from __future__ import annotations
 
@@ -9,14 +9,12 @@ from amr_lsp.compare import Comparer
 from amr_lsp.completion import context_at
 from amr_lsp.config import Settings
 from amr_lsp.documents import DocumentStore
-from amr_lsp.fixes import fix_for
 from amr_lsp.references import (
     ReferenceChoice,
     ReferenceStore,
     choose_reference,
 )
 from amrcheck import Entry, read_string, validate
-from amrcheck.reading.layout import apply_edits
 from amrcheck.validation.validate import GraphFindingsCache
 from tests.conftest import data_path
 
@@ -240,21 +238,6 @@ def test_reference_read_once_until_it_changes(tmp_path: Path) -> None:
     gold.write_text("# ::id a\n(a / c)\n\n", encoding="utf-8")
     second = store.get(choice, None)
     assert second is not first and second.generation > first.generation
-
-
-def test_fixes_apply_cleanly() -> None:
-    text = '# ::id t\n(w / want-01 :ARG0 (b / boy) :ARG1 (b / girl) :quant "3")\n'
-    corpus = read_string(text)
-    edits = []
-    for finding in validate(corpus):
-        fix = fix_for(corpus, finding)
-        if fix is not None:
-            edits.extend(fix.edits)
-    fixed = apply_edits(text, edits)
-    assert fixed == (
-        "# ::id t\n(w / want-01 :ARG0 (b / boy) :ARG1 (b2 / girl) :quant 3)\n"
-    )
-    assert not validate(read_string(fixed))
 
 
 def test_completion_context() -> None:
