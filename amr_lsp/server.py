@@ -45,18 +45,7 @@ from amrcheck.validation.validate import GraphFindingsCache
 from amrcheck.workflows.diff import load_exact_solver
 
 from . import umr_features
-from .analysis import (
-    Analysis,
-    GraphReport,
-    analyze,
-    is_low,
-    lens_anchor,
-    lens_report,
-    lens_title,
-    next_low_score,
-    score_text,
-    unresolved_lenses,
-)
+from .analysis import Analysis, analyze
 from .compare import Comparer
 from .completion import complete
 from .config import SECTION, Settings, load_settings, merge
@@ -70,7 +59,16 @@ from .convert import (
 from .diagnostics import DiagnosticStore
 from .documents import DocumentStore, ParsedDocument
 from .graph import GRAPH_REQUEST, GraphViews, graph_params
+from .graph_report import GraphReport, is_low
 from .hover import hover_markdown
+from .lenses import (
+    lens_anchor,
+    lens_report,
+    lens_title,
+    next_low_score,
+    score_text,
+    unresolved_lenses,
+)
 from .references import ReferenceStore
 from .similar import Precedents, similar_markdown, similar_payload
 from .umr import UmrAnalysis, UmrCache, analyze_umr, is_umr_document
