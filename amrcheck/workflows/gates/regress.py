@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from types import TracebackType
 
 from ...errors import ConfigError
 from ...reading.corpus import read_string
@@ -54,15 +53,8 @@ class RegressGate:
         self._baseline: Baseline | None = None
         self._baseline_read = False
 
-    def __enter__(self) -> RegressGate:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def close(self) -> None:
+        """End the ``git`` process that reads ``HEAD`` versions, if one started."""
         self.head.close()
 
     @property
