@@ -181,28 +181,30 @@ def _status(index: int, comparison: GraphComparison) -> tuple[str, str]:
     return ("extra" if status is False else "not scored"), ""
 
 
+#: a triple's status as a bullet of its node's hover
+_BULLETS = {
+    "matched": "- ✓ {text}",
+    "relabelled": "- ~ relabelled {text}, reference `{partner}`",
+    "extra": "- ✗ extra {text}",
+    "not scored": "- · {text} (not scored)",
+}
+#: a triple's status as the hover of its role
+_SENTENCES = {
+    "matched": "✓ {text} matches reference `{partner}`",
+    "relabelled": "~ relabelled: {text} relabels reference `{partner}`",
+    "extra": "✗ extra: {text} is not in the reference",
+    "not scored": "{text} is not scored",
+}
+
+
 def _status_line(graph: Graph, index: int, comparison: GraphComparison) -> str:
     kind, partner = _status(index, comparison)
-    text = f"`{graph.written(index)}`"
-    if kind == "matched":
-        return f"- ✓ {text}"
-    if kind == "relabelled":
-        return f"- ~ relabelled {text}, reference `{partner}`"
-    if kind == "extra":
-        return f"- ✗ extra {text}"
-    return f"- · {text} (not scored)"
+    return _BULLETS[kind].format(text=f"`{graph.written(index)}`", partner=partner)
 
 
 def _triple_status(graph: Graph, index: int, comparison: GraphComparison) -> str:
     kind, partner = _status(index, comparison)
-    text = f"`{graph.written(index)}`"
-    if kind == "matched":
-        return f"✓ {text} matches reference `{partner}`"
-    if kind == "relabelled":
-        return f"~ relabelled: {text} relabels reference `{partner}`"
-    if kind == "extra":
-        return f"✗ extra: {text} is not in the reference"
-    return f"{text} is not scored"
+    return _SENTENCES[kind].format(text=f"`{graph.written(index)}`", partner=partner)
 
 
 def _reference_written(comparison: GraphComparison, triple: TripleId) -> str:

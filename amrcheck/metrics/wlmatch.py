@@ -72,7 +72,13 @@ from ..reading.files import read_input_text
 from ..reading.tokens import SENSE_SUFFIX_RE
 from ..standardize import standardize
 from . import register
-from ._protocol import VECTORS_OPTION, Explanation, Score, TripleRef, mean_similarity
+from ._protocol import (
+    VECTORS_OPTION,
+    Explanation,
+    MeanOfPairs,
+    Score,
+    TripleRef,
+)
 from ._refs import written_ref
 from .wlk import WLGraph, standard_nodes, wl_similarity
 from .wwlk import (
@@ -175,7 +181,7 @@ class Prepared:
 
 
 @register("wlmatch-v1")
-class WLMatch:
+class WLMatch(MeanOfPairs):
     """wlmatch-v1 (see the module docstring)."""
 
     name: ClassVar[str] = "wlmatch-v1"
@@ -264,15 +270,6 @@ class WLMatch:
             self._score(prepared[k], rows[k], prepared[k + 1], rows[k + 1], False)
             for k in range(0, len(prepared), 2)
         ]
-
-    def aggregate(self, pairs: Sequence[Score]) -> Score:
-        """The mean pair score."""
-        return mean_similarity(pairs)
-
-    def score_missing(self, reference: Graph) -> Score:
-        """An unreadable or absent candidate: one more pair of similarity 0
-        (no node to align, nothing to transport)."""
-        return Score(f1=0.0, counts={"similarity": 0.0, "pairs": 1.0})
 
     def _score(
         self,

@@ -28,32 +28,11 @@ from amrcheck.reading.locate import token_at
 from amrcheck.render import diff_report, score_report
 from amrcheck.validation.propbank import load_frames
 from amrcheck.workflows.evaluate import evaluate
-from tests.conftest import shared_path
+from tests.lsp.shifted import shifted_pairs
 
-LITTLE_PRINCE = shared_path("little_prince/amr-bank-struct-v3.0.txt")
 GRAPHS = 12
 COUNTS = re.compile(r"(\d+) missing, (\d+) extra, (\d+) relabelled")
 Counts = tuple[int, int, int]  # missing, extra, relabelled
-
-
-def shifted_pairs(folder: Path) -> tuple[Path, Path]:
-    """gold/lp.amr: the first graphs of the book; annotations/lp.amr: under
-    each graph's header, the next sentence's graph."""
-    blocks = [
-        b for b in LITTLE_PRINCE.read_text(encoding="utf-8").split("\n\n")
-        if "# ::id " in b
-    ][: GRAPHS + 1]
-    gold, annotation = folder / "gold" / "lp.amr", folder / "annotations" / "lp.amr"
-    gold.parent.mkdir()
-    annotation.parent.mkdir()
-    gold.write_text("\n\n".join(blocks[:GRAPHS]) + "\n", encoding="utf-8")
-    shifted = []
-    for block, following in zip(blocks, blocks[1:], strict=False):
-        header = [line for line in block.splitlines() if line.startswith("#")]
-        body = [line for line in following.splitlines() if not line.startswith("#")]
-        shifted.append("\n".join(header + body))
-    annotation.write_text("\n\n".join(shifted) + "\n", encoding="utf-8")
-    return gold, annotation
 
 
 def analysis_of(annotation: Path, root: Path, form: DiffDiagnostics) -> Analysis:
@@ -110,7 +89,7 @@ def hover_counts(analysis: Analysis, index: int, graph: Graph) -> tuple[int, int
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
 def test_every_front_end_counts_a_little_prince_pair_alike(tmp_path: Path) -> None:
-    gold, annotation = shifted_pairs(tmp_path)
+    gold, annotation = shifted_pairs(tmp_path, GRAPHS)
     smatch = get_metric("smatch")
     diffed = {
         g.id: g.change_counts for g in diff_corpora(gold, annotation, smatch).graphs
