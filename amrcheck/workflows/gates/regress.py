@@ -24,6 +24,7 @@ from .comparison import (
     compare,
     graph_report,
     graph_reports,
+    low_graphs_failure,
     position_failures,
 )
 from .failures import (
@@ -142,22 +143,10 @@ class RegressGate:
                     )
                 )
         if rule.min_graph_f1 is not None:
-            low = [
-                r
-                for r in reports
-                if r.f1 is not None and r.f1 < rule.min_graph_f1 - EPSILON
-            ]
-            if low:
-                failures.append(
-                    GateFailure(
-                        path,
-                        "min-graph-f1",
-                        f"{len(low)} of {len(reports)} graphs have {name} F1 "
-                        f"below {rule.min_graph_f1:g} against {gold.path}",
-                        name,
-                        _worst_first(low),
-                    )
-                )
+            low = low_graphs_failure(
+                path, reports, rule.min_graph_f1, name, f" against {gold.path}"
+            )
+            failures += [low] if low is not None else []
         return failures
 
     def _recorded(
