@@ -43,12 +43,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.workloads import (  # noqa: E402
-    bamboo_sts_main,
-    run_timed,
-    runs_parser,
-    unrelated,
-)
+from bench.command_line import runs_parser  # noqa: E402
+from bench.workloads import bamboo_sts_main, run_timed, unrelated  # noqa: E402
 
 _WORKER = """
 import hashlib, json, resource, sys

@@ -31,7 +31,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-from bench.workloads import runs_parser  # noqa: E402
+from bench.command_line import runs_parser  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "data" / "little_prince" / "amr-bank-struct-v3.0.txt"
 

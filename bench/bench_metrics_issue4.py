@@ -21,7 +21,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from amrcheck.graph import Graph  # noqa: E402
-from bench.workloads import bamboo_sts_main, runs_parser, unrelated  # noqa: E402
+from bench.command_line import runs_parser  # noqa: E402
+from bench.workloads import bamboo_sts_main, unrelated  # noqa: E402
 
 METRICS = ("rematch", "sembleu", "sema", "wlk")
 

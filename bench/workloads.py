@@ -40,14 +40,6 @@ def _graph_texts() -> list[str]:
     return texts
 
 
-def runs_parser(doc: str | None, runs: int) -> argparse.ArgumentParser:
-    """A timing bench's command line: its docstring's first line as the
-    description, and ``--runs`` (how often each measure is repeated)."""
-    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
-    parser.add_argument("--runs", type=int, default=runs)
-    return parser
-
-
 def unrelated(pairs: int = 10_000, out: Path = DEFAULT_OUT) -> tuple[Path, Path]:
     """Two files of ``pairs`` unrelated graph pairs."""
     cand, ref = out / f"unrelated{pairs}.cand.amr", out / f"unrelated{pairs}.ref.amr"
