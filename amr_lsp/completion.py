@@ -10,7 +10,6 @@ penman's AMR role model.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from dataclasses import dataclass
 
@@ -18,6 +17,12 @@ from lsprotocol import types
 from penman.models.amr import model as _amr_model
 
 from amrcheck import Entry
+from amrcheck.reading.tokens import (
+    BRACKET_SCAN_RE,
+    NODE_HEAD_RE,
+    OPEN_ROLE_RE,
+    PARTIAL_TOKEN_RE,
+)
 from amrcheck.validation.propbank import FrameInventory
 
 from .convert import LineIndex
@@ -25,9 +30,6 @@ from .convert import LineIndex
 #: most items returned for a concept prefix (the list is marked incomplete)
 MAX_CONCEPTS = 100
 
-_PREFIX_RE = re.compile(r'[^\s()/"]*$')
-_NODE_RE = re.compile(r"\(\s*([^\s/()\"]+)\s*/\s*([^\s()\"~]+)")
-_SCAN_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|[()]')
 _PATTERN_CHARS = set("[]()+*?\\")
 
 
@@ -65,25 +67,25 @@ def context_at(text: str, start: int, offset: int) -> Context:
         'concept'
     """
     before = text[start:offset]
-    match = _PREFIX_RE.search(before)
+    match = PARTIAL_TOKEN_RE.search(before)
     prefix = match.group(0) if match else ""
     prefix_start = offset - len(prefix)
     rest = before[: len(before) - len(prefix)].rstrip()
     open_nodes: list[int] = []
-    for token in _SCAN_RE.finditer(before):
+    for token in BRACKET_SCAN_RE.finditer(before):
         if token.group() == "(":
             open_nodes.append(token.start())
         elif token.group() == ")" and open_nodes:
             open_nodes.pop()
     concept = None
     if open_nodes:
-        node = _NODE_RE.match(before, open_nodes[-1])
+        node = NODE_HEAD_RE.match(before, open_nodes[-1])
         concept = node.group(2) if node else None
     if prefix.startswith(":"):
         kind = "role"
     elif rest.endswith("/"):
         kind = "concept"
-    elif re.search(r":[^\s()]+$", rest):
+    elif OPEN_ROLE_RE.search(rest):
         kind = "variable"
     else:
         kind = "none"
@@ -184,7 +186,7 @@ def _variable_items(
         variables = entry.graph.variables()
     else:  # an unfinished graph: read its nodes from the text
         variables = {}
-        for node in _NODE_RE.finditer(text, entry.start, max(entry.end, offset)):
+        for node in NODE_HEAD_RE.finditer(text, entry.start, max(entry.end, offset)):
             variables.setdefault(node.group(1), node.group(2))
     return [
         types.CompletionItem(

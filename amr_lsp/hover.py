@@ -7,16 +7,15 @@ the cached :class:`~amr_lsp.compare.GraphComparison` gives the alignment.
 
 from __future__ import annotations
 
-import re
-
 from amrcheck import Graph, TripleKind
 from amrcheck.reading.locate import TokenAt, TokenRole
+from amrcheck.reading.tokens import FRAME_ARGUMENT_RE
 from amrcheck.validation.propbank import FrameInventory
 
-from .analysis import Analysis, GraphReport
+from .analysis import Analysis
 from .compare import GraphComparison, TripleId
+from .graph_report import GraphReport
 
-_ARG_RE = re.compile(r":(ARG[0-9])(-of)?")
 #: lines of triples listed for one node before "… and N more"
 NODE_TRIPLES = 12
 #: said under the alignment when the time budget stopped its search
@@ -74,7 +73,7 @@ def _frame_lines(concept: str, frames: FrameInventory) -> list[str]:
 
 def _role_text(token: TokenAt, frames: FrameInventory) -> str:
     source, role, target = token.graph.triples[token.index]
-    match = _ARG_RE.fullmatch(role)
+    match = FRAME_ARGUMENT_RE.fullmatch(role)
     if match is None:
         return f"`{role}`"
     label, inverted = match.groups()
@@ -152,14 +151,13 @@ def _count_line(
     of 3 triples match" sat above 6 bullets, the missing ones uncounted);
     missing, extra and relabelled as the lens and ``amrcheck diff`` count
     them (issue 29)."""
-    statuses = [comparison.status(i) for i in own]
-    relabelled = sum(comparison.relabelled_from(i) is not None for i in own)
+    kinds = [_status(i, comparison)[0] for i in own]
     counts = {
-        "match": sum(isinstance(status, TripleId) for status in statuses),
+        "match": kinds.count("matched"),
         "missing": len(missing),
-        "extra": statuses.count(False) - relabelled,
-        "relabelled": relabelled,
-        "not scored": statuses.count(None),
+        "extra": kinds.count("extra"),
+        "relabelled": kinds.count("relabelled"),
+        "not scored": kinds.count("not scored"),
     }
     total = len(own) + len(missing)
     parts = [
@@ -170,37 +168,43 @@ def _count_line(
     return f"{total} {unit} of this node: {', '.join(parts)}:"
 
 
-def _status_line(graph: Graph, index: int, comparison: GraphComparison) -> str:
+def _status(index: int, comparison: GraphComparison) -> tuple[str, str]:
+    """A triple's status in the words the lens, the diff diagnostics and
+    ``amrcheck diff`` use (matched, relabelled, extra; or not scored), and
+    the reference triple it pairs with, as written ("" for none)."""
     status = comparison.status(index)
     if isinstance(status, TripleId):
-        return f"- ✓ `{graph.written(index)}`"
+        return "matched", _reference_written(comparison, status)
     before = comparison.relabelled_from(index)
     if before is not None:
-        return (
-            f"- ~ relabelled `{graph.written(index)}`, "
-            f"reference `{_reference_written(comparison, before)}`"
-        )
-    if status is False:
-        return f"- ✗ extra `{graph.written(index)}`"
-    return f"- · `{graph.written(index)}` (not scored)"
+        return "relabelled", _reference_written(comparison, before)
+    return ("extra" if status is False else "not scored"), ""
+
+
+#: a triple's status as a bullet of its node's hover
+_BULLETS = {
+    "matched": "- ✓ {text}",
+    "relabelled": "- ~ relabelled {text}, reference `{partner}`",
+    "extra": "- ✗ extra {text}",
+    "not scored": "- · {text} (not scored)",
+}
+#: a triple's status as the hover of its role
+_SENTENCES = {
+    "matched": "✓ {text} matches reference `{partner}`",
+    "relabelled": "~ relabelled: {text} relabels reference `{partner}`",
+    "extra": "✗ extra: {text} is not in the reference",
+    "not scored": "{text} is not scored",
+}
+
+
+def _status_line(graph: Graph, index: int, comparison: GraphComparison) -> str:
+    kind, partner = _status(index, comparison)
+    return _BULLETS[kind].format(text=f"`{graph.written(index)}`", partner=partner)
 
 
 def _triple_status(graph: Graph, index: int, comparison: GraphComparison) -> str:
-    status = comparison.status(index)
-    text = graph.written(index)
-    if isinstance(status, TripleId):
-        ref_graph = comparison.reference.graph
-        assert ref_graph is not None
-        return f"✓ `{text}` matches reference `{ref_graph.written(status.index)}`"
-    before = comparison.relabelled_from(index)
-    if before is not None:
-        return (
-            f"~ `{text}` relabels reference "
-            f"`{_reference_written(comparison, before)}`"
-        )
-    if status is False:
-        return f"✗ `{text}` is not in the reference"
-    return f"`{text}` is not scored"
+    kind, partner = _status(index, comparison)
+    return _SENTENCES[kind].format(text=f"`{graph.written(index)}`", partner=partner)
 
 
 def _reference_written(comparison: GraphComparison, triple: TripleId) -> str:

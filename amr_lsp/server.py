@@ -18,7 +18,6 @@ import gc
 import json
 import logging
 import os
-import re
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -38,24 +37,15 @@ from amrcheck.errors import IndexFileError
 from amrcheck.graph import Graph
 from amrcheck.reading.layout import layout_edits
 from amrcheck.reading.locate import variable_occurrences
+from amrcheck.reading.tokens import VARIABLE_NAME_RE
+from amrcheck.validation.fixes import fix_for
 from amrcheck.validation.propbank import FrameInventory, load_frames
 from amrcheck.validation.umr import UmrOptions
 from amrcheck.validation.validate import GraphFindingsCache
 from amrcheck.workflows.diff import load_exact_solver
 
 from . import umr_features
-from .analysis import (
-    Analysis,
-    GraphReport,
-    analyze,
-    is_low,
-    lens_anchor,
-    lens_report,
-    lens_title,
-    next_low_score,
-    score_text,
-    unresolved_lenses,
-)
+from .analysis import Analysis, analyze
 from .compare import Comparer
 from .completion import complete
 from .config import SECTION, Settings, load_settings, merge
@@ -68,9 +58,17 @@ from .convert import (
 )
 from .diagnostics import DiagnosticStore
 from .documents import DocumentStore, ParsedDocument
-from .fixes import fix_for
 from .graph import GRAPH_REQUEST, GraphViews, graph_params
+from .graph_report import GraphReport, is_low
 from .hover import hover_markdown
+from .lenses import (
+    lens_anchor,
+    lens_report,
+    lens_title,
+    next_low_score,
+    score_text,
+    unresolved_lenses,
+)
 from .references import ReferenceStore
 from .similar import Precedents, similar_markdown, similar_payload
 from .umr import UmrAnalysis, UmrCache, analyze_umr, is_umr_document
@@ -125,11 +123,6 @@ def cache_budget() -> dict[str, int]:
     total = int(megabytes * (1 << 20))
     sixth = total // 6
     return {"comparisons": total - 2 * sixth, "findings": sixth, "drawings": sixth}
-
-
-#: what a variable may be renamed to: a PENMAN symbol that is not a role,
-#: a number or a constant
-_VARIABLE_RE = re.compile(r"[A-Za-z_][^\s()/:~\"^]*")
 
 
 class AmrProtocol(LanguageServerProtocol):
@@ -1154,7 +1147,7 @@ async def rename(
     if token is None or token.variable is None:
         return None
     new_name = params.new_name
-    if not _VARIABLE_RE.fullmatch(new_name):
+    if not VARIABLE_NAME_RE.fullmatch(new_name):
         raise JsonRpcException(
             f"{new_name!r} is not a valid variable name",
             code=types.LSPErrorCodes.RequestFailed,

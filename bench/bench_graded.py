@@ -31,7 +31,6 @@ figure the issue quotes.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import hashlib
 import json
@@ -44,6 +43,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.command_line import runs_parser  # noqa: E402
 from bench.workloads import bamboo_sts_main, run_timed, unrelated  # noqa: E402
 
 _WORKER = """
@@ -181,8 +181,7 @@ def reference(folder: Path, cand: Path, ref: Path) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=1)
+    parser = runs_parser(__doc__, runs=1)
     parser.add_argument("--vectors", default=None)
     parser.add_argument(
         "--weights", default=None, help="wwlk-theta weights file (default: shipped)"

@@ -36,7 +36,6 @@ import time
 from pathlib import Path
 
 from lsprotocol import types
-from pytest_lsp import client_capabilities, make_test_lsp_client
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -46,31 +45,12 @@ from tests.lsp.e2e.test_memory import resident_kib  # noqa: E402
 from tests.lsp.e2e.test_random_edits import ALPHABET, utf16_position  # noqa: E402
 from tests.special_files import fifo, sparse_file  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_lsp import started_client, stop, wait_version  # noqa: E402
+
 GOLD = REPO / "tests" / "data" / "lsp" / "gold" / "lpp.amr"
 ANNOTATION = REPO / "tests" / "data" / "lsp" / "annotations" / "lpp.amr"
 LPP = REPO.parent / "shared" / "data" / "little_prince" / "amr-bank-struct-v3.0.txt"
-
-
-async def start(root: Path):
-    client = make_test_lsp_client()
-    await client.start_io(sys.executable, "-m", "amr_lsp")
-    await client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=root.as_uri(),
-            initialization_options={"debounceMs": 0},
-        )
-    )
-    return client
-
-
-async def published(client, uri: str, version: int) -> None:
-    while True:
-        params = await client.wait_for_notification(
-            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
-        )
-        if params.uri == uri and params.version == version:
-            return
 
 
 def record_published(client) -> dict[tuple[str, int], float]:
@@ -104,7 +84,7 @@ def open_text(client, path: Path, text: str, version: int = 1) -> str:
 async def timed_open(client, path: Path, text: str) -> float:
     begin = time.perf_counter()
     uri = open_text(client, path, text)
-    await published(client, uri, 1)
+    await wait_version(client, uri, 1)
     return time.perf_counter() - begin
 
 
@@ -130,10 +110,10 @@ async def bench_lsp(hovers: int) -> None:
         sparse_file(ws / "big.amr", 60_000_000)
         lpp = LPP.read_text(encoding="utf-8")
         (ws / "near-limit.amr").write_text((lpp + "\n\n") * 70)  # 48.3 MB
-        client = await start(ws)
+        client = await started_client(ws, "visual-studio-code", {"debounceMs": 0})
         try:
             good = open_text(client, ws / "good.amr", "# ::reference gold.amr\n" + BODY)
-            await published(client, good, 1)
+            await wait_version(client, good, 1)
             pid = client._server.pid
             before = bytes_read(pid)
             with fifo(ws / "pipe.amr") as pipe:
@@ -183,8 +163,7 @@ async def bench_lsp(hovers: int) -> None:
                   f"an edit of it waited {arrived[good, 2] - edited:.2f} s for its "
                   "diagnostics (the engine thread)")
         finally:
-            await client.shutdown_session()
-            await client.stop()
+            await stop(client)
 
 
 async def bench_soak(edits: int) -> None:
@@ -198,14 +177,14 @@ async def bench_soak(edits: int) -> None:
         sparse_file(ws / "big.amr", 60_000_000)
         references = ["gold.amr", "pipe.amr", "other.amr", "../outside.amr",
                       "big.amr", "missing.amr"]
-        client = await start(ws)
+        client = await started_client(ws, "visual-studio-code", {"debounceMs": 0})
         rng = random.Random(20)
         text = f"# ::reference {references[0]}\n" + ANNOTATION.read_text("utf-8")
         version = 1
         try:
             with fifo(ws / "pipe.amr"):
                 uri = open_text(client, ws / "doc.amr", text)
-                await published(client, uri, 1)
+                await wait_version(client, uri, 1)
 
                 def send(new: str, at: int, end: int) -> None:
                     nonlocal text, version
@@ -225,14 +204,14 @@ async def bench_soak(edits: int) -> None:
 
                 for name in references:
                     send(f"# ::reference {name}", 0, text.index("\n"))
-                    await published(client, uri, version)
+                    await wait_version(client, uri, version)
                 start_kib = resident_kib(client)
                 begin = time.perf_counter()
                 for n in range(edits):
                     if n % 25 == 0:
                         name = references[(n // 25) % len(references)]
                         send(f"# ::reference {name}", 0, text.index("\n"))
-                        await published(client, uri, version)
+                        await wait_version(client, uri, version)
                     first = text.index("\n") + 1
                     at = rng.randrange(first, len(text) + 1)
                     if rng.random() < 0.4 and len(text) - at > 1:
@@ -240,16 +219,15 @@ async def bench_soak(edits: int) -> None:
                     else:
                         send(rng.choice(ALPHABET), at, at)
                     if n % 100 == 99:
-                        await published(client, uri, version)
-                await published(client, uri, version)
+                        await wait_version(client, uri, version)
+                await wait_version(client, uri, version)
                 end_kib = resident_kib(client)
             print(f"{edits:,} edits in {time.perf_counter() - begin:.1f} s; server "
                   f"RSS {start_kib / 1024:.1f} MiB after every reference was seen "
                   f"once, {end_kib / 1024:.1f} MiB at the end "
                   f"({(end_kib / start_kib - 1) * 100:+.1f} %)")
         finally:
-            await client.shutdown_session()
-            await client.stop()
+            await stop(client)
 
 
 def bench_check(megabytes: int) -> None:

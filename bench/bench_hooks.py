@@ -20,7 +20,6 @@ Target: each hook under 2 s.
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import statistics
@@ -31,6 +30,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+from bench.command_line import runs_parser  # noqa: E402
+
 CORPUS = REPO.parent / "shared" / "data" / "little_prince" / "amr-bank-struct-v3.0.txt"
 
 CONFIG = """\
@@ -159,8 +161,7 @@ def report(label: str, times: list[float]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
+    parser = runs_parser(__doc__, runs=5)
     parser.add_argument("--graphs", type=int, default=200)
     parser.add_argument(
         "--no-pre-commit", action="store_true", help="skip timing `pre-commit run`"

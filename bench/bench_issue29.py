@@ -23,10 +23,10 @@ from pathlib import Path
 
 import penman
 
-from amr_lsp.fixes import fix_for
 from amrcheck import read_corpus, read_string, validate
 from amrcheck.reading._parse import tokenize
 from amrcheck.reading.layout import apply_edits
+from amrcheck.validation.fixes import fix_for
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared" / "data"

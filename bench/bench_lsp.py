@@ -109,19 +109,34 @@ async def start_server(
     document = folder / "lpp.amr"
     document.write_text(text, encoding="utf-8")
     (folder / "lpp.gold.amr").write_text(reference, encoding="utf-8")
+    options = {"references": {"*.amr": "{name}.gold.amr"}, **options}
+    client = await started_client(folder, "neovim", options)
+    return client, folder, document.as_uri()
+
+
+async def started_client(
+    root: Path, editor: str, options: dict[str, object]
+) -> LanguageClient:
+    """A server started as users run it (its own process, stdio) and
+    initialised on ``root`` by a client with ``editor``'s capabilities."""
     client = make_test_lsp_client()
-    # the server runs as users run it: its own process, stdio
     await client.start_io(sys.executable, "-m", "amr_lsp")
     await client.initialize_session(
         types.InitializeParams(
-            capabilities=client_capabilities("neovim"),
-            root_uri=folder.as_uri(),
-            initialization_options={
-                "references": {"*.amr": "{name}.gold.amr"}, **options
-            },
+            capabilities=client_capabilities(editor),
+            root_uri=root.as_uri(),
+            initialization_options=options,
         )
     )
-    return client, folder, document.as_uri()
+    return client
+
+
+async def stop(client: LanguageClient, folder: Path | None = None) -> None:
+    """Shut the server down (and remove its workspace ``folder``)."""
+    await client.shutdown_session()
+    await client.stop()
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 async def open_document(client: LanguageClient, uri: str, text: str) -> None:
@@ -223,9 +238,7 @@ async def run(
               f"debounce {'default' if debounce_ms is None else debounce_ms} ms, "
               f"{view}-line view{', client gc' if client_gc else ''})")
     finally:
-        await client.shutdown_session()
-        await client.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        await stop(client, folder)
 
 
 def main() -> None:

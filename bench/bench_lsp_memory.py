@@ -23,7 +23,6 @@ import argparse
 import asyncio
 import random
 import re
-import shutil
 import sys
 import time
 from bisect import bisect_right
@@ -37,6 +36,7 @@ from bench_lsp import (  # noqa: E402
     lenses,
     open_document,
     start_server,
+    stop,
     wait_version,
 )
 
@@ -135,9 +135,7 @@ async def run(edits: int, graphs: int, every: int, seed: int) -> None:
         else:
             print(f"at the end {last:.1f} MiB")
     finally:
-        await client.shutdown_session()
-        await client.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        await stop(client, folder)
 
 
 def main() -> None:

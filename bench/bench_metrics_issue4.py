@@ -11,7 +11,6 @@ size (buckets of candidate + reference triples).
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import subprocess
 import sys
@@ -22,6 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from amrcheck.graph import Graph  # noqa: E402
+from bench.command_line import runs_parser  # noqa: E402
 from bench.workloads import bamboo_sts_main, unrelated  # noqa: E402
 
 METRICS = ("rematch", "sembleu", "sema", "wlk")
@@ -138,8 +138,7 @@ def wlk_memory(cand: Path, ref: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
+    parser = runs_parser(__doc__, runs=3)
     args = parser.parse_args()
     workloads = {"unrelated 10k": unrelated(), "BAMBOO sts/main dev": bamboo_sts_main()}
     for label, (cand, ref) in workloads.items():

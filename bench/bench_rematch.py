@@ -24,7 +24,6 @@ alike; reported: median wall time, pairs/s from it, median CPU seconds
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
@@ -34,6 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.command_line import runs_parser  # noqa: E402
 from bench.workloads import bamboo_sts_main, run_timed, unrelated  # noqa: E402
 
 _ENGINE = """
@@ -149,8 +149,7 @@ def bench(label: str, cand: Path, ref: Path, reference: Path | None, runs: int) 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
+    parser = runs_parser(__doc__, runs=5)
     parser.add_argument("--reference", type=Path, default=None)
     args = parser.parse_args()
     bench("unrelated 10k", *unrelated(), args.reference, args.runs)

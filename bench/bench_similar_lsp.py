@@ -22,7 +22,9 @@ import time
 from pathlib import Path
 
 from lsprotocol import types
-from pytest_lsp import client_capabilities, make_test_lsp_client
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_lsp import started_client, stop  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 DOCUMENT = (
@@ -36,15 +38,8 @@ async def run(index: Path, hovers: int, seed: int) -> None:
     document = folder / "lpp.amr"
     document.write_text(text, encoding="utf-8")
     uri = document.as_uri()
-    client = make_test_lsp_client()
-    await client.start_io(sys.executable, "-m", "amr_lsp")
-    await client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("neovim"),
-            root_uri=folder.as_uri(),
-            initialization_options={"similar": {"index": str(index), "top": 5}},
-        )
-    )
+    options = {"similar": {"index": str(index), "top": 5}}
+    client = await started_client(folder, "neovim", options)
     try:
         client.text_document_did_open(
             types.DidOpenTextDocumentParams(
@@ -76,8 +71,7 @@ async def run(index: Path, hovers: int, seed: int) -> None:
             f"{statistics.median(rest):.1f} | {p95:.1f} | {rest[-1]:.1f} |"
         )
     finally:
-        await client.shutdown_session()
-        await client.stop()
+        await stop(client)
 
 
 def main() -> None:

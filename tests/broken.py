@@ -50,6 +50,12 @@ def break_graph(text: str, index: int) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def broken_candidate() -> str:
+    """:data:`CANDIDATE` with graph :data:`BROKEN` broken: what every front
+    end's honest-score test reads."""
+    return break_graph(CANDIDATE, BROKEN)
+
+
 def metric_options(name: str, folder: Path) -> dict[str, str]:
     """The options ``name`` needs here: small vectors, and weights for WWLKθ
     (written into ``folder``)."""

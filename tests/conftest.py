@@ -32,6 +32,15 @@ def data_path(name: str) -> Path:
     return TEST_DATA / name
 
 
+def fresh_python(code: str) -> str:
+    """What ``code`` prints when run by a fresh interpreter (the modules a
+    test imports here are already loaded)."""
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    return result.stdout.strip()
+
+
 def shared_path(name: str) -> Path:
     """A file under the shared data folder; fails loudly when it is missing."""
     path = SHARED_DATA / name

@@ -60,6 +60,28 @@ ClusterOption = Annotated[
     ),
 ]
 
+TIME_BUDGET_HELP = (
+    "Seconds of alignment search per pair (smatch, s2match; default 3; 0: no "
+    "limit); with --exact, also the ILP's limit. A pair it stops keeps the "
+    "best alignment found, is not proven optimal, and the report counts it."
+)
+
+
+def time_budget_options(seconds: float | None) -> dict[str, str | None]:
+    """The metric options ``--time-budget SECONDS`` stands for (0: no limit)."""
+    if seconds is None:
+        return {}
+    if seconds == 0:
+        return {"time_budget": "none"}
+    return {"time_budget": str(seconds), "time_limit": str(seconds)}
+
+
+#: ``--time-budget SECONDS``: the alignment search's limit per pair
+TimeBudgetOption = Annotated[
+    Optional[float],  # noqa: UP007 (typer needs Optional here)
+    typer.Option("--time-budget", metavar="SECONDS", min=0.0, help=TIME_BUDGET_HELP),
+]
+
 #: metric names of the registry, as a typer choice
 MetricName = Enum(  # type: ignore[misc]
     "MetricName", {name: name for name in metric_names()}, type=str

@@ -44,6 +44,7 @@ from ._common import (
     CompatChoice,
     JobsOption,
     RootPolicyChoice,
+    TimeBudgetOption,
     build_metrics,
     console,
     describe_settings,
@@ -54,9 +55,9 @@ from ._common import (
     progress_bar,
     split_metrics,
     table,
+    time_budget_options,
     workers,
 )
-from .score import TIME_BUDGET_HELP, time_budget_options
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
@@ -100,10 +101,6 @@ ExactOption = Annotated[
 ]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
-TimeBudgetOption = Annotated[
-    Optional[float],  # noqa: UP007
-    typer.Option("--time-budget", metavar="SECONDS", min=0.0, help=TIME_BUDGET_HELP),
-]
 PlotOption = Annotated[
     Optional[Path],  # noqa: UP007
     typer.Option(help="Write a chart (PNG) here; needs the 'plot' extra."),

@@ -39,6 +39,7 @@ from ._common import (
     MetricName,
     PairByChoice,
     PairByOption,
+    TimeBudgetOption,
     announce_pairing,
     build_metrics,
     change_line,
@@ -50,10 +51,10 @@ from ._common import (
     pairing_dict,
     progress_bar,
     report_input_errors,
+    time_budget_options,
     workers,
 )
 from ._umr import umr_diff, umr_diff_report
-from .score import TIME_BUDGET_HELP, time_budget_options
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
@@ -75,12 +76,7 @@ def diff(
         PairByChoice,
         typer.Option("--metric", "-m", help="Metric that scores each changed graph."),
     ] = MetricName["smatch"],  # noqa: B008
-    time_budget: Annotated[
-        Optional[float],  # noqa: UP007
-        typer.Option(
-            "--time-budget", metavar="SECONDS", min=0.0, help=TIME_BUDGET_HELP
-        ),
-    ] = None,
+    time_budget: TimeBudgetOption = None,
     option: Annotated[
         Optional[list[str]],  # noqa: UP007
         typer.Option("--option", "-o", help="Metric option key=value (repeatable)."),

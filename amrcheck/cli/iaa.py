@@ -36,6 +36,7 @@ from ._common import (
     JobsOption,
     PairByChoice,
     PairByOption,
+    TimeBudgetOption,
     announce_pairing,
     build_metrics,
     change_line,
@@ -48,6 +49,7 @@ from ._common import (
     progress_bar,
     report_input_errors,
     table,
+    time_budget_options,
     workers,
 )
 from ._umr_score import (
@@ -56,7 +58,6 @@ from ._umr_score import (
     render_layer_queue,
     render_layers,
 )
-from .score import TIME_BUDGET_HELP, time_budget_options
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
@@ -348,12 +349,7 @@ def iaa(
             metavar="FILE...", help="One AMR file per annotator (two or more)."
         ),
     ],
-    time_budget: Annotated[
-        Optional[float],  # noqa: UP007
-        typer.Option(
-            "--time-budget", metavar="SECONDS", min=0.0, help=TIME_BUDGET_HELP
-        ),
-    ] = None,
+    time_budget: TimeBudgetOption = None,
     option: Annotated[
         Optional[list[str]],  # noqa: UP007
         typer.Option("--option", "-o", help="smatch option key=value (repeatable)."),

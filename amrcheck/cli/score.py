@@ -38,6 +38,7 @@ from ._common import (
     PairByChoice,
     PairByOption,
     RootPolicyChoice,
+    TimeBudgetOption,
     announce_pairing,
     build_metrics,
     console,
@@ -52,6 +53,7 @@ from ._common import (
     report_input_errors,
     split_metrics,
     table,
+    time_budget_options,
     workers,
 )
 from ._umr_score import UmrFigures, render_umatch, umatch_json, umr_figures
@@ -73,20 +75,6 @@ DAMONTE_HELP = (
 )
 
 
-TIME_BUDGET_HELP = (
-    "Seconds of alignment search per pair (smatch, s2match; default 3; 0: no "
-    "limit); with --exact, also the ILP's limit. A pair it stops keeps the "
-    "best alignment found, is not proven optimal, and the report counts it."
-)
-
-
-def time_budget_options(seconds: float | None) -> dict[str, str | None]:
-    """The metric options ``--time-budget SECONDS`` stands for (0: no limit)."""
-    if seconds is None:
-        return {}
-    if seconds == 0:
-        return {"time_budget": "none"}
-    return {"time_budget": str(seconds), "time_limit": str(seconds)}
 
 
 #: bumped only when the JSON output changes incompatibly
@@ -379,15 +367,7 @@ def score(
     restarts: Annotated[
         Optional[int], typer.Option(help="Random restarts after the smart start.")  # noqa: UP007
     ] = None,
-    time_budget: Annotated[
-        Optional[float],  # noqa: UP007
-        typer.Option(
-            "--time-budget",
-            metavar="SECONDS",
-            min=0.0,
-            help=TIME_BUDGET_HELP,
-        ),
-    ] = None,
+    time_budget: TimeBudgetOption = None,
     vectors: Annotated[
         Optional[Path],  # noqa: UP007
         typer.Option(

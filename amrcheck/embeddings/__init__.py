@@ -53,6 +53,7 @@ from pathlib import Path
 import numpy as np
 
 from ..cache import cache_dir
+from ..reading.tokens import SENSE_SUFFIX_RE
 from ._minilm import MINILM, load_minilm
 from ._sources import (
     GLOVE_6B_50D,
@@ -73,7 +74,6 @@ FALLBACK_RANGE: tuple[float, float] = (-0.05, 0.05)
 #: could give two labels one row (module-level: metrics stay picklable)
 _ADDING_ROWS = threading.Lock()
 
-_SENSE_RE = re.compile(r"(?<=[a-z])-\d+$")
 _PARTS_RE = re.compile(r"[-_\s]+")
 
 
@@ -98,7 +98,7 @@ def normalize_label(label: str) -> str:
         ('new york', 'have-org-role')
     """
     text = label.strip().replace('"', "").replace("'", "").lower()
-    return _SENSE_RE.sub("", text)
+    return SENSE_SUFFIX_RE.sub("", text)
 
 
 def load_word_vectors(source: str | Path | None = None) -> WordVectors:

@@ -223,6 +223,20 @@ def mean_similarity(pairs: Sequence[Score]) -> Score:
     return Score(f1=total / n if n else 0.0, counts={"similarity": total, "pairs": n})
 
 
+class MeanOfPairs:
+    """The corpus side of a metric without a corpus mode: the corpus score
+    is the mean pair similarity, and a candidate that is unreadable or
+    absent is one more pair, of similarity 0."""
+
+    def aggregate(self, pairs: Sequence[Score]) -> Score:
+        """The mean pair similarity."""
+        return mean_similarity(pairs)
+
+    def score_missing(self, reference: Graph) -> Score:
+        """An unreadable or absent candidate: one more pair of similarity 0."""
+        return Score(f1=0.0, counts={"similarity": 0.0, "pairs": 1.0})
+
+
 def _mean(values: Sequence[float | None]) -> float | None:
     present = [v for v in values if v is not None]
     return sum(present) / len(present) if present else None

@@ -44,7 +44,13 @@ from ..graph import Graph
 from ..learned import require_learned
 from ..learned.graph_tokens import Unit, UnitKind
 from . import register
-from ._protocol import PATH_OPTION, Explanation, Score, TripleRef, mean_similarity
+from ._protocol import (
+    PATH_OPTION,
+    Explanation,
+    MeanOfPairs,
+    Score,
+    TripleRef,
+)
 from ._refs import written_ref
 
 if TYPE_CHECKING:
@@ -74,7 +80,7 @@ class NodeMatch:
 
 
 @register("amrsim")
-class AMRSim:
+class AMRSim(MeanOfPairs):
     """AMRSim with the shipped model or a trained weights file (module docstring)."""
 
     name: ClassVar[str] = "amrsim"
@@ -167,15 +173,6 @@ class AMRSim:
             units={"closest": matches},
             details={"unit": "node", "similarity": "contextual cosine"},
         )
-
-    def aggregate(self, pairs: Sequence[Score]) -> Score:
-        """The mean pair score."""
-        return mean_similarity(pairs)
-
-    def score_missing(self, reference: Graph) -> Score:
-        """An unreadable or absent candidate: one more pair of similarity 0
-        (no graph to embed)."""
-        return _score(0.0)
 
 
 def _rebuild(options: dict[str, Any]) -> AMRSim:

@@ -51,14 +51,13 @@ import numpy as np
 from ..embeddings import ConceptVectors, load_word_vectors
 from ..standardize import StandardGraph
 from . import register
-from ._align import Alignment, deadline_after, hill_climb, solve_exact
+from ._align import Alignment
 from ._protocol import VECTORS_OPTION, Explanation, TripleRef
 from .smatch import (
     Numbering,
     Smatch,
     alignment_problem,
     explain_alignment,
-    isomorphic_alignment,
     standard_triples,
 )
 
@@ -214,18 +213,8 @@ class S2match(Smatch):
                     times = count * other if product else min(count, other)
                     unary[i * n2 + j] += weight * times
         problem.integral = False
-        found = isomorphic_alignment(
-            problem, candidate, reference, numbering
-        ) or hill_climb(
-            problem,
-            restarts=self.options.restarts,
-            seed=self.options.seed,
-            bound=_graded_bound(candidate, reference, table, exact),
-            deadline=deadline_after(self.options.time_budget),
-        )
-        if self.options.exact and not found.optimal:
-            found = solve_exact(problem, found, self.options.time_limit)
-        return numbering.own(found)
+        bound = _graded_bound(candidate, reference, table, exact)
+        return self._search(problem, candidate, reference, numbering, bound)
 
     def count(self, value: float) -> float:
         """Graded matches keep their fractions."""

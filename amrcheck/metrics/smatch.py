@@ -292,13 +292,26 @@ class Smatch:
         """The best mapping found (proven optimal when ``Alignment.optimal``)."""
         numbering = Numbering.of(candidate, reference)
         problem, known = alignment_problem(candidate, reference, self._ids, numbering)
+        return self._search(problem, candidate, reference, numbering, known)
+
+    def _search(
+        self,
+        problem: AlignmentProblem,
+        candidate: StandardGraph,
+        reference: StandardGraph,
+        numbering: Numbering,
+        bound: float | None,
+    ) -> Alignment:
+        """The identity for one graph twice, else the hill climb (``bound``:
+        the best any mapping can earn, if known), then the ILP where
+        ``exact`` asks and the climb proved nothing; in own numbers."""
         found = isomorphic_alignment(
             problem, candidate, reference, numbering
         ) or hill_climb(
             problem,
             restarts=self.options.restarts,
             seed=self.options.seed,
-            bound=known,
+            bound=bound,
             deadline=deadline_after(self.options.time_budget),
         )
         if self.options.exact and not found.optimal:

@@ -38,7 +38,6 @@ switches that collapse on or off in either mode (default: on with
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal
 
@@ -48,11 +47,11 @@ from ..standardize import TOP_ROLE, StandardGraph, standardize
 from . import register
 from ._protocol import (
     Explanation,
+    MeanOfPairs,
     Reference,
     Score,
     TripleRef,
     check_reference,
-    mean_similarity,
 )
 from ._refs import written_ref
 
@@ -278,7 +277,7 @@ class _Features:
 
 
 @register("wlk")
-class WLK:
+class WLK(MeanOfPairs):
     """WLK: cosine of weighted binary Weisfeiler-Leman feature vectors."""
 
     name: ClassVar[str] = "wlk"
@@ -362,14 +361,6 @@ class WLK:
         if explain:
             score.explanation = _explain(candidate, reference, cand, ref, table)
         return score
-
-    def aggregate(self, pairs: Sequence[Score]) -> Score:
-        """The mean pair similarity (the reference has no corpus mode)."""
-        return mean_similarity(pairs)
-
-    def score_missing(self, reference: Graph) -> Score:
-        """An unreadable or absent candidate: one more pair of similarity 0."""
-        return Score(f1=0.0, counts={"similarity": 0.0, "pairs": 1.0})
 
 
 def wl_similarity(

@@ -57,7 +57,6 @@ Example:
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
@@ -70,9 +69,16 @@ from ..canonical import canonicalize
 from ..errors import InputError, MetricError
 from ..graph import Graph
 from ..reading.files import read_input_text
+from ..reading.tokens import SENSE_SUFFIX_RE
 from ..standardize import standardize
 from . import register
-from ._protocol import VECTORS_OPTION, Explanation, Score, TripleRef, mean_similarity
+from ._protocol import (
+    VECTORS_OPTION,
+    Explanation,
+    MeanOfPairs,
+    Score,
+    TripleRef,
+)
 from ._refs import written_ref
 from .wlk import WLGraph, standard_nodes, wl_similarity
 from .wwlk import (
@@ -98,7 +104,6 @@ KIND_PENALTY = 4.0
 PARAMETERS = Path(__file__).resolve().parent.parent / "data" / "wlmatch_v1.json"
 PARAMETERS_FORMAT = "amrcheck-wlmatch-parameters/1"
 
-_SENSE_RE = re.compile(r"(?<=[a-z])-\d+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +181,7 @@ class Prepared:
 
 
 @register("wlmatch-v1")
-class WLMatch:
+class WLMatch(MeanOfPairs):
     """wlmatch-v1 (see the module docstring)."""
 
     name: ClassVar[str] = "wlmatch-v1"
@@ -266,15 +271,6 @@ class WLMatch:
             for k in range(0, len(prepared), 2)
         ]
 
-    def aggregate(self, pairs: Sequence[Score]) -> Score:
-        """The mean pair score."""
-        return mean_similarity(pairs)
-
-    def score_missing(self, reference: Graph) -> Score:
-        """An unreadable or absent candidate: one more pair of similarity 0
-        (no node to align, nothing to transport)."""
-        return Score(f1=0.0, counts={"similarity": 0.0, "pairs": 1.0})
-
     def _score(
         self,
         cand: Prepared,
@@ -343,7 +339,7 @@ class WLMatch:
                 senses += 1.0
                 graded += 1.0
                 continue
-            if _SENSE_RE.sub("", a) == _SENSE_RE.sub("", b):
+            if SENSE_SUFFIX_RE.sub("", a) == SENSE_SUFFIX_RE.sub("", b):
                 senses += 1.0
             graded += self._cosine(a, b)
         nodes = first.size + second.size

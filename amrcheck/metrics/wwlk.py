@@ -74,11 +74,11 @@ from ._protocol import (
     PATH_OPTION,
     VECTORS_OPTION,
     Explanation,
+    MeanOfPairs,
     Reference,
     Score,
     TripleRef,
     check_reference,
-    mean_similarity,
 )
 from ._refs import written_ref
 from .wlk import WLGraph, standard_wl_graph, wl_graph
@@ -304,7 +304,7 @@ def _require_pot() -> None:
 
 
 @register("wwlk")
-class WWLK:
+class WWLK(MeanOfPairs):
     """WWLK with seeded edge-label weights (see module docstring)."""
 
     name: ClassVar[str] = "wwlk"
@@ -435,15 +435,6 @@ class WWLK:
         if explain:
             score.explanation = explain_flow(cand, ref, flow, cost, distance)
         return score
-
-    def aggregate(self, pairs: Sequence[Score]) -> Score:
-        """The mean pair similarity (the reference's corpus score)."""
-        return mean_similarity(pairs)
-
-    def score_missing(self, reference: Graph) -> Score:
-        """An unreadable or absent candidate: one more pair of similarity 0
-        (no node to transport: no EMD is defined)."""
-        return Score(f1=0.0, counts={"similarity": 0.0, "pairs": 1.0})
 
 
 def _node_ref(nodes: NodeGraph, node: int) -> TripleRef:

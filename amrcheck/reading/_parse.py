@@ -40,22 +40,19 @@ from ..span import SourceText, Span
 from ..types import INSTANCE, Offsets, Triple
 from .closing import closing_places
 from .metadata import is_metadata_line, metadata_fields
+from .tokens import ALIGNMENT, ROLE, STRING, SYMBOL
 
-# Each lexical class once; both tokenizers below are built from these.
-_STRING = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
-_ROLE = r':[^\s"()/:~]*'
-_SYMBOL = r'[^\s"()/:~]+'
-_ALIGNMENT = r"~(?:[a-zA-Z]\.?)?[0-9]+(?:,[0-9]+)*"
+# Both tokenizers below are built from the lexical classes of :mod:`.tokens`.
 _TOKEN_CLASSES = (
     ("COMMENT", r"#[^\n]*"),
-    ("STRING", _STRING),
+    ("STRING", STRING),
     ("UNTERMINATED", r'"[^\n]*'),
     ("LPAREN", r"\("),
     ("RPAREN", r"\)"),
     ("SLASH", "/"),
-    ("ROLE", _ROLE),
-    ("SYMBOL", _SYMBOL),
-    ("ALIGNMENT", _ALIGNMENT),
+    ("ROLE", ROLE),
+    ("SYMBOL", SYMBOL),
+    ("ALIGNMENT", ALIGNMENT),
     ("UNEXPECTED", r"\S"),
 )
 # The full parser's tokens, kinds named; the white space before each token
@@ -72,7 +69,7 @@ _KIND_OF_GROUP: dict[int, str] = {
 # handle falls to \S. Leading blanks are skipped inside the regex engine,
 # as above (1.6x faster on indented graphs).
 _FAST_TOKEN_RE = re.compile(
-    r"\s*(" + "|".join((_STRING, r"[()/]", _ROLE, _ALIGNMENT, _SYMBOL, r"\S")) + ")"
+    r"\s*(" + "|".join((STRING, r"[()/]", ROLE, ALIGNMENT, SYMBOL, r"\S")) + ")"
 )
 _NOT_SYMBOL_START = frozenset('()/:"~')
 _BLOCK_RE = re.compile(r"(?:^[^\S\n]*\S[^\n]*(?:\n|\Z))+", re.MULTILINE)

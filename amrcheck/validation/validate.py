@@ -37,6 +37,12 @@ from ..findings import Finding
 from ..graph import Graph, TripleKind
 from ..reading import Entry
 from ..reading.corpus import Corpus
+from ..reading.tokens import (
+    FRAME_ARGUMENT_RE,
+    NUMBER_RE,
+    NUMBERED_ROLE_RE,
+    QUOTED_NUMBER_RE,
+)
 from ..span import SourceText, Span
 from ..types import Role
 from .propbank import FrameInventory, is_frame_concept, load_frames
@@ -55,12 +61,7 @@ MODE_VALUES = frozenset({"imperative", "interrogative", "expressive"})
 
 #: senses a W301 message names before it says how many more there are
 _SENSES_SHOWN = 5
-_NUMBER_RE = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
-_QUOTED_NUMBER_RE = re.compile(r'"\s*[-+]?[0-9]+(?:[.,][0-9]+)*\s*"')
-# ":op", ":ARGx", ":snt01": numbered-role prefixes with a bad or missing index
-_NUMBERED_RE = re.compile(r":(ARG|op|snt)([0-9]*|[A-Za-z])")
 _BLANK_LINE_RE = re.compile(r"\n[^\S\n]*\n")
-_ARG_RE = re.compile(r":(ARG[0-9])(-of)?")
 
 
 def validate(
@@ -229,7 +230,7 @@ def _role_problem(role: Role) -> tuple[str, str] | None:
     ):
         return "E202", f"doubly inverted role {role!r}: drop one '-of'"
     base = role[:-3] if role.endswith("-of") else role
-    numbered = _NUMBERED_RE.fullmatch(base)
+    numbered = NUMBERED_ROLE_RE.fullmatch(base)
     if numbered is not None:
         prefix, index = numbered.groups()
         if not index.isdigit():
@@ -252,7 +253,7 @@ def _finding(code: str, message: str, span: Span) -> Finding:
 
 def _is_bare_constant(target: str) -> bool:
     """Numbers, ``+`` and ``-``: the unquoted constants AMR allows anywhere."""
-    return target in ("-", "+") or _NUMBER_RE.fullmatch(target) is not None
+    return target in ("-", "+") or NUMBER_RE.fullmatch(target) is not None
 
 
 class _GraphChecker:
@@ -350,7 +351,7 @@ class _GraphChecker:
     def check_frame_argument(
         self, index: int, source: str, role: str, target: str, is_attribute: bool
     ) -> None:
-        match = _ARG_RE.fullmatch(role)
+        match = FRAME_ARGUMENT_RE.fullmatch(role)
         if match is None:
             return
         label, inverted = match.groups()
@@ -396,7 +397,7 @@ class _GraphChecker:
         # the AMR Editor quotes a value that starts with '-' (``:value "-1"``,
         # "last"): quoted negative numbers are its form, not a slip
         if (
-            _QUOTED_NUMBER_RE.fullmatch(target)
+            QUOTED_NUMBER_RE.fullmatch(target)
             and not target[1:].lstrip().startswith("-")
             and role != ":wiki"
             and self.concepts.get(source) != "name"

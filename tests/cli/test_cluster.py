@@ -17,14 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.broken import (
-    BROKEN,
-    CANDIDATE,
-    METRICS,
-    REFERENCE,
-    break_graph,
-    metric_options,
-)
+from tests.broken import METRICS, REFERENCE, broken_candidate, metric_options
 from tests.cli.terminal import PATIENCE_S, Terminal
 from tests.conftest import shared_path
 
@@ -201,7 +194,7 @@ def test_a_broken_graph_counts_as_empty_on_a_cluster_issue_21(tmp_path: Path) ->
     empty graph there too (F1 0, its pair row present), as in one process."""
     ref, cand = tmp_path / "ref.amr", tmp_path / "cand.amr"
     ref.write_text(REFERENCE)
-    cand.write_text(break_graph(CANDIDATE, BROKEN))
+    cand.write_text(broken_candidate())
     options = [
         arg
         for name in METRICS

@@ -26,7 +26,11 @@ def _scores(tmp_path: Path) -> Path:
     return path
 
 
-def train(tmp_path: Path, *extra: str) -> tuple[int, str, Path]:
+def train(
+    tmp_path: Path, *extra: str, scores: Path | None = None
+) -> tuple[int, str, Path]:
+    """``amrcheck train wwlk`` on the test pairs (``scores``: the gold
+    scores file, default the real ones), 12 steps."""
     out = tmp_path / "weights.json"
     result = runner.invoke(
         app,
@@ -37,7 +41,7 @@ def train(tmp_path: Path, *extra: str) -> tuple[int, str, Path]:
             str(A),
             str(B),
             "--scores",
-            str(_scores(tmp_path)),
+            str(scores or _scores(tmp_path)),
             "--out",
             str(out),
             "--vectors",
@@ -93,23 +97,8 @@ def test_same_seed_same_weights(tmp_path: Path) -> None:
 def test_errors_exit_2_without_traceback(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("0.5\n")
-    result = runner.invoke(
-        app,
-        [
-            "train",
-            "wwlk",
-            "--pairs",
-            str(A),
-            str(B),
-            "--scores",
-            str(bad),
-            "--out",
-            "x.json",
-            "--vectors",
-            str(MINI),
-        ],
-    )
-    assert result.exit_code == 2
-    assert "1 scores for 502 graph pairs" in result.output
+    code, output, out = train(tmp_path, scores=bad)
+    assert code == 2 and not out.exists()
+    assert "1 scores for 502 graph pairs" in output
     code, output, _ = train(tmp_path, "--batch-size", "1")
     assert code == 2 and "batch_size" in output

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from tests.conftest import fresh_python
+
 FRONT_END_MODULES = ("typer", "rich", "pygls", "lsprotocol", "click", "argparse")
 
 
@@ -17,10 +19,7 @@ def test_engine_imports_no_front_end_library() -> None:
         f"bad = [m for m in {FRONT_END_MODULES!r} if m in sys.modules]\n"
         "print(','.join(bad))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip() == ""
+    assert fresh_python(code) == ""
 
 
 def test_one_metric_loads_no_other() -> None:
@@ -33,10 +32,7 @@ def test_one_metric_loads_no_other() -> None:
         "print(','.join(m for m in ('numpy', 'amrcheck.metrics.smatch',"
         " 'amrcheck.workflows.diff') if m in sys.modules))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip() == ""
+    assert fresh_python(code) == ""
 
 
 def test_builtin_metric_table_names_what_each_module_registers() -> None:

@@ -26,7 +26,7 @@ from amrcheck.execution import (
 from amrcheck.metrics import get_metric
 from amrcheck.pairing.graphs import PairingError, pair_corpora, score_corpus
 from amrcheck.reading.corpus import read_corpus
-from tests.conftest import shared_path
+from tests.conftest import fresh_python, shared_path
 
 pytestmark = pytest.mark.e2e
 
@@ -152,16 +152,10 @@ def test_local_processes_stay_the_backend_of_a_number() -> None:
 
 
 def test_the_local_backend_does_not_import_dask() -> None:
-    import subprocess
-    import sys
-
     code = (
         "import sys\n"
         "from amrcheck.execution import run_map\n"
         "run_map(abs, [-1, 2], jobs=2)\n"
         "print('distributed' in sys.modules)\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip() == "False"
+    assert fresh_python(code) == "False"

@@ -8,14 +8,7 @@ from pathlib import Path
 import pytest
 
 from amrcheck.hooks.iaa import main
-from tests.broken import (
-    BROKEN,
-    CANDIDATE,
-    METRICS,
-    REFERENCE,
-    break_graph,
-    metric_options,
-)
+from tests.broken import CANDIDATE, METRICS, REFERENCE, broken_candidate, metric_options
 from tests.hooks.conftest import CONFIG, put
 
 
@@ -154,7 +147,7 @@ def test_a_broken_graph_lowers_agreement_with_every_metric_issue_21(
     )
     monkeypatch.chdir(tmp_path)
     mean = {}
-    broken = break_graph(CANDIDATE, BROKEN)
+    broken = broken_candidate()
     for version, text in (("whole", CANDIDATE), ("broken", broken)):
         (tmp_path / "b" / "x.amr").write_text(text)
         assert main(["b/x.amr"]) == 1

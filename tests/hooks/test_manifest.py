@@ -8,7 +8,7 @@ import pytest
 import tomllib
 import yaml
 
-from tests.conftest import REPO
+from tests.conftest import REPO, fresh_python
 
 MANIFEST = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
 SCRIPTS = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
@@ -58,18 +58,12 @@ def test_help(hook_id: str, capsys) -> None:
 
 def test_hooks_import_no_cli_library() -> None:
     """Hooks start fast and stay thin: no typer, rich or LSP libraries."""
-    import subprocess
-    import sys
-
     code = (
         "import sys, amrcheck.hooks.check, amrcheck.hooks.regress, amrcheck.hooks.iaa\n"
         "print(','.join(m for m in ('typer', 'rich', 'pygls', 'lsprotocol', 'click')"
         " if m in sys.modules))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip() == ""
+    assert fresh_python(code) == ""
 
 
 def _toml_blocks(text: str) -> list[str]:

@@ -11,14 +11,7 @@ import pytest
 from amrcheck.hooks.regress import main
 from amrcheck.metrics import metric_names, resolve
 from amrcheck.reading.corpus import read_corpus
-from tests.broken import (
-    BROKEN,
-    CANDIDATE,
-    METRICS,
-    REFERENCE,
-    break_graph,
-    metric_options,
-)
+from tests.broken import CANDIDATE, METRICS, REFERENCE, broken_candidate, metric_options
 from tests.hooks.conftest import CONFIG, git, make_repo, put
 from tests.rewrite import Rewrite, rewrite
 
@@ -171,7 +164,7 @@ def test_a_broken_graph_lowers_every_metric_issue_21(
     )
     monkeypatch.chdir(tmp_path)
     (tmp_path / "whole.parse.amr").write_text(CANDIDATE)
-    (tmp_path / "broken.parse.amr").write_text(break_graph(CANDIDATE, BROKEN))
+    (tmp_path / "broken.parse.amr").write_text(broken_candidate())
     f1 = {}
     for stem in ("whole", "broken"):
         assert main([f"{stem}.parse.amr"]) == 1

@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = [
-    "config", "references", "completion", "fixes", "workspace", "server", "umr_scores",
+    "config", "references", "completion", "workspace", "server", "umr_scores",
 ]
 
 

@@ -1,22 +1,21 @@
-"""Unit tests of the server's engine-side pieces: pairing, references, cache, fixes."""
+"""Unit tests of the server's engine-side pieces: pairing, references, cache."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from amr_lsp.analysis import Analysis, analyze, lens_report, unresolved_lenses
+from amr_lsp.analysis import Analysis, analyze
 from amr_lsp.compare import Comparer
 from amr_lsp.completion import context_at
 from amr_lsp.config import Settings
 from amr_lsp.documents import DocumentStore
-from amr_lsp.fixes import fix_for
+from amr_lsp.lenses import lens_report, unresolved_lenses
 from amr_lsp.references import (
     ReferenceChoice,
     ReferenceStore,
     choose_reference,
 )
 from amrcheck import Entry, read_string, validate
-from amrcheck.reading.layout import apply_edits
 from amrcheck.validation.validate import GraphFindingsCache
 from tests.conftest import data_path
 
@@ -116,21 +115,32 @@ def test_settings_template_fields() -> None:
                             {"ann/*.amr": "{name}"}) is None
 
 
+class Versions:
+    """Versions of the test pair's annotation, analysed as the server does
+    (one document store, reference store, comparer and findings cache)."""
+
+    def __init__(self) -> None:
+        self.path = LSP_DATA / "annotations" / "lpp.amr"
+        self.text = self.path.read_text(encoding="utf-8")
+        self.documents, self.references = DocumentStore(), ReferenceStore()
+        self.comparer, self.cache = Comparer("smatch", {}), GraphFindingsCache()
+
+    def analyze(self, number: int, text: str) -> Analysis:
+        return analyze(
+            self.documents.parse(self.path.as_uri(), number, text),
+            Settings(references={"annotations/*.amr": "gold/{name}.amr"}),
+            self.comparer, self.references, LSP_DATA, self.cache,
+        )
+
+
 def test_an_edit_rescores_only_the_graphs_it_touched() -> None:
-    path = LSP_DATA / "annotations" / "lpp.amr"
-    text = path.read_text(encoding="utf-8")
-    settings = Settings(references={"annotations/*.amr": "gold/{name}.amr"})
-    documents, references = DocumentStore(), ReferenceStore()
-    comparer = Comparer("smatch", {})
-    uri = path.as_uri()
-    first = analyze(documents.parse(uri, 1, text), settings, comparer, references,
-                    LSP_DATA)
-    assert comparer.computed == 8
+    versions = Versions()
+    first = versions.analyze(1, versions.text)
+    assert versions.comparer.computed == 8
     # one character typed into lpp_1943.2, and every later graph moves
-    edited = text.replace("(m / beautiful)", "(m / beautifull)")
-    second = analyze(documents.parse(uri, 2, edited), settings, comparer, references,
-                     LSP_DATA)
-    assert comparer.computed == 9
+    edited = versions.text.replace("(m / beautiful)", "(m / beautifull)")
+    second = versions.analyze(2, edited)
+    assert versions.comparer.computed == 9
     assert [g.comparison is not None for g in second.graphs] == [True] * 8
     # cached results are re-anchored on the new text
     moved = second.graphs[4].entry.graph.start - first.graphs[4].entry.graph.start
@@ -183,41 +193,28 @@ def test_a_broken_graph_keeps_its_score_stale_and_counts_as_0_issue_21() -> None
 
 
 def test_an_edit_revalidates_only_the_graph_it_touched() -> None:
-    path = LSP_DATA / "annotations" / "lpp.amr"
-    text = path.read_text(encoding="utf-8")
-    settings = Settings(references={"annotations/*.amr": "gold/{name}.amr"})
-    documents, references = DocumentStore(), ReferenceStore()
-    comparer, cache = Comparer("smatch", {}), GraphFindingsCache()
-    uri = path.as_uri()
-    analyze(documents.parse(uri, 1, text), settings, comparer, references,
-            LSP_DATA, cache)
-    assert cache.checked == 8
+    versions = Versions()
+    versions.analyze(1, versions.text)
+    assert versions.cache.checked == 8
     # a line typed into lpp_1943.2: every later graph (and finding) moves down
-    edited = text.replace("(m / beautiful)", "(m / beautiful)\n  :mod -")
-    second = analyze(documents.parse(uri, 2, edited), settings, comparer,
-                     references, LSP_DATA, cache)
-    assert cache.checked == 9
+    edited = versions.text.replace("(m / beautiful)", "(m / beautiful)\n  :mod -")
+    second = versions.analyze(2, edited)
+    assert versions.cache.checked == 9
     fresh = validate(second.parsed.corpus)
     assert [str(f) for f in second.findings] == [str(f) for f in fresh]
     assert "W402" in [f.code for f in fresh]
 
 
 def test_lenses_are_reused_while_their_place_is_unchanged() -> None:
-    path = LSP_DATA / "annotations" / "lpp.amr"
-    text = path.read_text(encoding="utf-8")
-    settings = Settings(references={"annotations/*.amr": "gold/{name}.amr"})
-    documents, references = DocumentStore(), ReferenceStore()
-    comparer = Comparer("smatch", {})
-    uri = path.as_uri()
-    first = analyze(documents.parse(uri, 1, text), settings, comparer, references,
-                    LSP_DATA)
+    versions = Versions()
+    uri = versions.path.as_uri()
+    first = versions.analyze(1, versions.text)
     lenses = unresolved_lenses(first)
     assert [lens.data for lens in lenses] == [[uri, i] for i in range(8)]
     assert all(lens.command is None for lens in lenses)
     # a line added inside lpp_1943.2: lenses 0-1 stay, 2-7 move down a line
-    edited = text.replace("(m / beautiful)", "(m / beautiful)\n  :mod -")
-    second = analyze(documents.parse(uri, 2, edited), settings, comparer,
-                     references, LSP_DATA)
+    edited = versions.text.replace("(m / beautiful)", "(m / beautiful)\n  :mod -")
+    second = versions.analyze(2, edited)
     again = unresolved_lenses(second, lenses)
     assert [a is b for a, b in zip(again, lenses, strict=True)] == [True] * 2 + [
         False
@@ -240,21 +237,6 @@ def test_reference_read_once_until_it_changes(tmp_path: Path) -> None:
     gold.write_text("# ::id a\n(a / c)\n\n", encoding="utf-8")
     second = store.get(choice, None)
     assert second is not first and second.generation > first.generation
-
-
-def test_fixes_apply_cleanly() -> None:
-    text = '# ::id t\n(w / want-01 :ARG0 (b / boy) :ARG1 (b / girl) :quant "3")\n'
-    corpus = read_string(text)
-    edits = []
-    for finding in validate(corpus):
-        fix = fix_for(corpus, finding)
-        if fix is not None:
-            edits.extend(fix.edits)
-    fixed = apply_edits(text, edits)
-    assert fixed == (
-        "# ::id t\n(w / want-01 :ARG0 (b / boy) :ARG1 (b2 / girl) :quant 3)\n"
-    )
-    assert not validate(read_string(fixed))
 
 
 def test_completion_context() -> None:

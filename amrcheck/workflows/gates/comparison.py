@@ -27,6 +27,7 @@ from ...span import Span
 from ...validation.filecheck import plural
 from ..config import Config
 from .failures import (
+    EPSILON,
     FlaggedGraph,
     GateFailure,
     TripleNote,
@@ -250,6 +251,31 @@ def _unscorable_lines(comparison: Comparison) -> list[str]:
                 )
                 lines.append(f"{why} (graph {pair.label})")
     return lines
+
+
+def low_graphs_failure(
+    path: str,
+    reports: list[FlaggedGraph],
+    threshold: float,
+    metric: str,
+    against: str = "",
+    details: tuple[str, ...] = (),
+) -> GateFailure | None:
+    """The ``min-graph-f1`` failure: the graphs scoring below ``threshold``
+    (``against``: `` against gold/x.amr``, said after it), worst first;
+    None when there are none."""
+    low = [r for r in reports if r.f1 is not None and r.f1 < threshold - EPSILON]
+    if not low:
+        return None
+    return GateFailure(
+        path,
+        "min-graph-f1",
+        f"{len(low)} of {len(reports)} graphs have {metric} F1 below "
+        f"{threshold:g}{against}",
+        metric,
+        _worst_first(low),
+        details,
+    )
 
 
 def _worst_first(reports: list[FlaggedGraph]) -> tuple[FlaggedGraph, ...]:

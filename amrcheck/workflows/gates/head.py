@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
-from types import TracebackType
 
 from ...errors import InputError
 
@@ -14,7 +13,7 @@ class HeadReader:
     """File contents at ``HEAD``, through one ``git cat-file --batch`` process.
 
     One process for the whole run keeps a 200-file commit fast; it starts
-    on first use. Use as a context manager (or call :meth:`close`).
+    on first use; :meth:`close` ends it (``contextlib.closing``).
     """
 
     def __init__(self) -> None:
@@ -66,13 +65,3 @@ class HeadReader:
             self._process.wait()
             self._process = None
 
-    def __enter__(self) -> HeadReader:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -16,6 +16,7 @@ from .comparison import (
     _worst_first,
     compare,
     graph_reports,
+    low_graphs_failure,
     position_failures,
 )
 from .failures import (
@@ -96,23 +97,10 @@ class IaaGate:
         details += _unscorable_lines(result)
         failures = position_failures(result, path)
         if group.min_graph_f1 is not None:
-            low = [
-                r
-                for r in reports
-                if r.f1 is not None and r.f1 < group.min_graph_f1 - EPSILON
-            ]
-            if low:
-                failures.append(
-                    GateFailure(
-                        path,
-                        "min-graph-f1",
-                        f"{len(low)} of {len(reports)} graphs have {name} F1 below "
-                        f"{group.min_graph_f1:g}",
-                        name,
-                        _worst_first(low),
-                        tuple(details),
-                    )
-                )
+            low = low_graphs_failure(
+                path, reports, group.min_graph_f1, name, details=tuple(details)
+            )
+            failures += [low] if low is not None else []
         mean = result.mean_f1()
         if (
             group.min_mean_f1 is not None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from types import TracebackType
 
 from ...errors import ConfigError
 from ...reading.corpus import read_string
@@ -25,6 +24,7 @@ from .comparison import (
     compare,
     graph_report,
     graph_reports,
+    low_graphs_failure,
     position_failures,
 )
 from .failures import (
@@ -54,15 +54,8 @@ class RegressGate:
         self._baseline: Baseline | None = None
         self._baseline_read = False
 
-    def __enter__(self) -> RegressGate:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def close(self) -> None:
+        """End the ``git`` process that reads ``HEAD`` versions, if one started."""
         self.head.close()
 
     @property
@@ -150,22 +143,10 @@ class RegressGate:
                     )
                 )
         if rule.min_graph_f1 is not None:
-            low = [
-                r
-                for r in reports
-                if r.f1 is not None and r.f1 < rule.min_graph_f1 - EPSILON
-            ]
-            if low:
-                failures.append(
-                    GateFailure(
-                        path,
-                        "min-graph-f1",
-                        f"{len(low)} of {len(reports)} graphs have {name} F1 "
-                        f"below {rule.min_graph_f1:g} against {gold.path}",
-                        name,
-                        _worst_first(low),
-                    )
-                )
+            low = low_graphs_failure(
+                path, reports, rule.min_graph_f1, name, f" against {gold.path}"
+            )
+            failures += [low] if low is not None else []
         return failures
 
     def _recorded(

@@ -23,6 +23,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.conftest import REPO
+from tests.lsp.shifted import LITTLE_PRINCE, shifted_pairs
 
 from .conftest import (
     ANNOTATION,
@@ -32,9 +33,6 @@ from .conftest import (
     resolved_lenses,
 )
 
-LITTLE_PRINCE = (
-    REPO.parent / "shared" / "data" / "little_prince" / "amr-bank-struct-v3.0.txt"
-)
 COUNTS = re.compile(r"(\d+) missing, (\d+) extra, (\d+) relabelled")
 GRAPHS = 30
 
@@ -56,27 +54,6 @@ def diff_counts(old: Path, new: Path) -> dict[str, tuple[int, int, int]]:
         for graph in json.loads(found.stdout)["graphs"]
         if graph["status"] in ("changed", "unchanged")
     }
-
-
-def shifted_pairs(folder: Path) -> tuple[Path, Path]:
-    """The first graphs of Little Prince (the reference) and, under each
-    graph's id, the next sentence's graph (the annotation)."""
-    blocks = [
-        b for b in LITTLE_PRINCE.read_text(encoding="utf-8").split("\n\n")
-        if "# ::id " in b
-    ][: GRAPHS + 1]
-    gold = folder / "gold" / "lp.amr"
-    annotation = folder / "annotations" / "lp.amr"
-    gold.parent.mkdir()
-    annotation.parent.mkdir()
-    gold.write_text("\n\n".join(blocks[:GRAPHS]) + "\n", encoding="utf-8")
-    shifted = []
-    for block, following in zip(blocks, blocks[1:], strict=False):
-        header = [line for line in block.splitlines() if line.startswith("#")]
-        body = [line for line in following.splitlines() if not line.startswith("#")]
-        shifted.append("\n".join(header + body))
-    annotation.write_text("\n\n".join(shifted) + "\n", encoding="utf-8")
-    return gold, annotation
 
 
 async def editor_counts(
@@ -143,7 +120,7 @@ async def test_editor_counts_as_diff_does_on_the_test_pair(
 async def test_editor_counts_as_diff_does_on_little_prince(
     start_client, tmp_path: Path
 ) -> None:
-    gold, annotation = shifted_pairs(tmp_path)
+    gold, annotation = shifted_pairs(tmp_path, GRAPHS)
     cli = diff_counts(gold, annotation)
     assert len(cli) == GRAPHS
     # real differences of every kind, not a trivial agreement

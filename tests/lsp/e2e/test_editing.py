@@ -90,12 +90,20 @@ def apply(text: str, action: types.CodeAction, uri: str) -> str:
     )
 
 
+async def only_fix(
+    client: LanguageClient, text: str, code: str
+) -> tuple[str, str, str]:
+    """``text`` opened and its one quick fix for ``code`` applied: the
+    fix's title, the text fixed and the document's URI."""
+    uri = await open_document(client, PATH, text=text)
+    [action] = await quick_fixes(client, uri, code)
+    return action.title, apply(text, action, uri), uri
+
+
 async def test_fix_duplicate_variable(client: LanguageClient) -> None:
     text = "# ::id t.1\n(w / want-01 :ARG0 (b / boy) :ARG1 (b / believe-01 :ARG0 b))\n"
-    uri = await open_document(client, PATH, text=text)
-    [action] = await quick_fixes(client, uri, "E101")
-    assert action.title == "Rename this 'b' to 'b2'"
-    fixed = apply(text, action, uri)
+    title, fixed, uri = await only_fix(client, text, "E101")
+    assert title == "Rename this 'b' to 'b2'"
     assert "(b2 / believe-01" in fixed
     await change(client, uri, 2, fixed)
     assert not [d for d in client.diagnostics[uri] if d.source == "amrcheck"]
@@ -106,10 +114,8 @@ async def test_fix_unclosed_parentheses(client: LanguageClient) -> None:
         "# ::id t.1\n# ::snt 😋\n(w / want-01\n   :ARG0 (b / boy\n"
         "      :mod \"😋\"\n\n"
     )
-    uri = await open_document(client, PATH, text=text)
-    [action] = await quick_fixes(client, uri, "E001")
-    assert action.title == "Close 2 parentheses"
-    fixed = apply(text, action, uri)
+    title, fixed, uri = await only_fix(client, text, "E001")
+    assert title == "Close 2 parentheses"
     assert fixed == text.replace('"😋"\n', '"😋"))\n')
     await change(client, uri, 2, fixed)
     assert not [d for d in client.diagnostics[uri] if d.code.startswith("E")]
@@ -126,10 +132,8 @@ async def test_no_parenthesis_fix_where_the_layout_leaves_a_choice(
 
 async def test_fix_missing_id(client: LanguageClient) -> None:
     text = "# ::id typing.1\n(a / a)\n\n# ::snt no id\n(b / boy)\n"
-    uri = await open_document(client, PATH, text=text)
-    [action] = await quick_fixes(client, uri, "W101")
-    assert action.title == "Add '# ::id typing.2'"
-    fixed = apply(text, action, uri)
+    title, fixed, uri = await only_fix(client, text, "W101")
+    assert title == "Add '# ::id typing.2'"
     assert fixed.endswith("# ::id typing.2\n# ::snt no id\n(b / boy)\n")
     await change(client, uri, 2, fixed)
     assert not [d for d in client.diagnostics[uri] if d.source == "amrcheck"]

@@ -89,7 +89,7 @@ async def test_hover_on_arg_role(client: LanguageClient) -> None:
     assert text.startswith("`:ARG0` of `see-01` (view): **viewer**")
     assert "✓ `(s :ARG0 i)` matches reference `(s :ARG0 i)`" in text
     extra = await hover(client, uri, ":polarity -")
-    assert "✗ `(s2 :polarity -)` is not in the reference" in extra
+    assert "✗ extra: `(s2 :polarity -)` is not in the reference" in extra
 
 
 async def test_hover_outside_graphs(client: LanguageClient) -> None:

@@ -7,10 +7,10 @@ import random
 import penman
 import pytest
 
-from amr_lsp.fixes import fix_for
 from amrcheck import read_corpus, read_string, validate
 from amrcheck.reading._parse import tokenize
 from amrcheck.reading.layout import apply_edits
+from amrcheck.validation.fixes import fix_for
 from tests.conftest import shared_path
 
 LITTLE_PRINCE = shared_path("little_prince/amr-bank-struct-v3.0.txt")
@@ -70,3 +70,18 @@ def test_closing_fix_on_the_issue_s_example() -> None:
     fix = fix_for(found, error)
     assert fix is not None
     assert apply_edits(broken, fix.edits) == text
+
+
+def test_fixes_apply_cleanly() -> None:
+    text = '# ::id t\n(w / want-01 :ARG0 (b / boy) :ARG1 (b / girl) :quant "3")\n'
+    corpus = read_string(text)
+    edits = []
+    for finding in validate(corpus):
+        fix = fix_for(corpus, finding)
+        if fix is not None:
+            edits.extend(fix.edits)
+    fixed = apply_edits(text, edits)
+    assert fixed == (
+        "# ::id t\n(w / want-01 :ARG0 (b / boy) :ARG1 (b2 / girl) :quant 3)\n"
+    )
+    assert not validate(read_string(fixed))

@@ -1,10 +1,9 @@
-"""Quick fixes for the validator's fixable findings, as engine text edits.
+"""Quick fixes for the validator's fixable findings, as plain text edits.
 
 Each fixer takes the corpus and one :class:`~amrcheck.Finding` and
 returns a :class:`Fix` (a title and :class:`~amrcheck.reading.layout.TextEdit` s
-in engine offsets), or None when it cannot help. The server converts the
-edits to a ``WorkspaceEdit``. Nothing here is LSP-specific: it belongs in
-the engine (``amrcheck/fixes.py``) once the CLI wants ``--fix``.
+in engine offsets), or None when it cannot help. Front ends only convert
+the edits (the language server to a ``CodeAction``'s ``WorkspaceEdit``).
 """
 
 from __future__ import annotations
@@ -15,11 +14,12 @@ from itertools import groupby
 from pathlib import PurePosixPath
 from urllib.parse import urlparse
 
-from amrcheck import Corpus, Finding
-from amrcheck.reading._parse import tokenize
-from amrcheck.reading.closing import certain_closers
-from amrcheck.reading.layout import TextEdit
-from amrcheck.reading.locate import entry_at
+from ..findings import Finding
+from ..reading._parse import tokenize
+from ..reading.closing import certain_closers
+from ..reading.corpus import Corpus
+from ..reading.layout import TextEdit
+from ..reading.locate import entry_at
 
 
 @dataclass(frozen=True, slots=True)
