@@ -42,9 +42,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..graph import Graph, TripleKind
 from ..metrics import Metric, get_metric
 from ..reading.umr import BlockKind, DocTriple, UmrDocument, UmrSentence, read_umr
 from ..reading.umr_corpus import sentence_key
+from ..types import Triple
 
 #: the document-level groups, in report order
 GROUPS = ("temporal", "modal", "coref")
@@ -312,12 +314,10 @@ def node_mapping(
         alignment: dict[str, str | None] = {}
         if partner.graph is not None:
             if sentence.graph is None:
-                score = metric.score_missing(partner.graph)
+                counts.add(_counted(metric.score_missing(partner.graph).counts))
             else:
-                score = metric.score(sentence.graph, partner.graph, explain=True)
-                if score.explanation is not None:
-                    alignment = score.explanation.alignment
-            counts.add(_counted(score.counts))
+                alignment, found = _aligned(metric, sentence.graph, partner.graph)
+                counts.add(found)
         for variable, target in alignment.items():
             mapping.setdefault(variable, target)
         _map_leftovers(sentence, partner, mapping)
@@ -325,6 +325,96 @@ def node_mapping(
         if key not in paired and partner.graph is not None:
             counts.add(_counted(metric.score_missing(partner.graph).counts))
     return mapping, counts
+
+
+def _aligned(
+    metric: Metric, candidate: Graph, reference: Graph
+) -> tuple[dict[str, str | None], GroupScore]:
+    """The metric's alignment of a sentence pair and its counts.
+
+    A pair that is one graph twice (the sentences a perturbed copy or a
+    commit left alone: most of a document) is found before smatch builds
+    its search problem, by the test smatch itself makes first
+    (:meth:`~amrcheck.metrics.smatch.Numbering.same_graph`), and gets the
+    alignment smatch then returns: the identity in canonical node numbers,
+    every triple matched (the optimum). A pair written alike but for its
+    variable names (:func:`_renaming`) is one graph twice without that
+    test: the canonical numbers never depend on names, so smatch's identity
+    there is the renaming. Other pairs and other metrics go through the
+    metric's own scoring.
+    """
+    # here, not at the top: the smatch module brings numpy, which a
+    # command that reads UMR without scoring it does not need
+    from ..metrics.smatch import Numbering, Smatch
+
+    if type(metric) is Smatch:
+        ours = metric.standardize(candidate)
+        names = _renaming(candidate, reference)
+        if (
+            names is not None
+            and ours.options.counting == "min"
+            and all(v in names for v in ours.variables)
+        ):
+            size = ours.size
+            written: dict[str, str | None] = {v: names[v] for v in ours.variables}
+            return written, GroupScore(size, size, size, size)
+        theirs = metric.standardize(reference)
+        numbering = Numbering.of(ours, theirs)
+        if ours.options.counting == "min" and numbering.same_graph(ours, theirs):
+            by_rank = {rank: node for node, rank in enumerate(numbering.reference)}
+            alignment: dict[str, str | None] = {
+                name: theirs.variables[by_rank[numbering.candidate[node]]]
+                for node, name in enumerate(ours.variables)
+            }
+            size = ours.size
+            return alignment, GroupScore(size, size, size, size)
+        score = metric.score_standard(ours, theirs, explain=True)
+    else:
+        score = metric.score(candidate, reference, explain=True)
+    explanation = score.explanation
+    return (
+        explanation.alignment if explanation is not None else {},
+        _counted(score.counts),
+    )
+
+
+def _renaming(candidate: Graph, reference: Graph) -> dict[str, str] | None:
+    """Candidate variable -> reference variable when the two graphs have the
+    same triples in the same order but for the names of their variables
+    (one to one); None otherwise."""
+    if len(candidate.triples) != len(reference.triples) or (
+        candidate.kinds != reference.kinds
+    ):
+        return None
+    pairs = list(
+        zip(candidate.triples, reference.triples, candidate.kinds, strict=True)
+    )
+    names = _instance_names(pairs)
+    if names is None or names.get(candidate.top) != reference.top:
+        return None
+    for (source, role, target), (other, other_role, other_target), kind in pairs:
+        if kind is TripleKind.INSTANCE:
+            continue
+        if role != other_role or names.get(source, source) != other:
+            return None
+        if kind is TripleKind.RELATION:
+            target = names.get(target, target)
+        if target != other_target:
+            return None
+    return names
+
+
+def _instance_names(
+    pairs: list[tuple[Triple, Triple, TripleKind]],
+) -> dict[str, str] | None:
+    """Candidate variable -> reference variable from the instance triples
+    written at the same places (None: concepts differ, or not one to one)."""
+    names: dict[str, str] = {}
+    for (source, _, target), (other, _, other_target), kind in pairs:
+        if kind is TripleKind.INSTANCE:
+            if target != other_target or names.setdefault(source, other) != other:
+                return None
+    return names if len(set(names.values())) == len(names) else None
 
 
 def _counted(counts: dict[str, float]) -> GroupScore:
