@@ -49,6 +49,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cmp_to_key
 
+from ..collector import collector_paused
 from ..graph import TripleKind
 from ..reading.umr import UmrDocument, UmrSentence
 from ..reading.umr_corpus import sentence_key
@@ -121,34 +122,54 @@ class UmatchReport:
     unpaired: list[str] = field(default_factory=list)
 
 
-@dataclass(slots=True, eq=False)
 class _Node:
-    variable: str
-    concept: str
-    relations: list[tuple[str, str]]
-    tokens: tuple[int, ...] | None = None  # 1-based, None: unaligned
-    text: str = ""
-    links: dict[str, None] = field(default_factory=dict)  # partner variables, ordered
-    ambiguous: bool = False
-    # what the linking asks again and again, found once when the sentence
-    # is read (a node's concept and relations do not change; the filter is
-    # one per umatch): see :meth:`prepare`
-    econcept: str = ""
-    #: concept and kept relations, values as written, counted
-    unmapped_counts: dict[_Key, int] = field(default_factory=dict)
-    unmapped_size: int = 0
-    #: the part of :attr:`unmapped_counts` whose values are not nodes of the
-    #: sentence (constants, the concept): the same whatever is linked
-    fixed_counts: dict[_Key, int] = field(default_factory=dict)
-    fixed_size: int = 0
-    #: kept relations whose value is a node of the sentence: (name, node)
-    node_relations: list[tuple[str, _Node]] = field(default_factory=list)
-    #: relation names (unfiltered) and ``concept``, counted
-    name_counts: dict[str, int] = field(default_factory=dict)
+    """A node as umatch compares it (a plain class: thousands per file)."""
+
+    __slots__ = (
+        "variable",
+        "concept",
+        "relations",
+        "tokens",
+        "text",
+        "links",
+        "ambiguous",
+        "econcept",
+        "unmapped_counts",
+        "unmapped_size",
+        "fixed_counts",
+        "fixed_size",
+        "node_relations",
+        "name_counts",
+    )
+
+    def __init__(self, variable: str, concept: str) -> None:
+        self.variable = variable
+        self.concept = concept
+        self.relations: list[tuple[str, str]] = []
+        self.tokens: tuple[int, ...] | None = None  # 1-based, None: unaligned
+        self.text = ""
+        self.links: dict[str, None] = {}  # partner variables, ordered
+        self.ambiguous = False
+        # what the linking asks again and again, found once when the
+        # sentence is read (a node's concept and relations do not change;
+        # the filter is one per umatch): see :meth:`prepare`
+        self.econcept = concept
+        #: concept and kept relations, values as written, counted
+        self.unmapped_counts: dict[_Key, int] = {}
+        self.unmapped_size = 0
+        #: the part of :attr:`unmapped_counts` whose values are not nodes of
+        #: the sentence (constants, the concept): the same whatever is linked
+        self.fixed_counts: dict[_Key, int] = {}
+        self.fixed_size = 0
+        #: kept relations whose value is a node of the sentence: (name, node)
+        self.node_relations: list[tuple[str, _Node]] = []
+        #: relation names (unfiltered) and ``concept``, counted
+        self.name_counts: dict[str, int] = {}
 
     def prepare(self, nodes: dict[str, _Node], keep: _Filter) -> None:
         """Find what the linking and the tally ask of the node, once."""
-        self.econcept = self._find_econcept()
+        if self.concept == "name":
+            self.econcept = self._find_econcept()
         unmapped: dict[_Key, int] = {}
         fixed: dict[_Key, int] = {}
         size = 0
@@ -156,10 +177,11 @@ class _Node:
             unmapped["concept", self.concept] = fixed["concept", self.concept] = 1
             size = 1
         names = {"concept": 1}
-        ignored = keep.ignored
-        for name, value in sorted(self.relations, key=_lower_name):
+        ignored = keep.ignored if keep.active else None
+        node_relations = self.node_relations
+        for name, value in self.relations:
             names[name] = names.get(name, 0) + 1
-            if value == "" or ignored(name):
+            if value == "" or (ignored is not None and ignored(name)):
                 continue
             size += 1
             key = (name, value)
@@ -168,14 +190,12 @@ class _Node:
             if target is None:
                 fixed[key] = fixed.get(key, 0) + 1
             else:
-                self.node_relations.append((name, target))
+                node_relations.append((name, target))
         self.unmapped_counts, self.unmapped_size = unmapped, size
-        self.fixed_counts, self.fixed_size = fixed, size - len(self.node_relations)
+        self.fixed_counts, self.fixed_size = fixed, size - len(node_relations)
         self.name_counts = names
 
     def _find_econcept(self) -> str:
-        if self.concept != "name":
-            return self.concept
         ops = sorted(
             (
                 r
@@ -230,7 +250,7 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:
         triples, kinds = graph.triples, graph.kinds
         for (source, _, target), kind in zip(triples, kinds, strict=True):
             if kind is instance and source not in nodes:
-                nodes[source] = _Node(source, target, [])
+                nodes[source] = _Node(source, target)
         for (source, role, target), kind in zip(triples, kinds, strict=True):
             if kind is not instance:
                 node = nodes.get(source)
@@ -264,6 +284,7 @@ class _Filter:
             self.exclude = set()
             if not self.only:
                 raise ValueError("--except leaves none of the --only relations")
+        self.active = bool(self.only or self.exclude)
         self.counts_concept = not self.ignored("concept")
 
     def ignored(self, name: str) -> bool:
@@ -361,7 +382,8 @@ def _link(reference: _Sentence, candidate: _Sentence) -> None:
             unaligned.setdefault(node.econcept, []).append(node)
         for token in node.tokens or ():
             by_token.setdefault(token, []).append(node)
-    for node in sorted(reference.nodes.values(), key=lambda n: n.variable):
+    # the order links are made in does not matter: they are read sorted
+    for node in reference.nodes.values():
         for token in node.tokens or ():
             for other in by_token.get(token, ()):
                 node.links[other.variable] = None
@@ -376,13 +398,13 @@ def _link(reference: _Sentence, candidate: _Sentence) -> None:
 
 def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
     """While a node has several links, the best ambiguous link wins."""
-    ref_nodes = [reference.nodes[v] for v in sorted(reference.nodes)]
-    cand_nodes = [candidate.nodes[v] for v in sorted(candidate.nodes)]
     # links are made both ways: none is stale before the first round
-    if all(len(n.links) < 2 for n in ref_nodes) and all(
-        len(n.links) < 2 for n in cand_nodes
+    if all(len(n.links) < 2 for n in reference.nodes.values()) and all(
+        len(n.links) < 2 for n in candidate.nodes.values()
     ):
         return
+    ref_nodes = [reference.nodes[v] for v in sorted(reference.nodes)]
+    cand_nodes = [candidate.nodes[v] for v in sorted(candidate.nodes)]
     while True:
         pending: list[_Link] = []
         for node in ref_nodes:
@@ -437,6 +459,16 @@ def umatch(
         ValueError: ``exclude`` removes every name of ``only``.
     """
     keep = _Filter(only, exclude)
+    with collector_paused():  # thousands of nodes, no garbage until the end
+        return _umatch(reference, candidate, keep, document_level)
+
+
+def _umatch(
+    reference: UmrDocument,
+    candidate: UmrDocument,
+    keep: _Filter,
+    document_level: bool,
+) -> UmatchReport:
     report = UmatchReport()
     by_key = {sentence_key(s): s for s in candidate.sentences}
     pairs: list[tuple[_Sentence, _Sentence]] = []

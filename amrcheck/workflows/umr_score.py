@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..collector import collector_paused
 from ..graph import Graph, TripleKind
 from ..metrics import Metric, get_metric
 from ..reading.umr import BlockKind, DocTriple, UmrDocument, UmrSentence, read_umr
@@ -540,10 +541,11 @@ def score_document(
     reference: UmrDocument, candidate: UmrDocument, metric: Metric | None = None
 ) -> DocumentScore:
     """The document-level groups of ``candidate`` against ``reference``."""
-    mapping, sentences = node_mapping(reference, candidate, metric)
-    return DocumentScore(
-        score_groups(reference, candidate, mapping), mapping, sentences
-    )
+    with collector_paused():  # standard graphs and triples, no garbage
+        mapping, sentences = node_mapping(reference, candidate, metric)
+        return DocumentScore(
+            score_groups(reference, candidate, mapping), mapping, sentences
+        )
 
 
 def score_umr_files(
