@@ -50,6 +50,7 @@ from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
+from ..collector import collector_paused
 from ..errors import InputError
 from ..findings import Finding, Related, Severity
 from ..graph import Graph
@@ -951,4 +952,5 @@ def _file_lines(name: str) -> Iterator[str]:
 
 def read_umr(path: str | Path) -> UmrDocument:
     """Read a whole UMR file (see :func:`iter_umr_file` for the errors)."""
-    return UmrDocument(str(path), list(iter_umr_file(path)))
+    with collector_paused(promote=True):  # many objects, no garbage: no scans
+        return UmrDocument(str(path), list(iter_umr_file(path)))
