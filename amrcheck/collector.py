@@ -12,10 +12,11 @@ file checker.
 
 Example:
     >>> import gc
+    >>> running = gc.isenabled()
     >>> with collector_paused():
     ...     gc.isenabled()
     False
-    >>> gc.isenabled()
+    >>> gc.isenabled() == running
     True
 """
 
