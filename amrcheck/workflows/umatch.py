@@ -257,18 +257,28 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:
                 if node is not None:
                     node.relations.append((role, _unquote(target)))
     tokens = [w.text for w in sentence.words]
+    _align(nodes, sentence, tokens)
+    for node in nodes.values():
+        node.prepare(nodes, keep)
+    docrels = {(t.source, t.relation, t.target) for t in sentence.document.triples}
+    return _Sentence(sentence.label, tokens, nodes, docrels)
+
+
+def _align(nodes: dict[str, _Node], sentence: UmrSentence, tokens: list[str]) -> None:
+    """Give the nodes their aligned tokens (``0-0``: unaligned) and words."""
     for line in sentence.alignments:
         node = nodes.get(line.variable)
         if node is None or not line.ranges or line.ranges == [(0, 0)]:
+            continue
+        if len(line.ranges) == 1:  # most lines: one range, its tokens in order
+            first, last = line.ranges[0]
+            node.tokens = tuple(range(first, last + 1))
+            node.text = " ".join(tokens[max(first, 1) - 1 : max(last, 0)])
             continue
         node.tokens = tuple(
             sorted({i for a, b in line.ranges for i in range(a, b + 1)})
         )
         node.text = " ".join(tokens[i - 1] for i in node.tokens if 0 < i <= len(tokens))
-    for node in nodes.values():
-        node.prepare(nodes, keep)
-    docrels = {(t.source, t.relation, t.target) for t in sentence.document.triples}
-    return _Sentence(sentence.label, tokens, nodes, docrels)
 
 
 class _Filter:

@@ -387,6 +387,14 @@ def _renaming(candidate: Graph, reference: Graph) -> dict[str, str] | None:
         candidate.kinds != reference.kinds
     ):
         return None
+    if candidate.triples == reference.triples and candidate.top == reference.top:
+        return {  # written alike, names too (compared in C)
+            source: source
+            for (source, _, _), kind in zip(
+                candidate.triples, candidate.kinds, strict=True
+            )
+            if kind is TripleKind.INSTANCE
+        }
     pairs = list(
         zip(candidate.triples, reference.triples, candidate.kinds, strict=True)
     )
