@@ -148,6 +148,8 @@ class Clock:
 
     wall: float
     cpu: float
+    #: amrcheck's: the CPU time of reading the two files, of :attr:`cpu`
+    reading: float = 0.0
 
 
 def _children_cpu() -> float:
@@ -179,9 +181,12 @@ def run_perl(
 def ours_umatch(gold: Path, test: Path) -> tuple[dict[str, tuple[int, ...]], Clock]:
     start, start_cpu = time.perf_counter(), time.process_time()
     reference, candidate = read_umr(gold), read_umr(test)
+    reading = time.process_time() - start_cpu
     full = umatch(reference, candidate)
     # as one compare_umr.pl run
-    seconds = Clock(time.perf_counter() - start, time.process_time() - start_cpu)
+    seconds = Clock(
+        time.perf_counter() - start, time.process_time() - start_cpu, reading
+    )
     bare = umatch(reference, candidate, document_level=False)
     p = full.projections
     figures = {
@@ -247,8 +252,12 @@ def _group_sizes(gold: Path, test: Path) -> dict[str, tuple[int, int]]:
 
 def ours_doc(gold: Path, test: Path) -> tuple[dict[str, float], Clock]:
     start, start_cpu = time.perf_counter(), time.process_time()
-    scores = score_document(read_umr(gold), read_umr(test))
-    seconds = Clock(time.perf_counter() - start, time.process_time() - start_cpu)
+    reference, candidate = read_umr(gold), read_umr(test)
+    reading = time.process_time() - start_cpu
+    scores = score_document(reference, candidate)
+    seconds = Clock(
+        time.perf_counter() - start, time.process_time() - start_cpu, reading
+    )
     return {g: s.f1 for g, s in scores.groups.items()}, seconds
 
 
@@ -324,13 +333,15 @@ def startup(modules: list[str]) -> Clock:
     return min(runs, key=lambda clock: clock.wall)
 
 
-def speed(label: str, times: list[tuple[Clock, Clock]], start: Clock) -> None:
-    """Print the speed-up of ours over the peer (pairs of (theirs, ours)):
-    per pair (min, median) and in total, the total with our start-up once."""
+def speed(label: str, times: list[tuple[Clock, Clock, str]], start: Clock) -> None:
+    """Print the speed-up of ours over the peer (pairs of (theirs, ours,
+    name)): per pair (min, median) and in total, the total with our
+    start-up once; the pair of the smallest one."""
     for kind in ("wall", "cpu"):
         theirs = [getattr(pair[0], kind) for pair in times]
         ours = [getattr(pair[1], kind) for pair in times]
         ratios = [a / b for a, b in zip(theirs, ours, strict=True)]
+        low = min(range(len(ratios)), key=ratios.__getitem__)
         with_start = sum(ours) + getattr(start, kind)
         print(
             f"{label} ({kind}, {len(times)} pairs): min {min(ratios):.1f}x, "
@@ -338,8 +349,16 @@ def speed(label: str, times: list[tuple[Clock, Clock]], start: Clock) -> None:
             f"({statistics.median(theirs) * 1000:.1f} ms / "
             f"{statistics.median(ours) * 1000:.1f} ms), total {sum(theirs):.1f} s"
             f" / {sum(ours):.1f} s = {sum(theirs) / sum(ours):.1f}x, with "
-            f"amrcheck's start-up {sum(theirs) / with_start:.1f}x"
+            f"amrcheck's start-up {sum(theirs) / with_start:.1f}x; min on "
+            f"{times[low][2]} ({theirs[low] * 1000:.1f} ms / {ours[low] * 1000:.1f}"
+            " ms)"
         )
+    reading = statistics.fmean(pair[1].reading for pair in times)
+    rest = statistics.fmean(pair[1].cpu for pair in times) - reading
+    print(
+        f"  amrcheck's CPU a pair (mean): reading both files {reading * 1000:.1f}"
+        f" ms, comparing them {rest * 1000:.1f} ms"
+    )
 
 
 def _perl_parity(
@@ -349,7 +368,7 @@ def _perl_parity(
     accepted = equal = 0
     unequal: list[str] = []
     refused: dict[str, int] = {}
-    times: list[tuple[Clock, Clock]] = []
+    times: list[tuple[Clock, Clock, str]] = []
     for name, gold, test in pairs:
         full, problem, perl_seconds = run_perl(script, gold, test)
         figures, seconds = ours_umatch(gold, test)
@@ -366,7 +385,7 @@ def _perl_parity(
             equal += 1
         else:
             unequal.append(f"{name}: ours {figures} theirs {theirs}")
-        times.append((perl_seconds, seconds))
+        times.append((perl_seconds, seconds, name))
     print(f"pairs: {len(pairs)}")
     print(
         f"compare_umr.pl accepted {accepted}; umatch equal on {equal}; "
@@ -382,7 +401,7 @@ def _ancast_parity(pairs: list[tuple[str, Path, Path]], start: Clock) -> None:
     """The document-level F1s against AnCast's, and the time of each."""
     read = 0
     crashes: dict[str, int] = {}
-    times: list[tuple[Clock, Clock]] = []
+    times: list[tuple[Clock, Clock, str]] = []
     same = {group: 0 for group in ("temporal", "modal", "coref")}
     # no triple on either side: AnCast gives 0 (its division guard), amrcheck 1
     empty = dict.fromkeys(same, 0)
@@ -396,7 +415,7 @@ def _ancast_parity(pairs: list[tuple[str, Path, Path]], start: Clock) -> None:
             crashes[kind] = crashes.get(kind, 0) + 1
             continue
         read += 1
-        times.append((ancast_seconds, doc_seconds))
+        times.append((ancast_seconds, doc_seconds, test.name))
         for group in same:
             if abs(float(theirs[group]) - ours[group]) < 1e-6:
                 same[group] += 1
