@@ -516,7 +516,10 @@ def score_groups(
 ) -> dict[str, GroupScore]:
     """Each group of ``candidate`` against ``reference`` under ``mapping``."""
     gold = _written(reference, None, set())
-    test = _written(candidate, mapping, _variables(candidate))
+    # which ends are variables matters only for triples (most files have none)
+    has_triples = any(s.document.triples for s in candidate.sentences)
+    variables = _variables(candidate) if has_triples else set()
+    test = _written(candidate, mapping, variables)
     scores: dict[str, GroupScore] = {}
     for group in GROUPS:
         gold_set, test_set = set(gold[group]), set(test[group])
