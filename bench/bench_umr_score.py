@@ -241,8 +241,10 @@ def ancast_doc(gold: Path, test: Path) -> tuple[dict[str, Any] | None, str, Cloc
         problem = ""
     except Exception as exc:  # noqa: BLE001 -- a peer's crash is a result here
         scores, problem = None, f"{type(exc).__name__}: {str(exc)[:80]}"
-    return scores, problem, Clock(
-        time.perf_counter() - start, time.process_time() - start_cpu
+    return (
+        scores,
+        problem,
+        Clock(time.perf_counter() - start, time.process_time() - start_cpu),
     )
 
 

@@ -47,7 +47,6 @@ from ..graph import Graph, TripleKind
 from ..metrics import Metric, get_metric
 from ..reading.umr import BlockKind, DocTriple, UmrDocument, UmrSentence, read_umr
 from ..reading.umr_corpus import sentence_key
-from ..types import Triple
 
 #: the document-level groups, in report order
 GROUPS = ("temporal", "modal", "coref")
@@ -383,47 +382,36 @@ def _renaming(candidate: Graph, reference: Graph) -> dict[str, str] | None:
     """Candidate variable -> reference variable when the two graphs have the
     same triples in the same order but for the names of their variables
     (one to one); None otherwise."""
-    if len(candidate.triples) != len(reference.triples) or (
-        candidate.kinds != reference.kinds
+    triples, kinds = candidate.triples, candidate.kinds
+    if len(triples) != len(reference.triples) or kinds != reference.kinds:
+        return None
+    instance, relation = TripleKind.INSTANCE, TripleKind.RELATION
+    if triples == reference.triples and candidate.top == reference.top:
+        # written alike, names too (compared in C)
+        return {
+            s: s
+            for (s, _, _), kind in zip(triples, kinds, strict=True)
+            if kind is instance
+        }
+    names = {
+        source: other
+        for (source, _, _), (other, _, _), kind in zip(
+            triples, reference.triples, kinds, strict=True
+        )
+        if kind is instance
+    }
+    if len(set(names.values())) != len(names) or (
+        names.get(candidate.top) != reference.top
     ):
         return None
-    if candidate.triples == reference.triples and candidate.top == reference.top:
-        return {  # written alike, names too (compared in C)
-            source: source
-            for (source, _, _), kind in zip(
-                candidate.triples, candidate.kinds, strict=True
-            )
-            if kind is TripleKind.INSTANCE
-        }
-    pairs = list(
-        zip(candidate.triples, reference.triples, candidate.kinds, strict=True)
-    )
-    names = _instance_names(pairs)
-    if names is None or names.get(candidate.top) != reference.top:
-        return None
-    for (source, role, target), (other, other_role, other_target), kind in pairs:
-        if kind is TripleKind.INSTANCE:
-            continue
-        if role != other_role or names.get(source, source) != other:
-            return None
-        if kind is TripleKind.RELATION:
-            target = names.get(target, target)
-        if target != other_target:
-            return None
-    return names
-
-
-def _instance_names(
-    pairs: list[tuple[Triple, Triple, TripleKind]],
-) -> dict[str, str] | None:
-    """Candidate variable -> reference variable from the instance triples
-    written at the same places (None: concepts differ, or not one to one)."""
-    names: dict[str, str] = {}
-    for (source, _, target), (other, _, other_target), kind in pairs:
-        if kind is TripleKind.INSTANCE:
-            if target != other_target or names.setdefault(source, other) != other:
-                return None
-    return names if len(set(names.values())) == len(names) else None
+    # the candidate's triples in reference names: equal to the reference's
+    # only if every concept, role and constant agrees and each variable was
+    # named alike wherever it is defined
+    renamed = [
+        (names.get(s, s), role, names.get(t, t) if kind is relation else t)
+        for (s, role, t), kind in zip(triples, kinds, strict=True)
+    ]
+    return names if renamed == reference.triples else None
 
 
 def _counted(counts: dict[str, float]) -> GroupScore:

@@ -131,3 +131,31 @@ def test_the_node_mapping_is_smatchs_alignment_of_each_sentence_pair(
     assert counts.correct == matched < counts.reference == counts.candidate
     if rename:
         assert sum(k == v for k, v in expected.items()) == 0
+
+
+@pytest.mark.parametrize(
+    ("candidate", "expected"),
+    [
+        (
+            "(x / want-01 :ARG0 (y / boy) :ARG1 (z / go-02 :ARG0 y))",
+            {"x": "w", "y": "b", "z": "g"},
+        ),
+        (
+            "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))",
+            {"w": "w", "b": "b", "g": "g"},
+        ),
+        # the re-entrancy points elsewhere: not the same graph
+        ("(x / want-01 :ARG0 (y / boy) :ARG1 (z / go-02 :ARG0 x))", None),
+        # two nodes named alike cannot stand for two
+        ("(x / want-01 :ARG0 (y / boy) :ARG1 (y / go-02 :ARG0 y))", None),
+        ("(x / want-01 :ARG0 (y / girl) :ARG1 (z / go-02 :ARG0 y))", None),
+    ],
+)
+def test_a_graph_written_alike_but_for_its_names_is_recognised(
+    candidate: str, expected: dict[str, str] | None
+) -> None:
+    from amrcheck.reading.corpus import decode
+    from amrcheck.workflows.umr_score import _renaming
+
+    reference = decode("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))")
+    assert _renaming(decode(candidate), reference) == expected
