@@ -43,6 +43,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "standardize",
             "canonical",
             "cache",
+            "collector",
         ),
     ),
     ("reading", ("reading", "execution")),

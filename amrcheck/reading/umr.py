@@ -50,6 +50,7 @@ from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
+from ..collector import collector_paused
 from ..errors import InputError
 from ..findings import Finding, Related, Severity
 from ..graph import Graph
@@ -157,9 +158,20 @@ class Row:
 
     header: str
     language: str | None
-    items: list[Word]
     start: int  # of the header
     end: int  # of the line
+    #: the text after the header and where it starts; cut into :attr:`items`
+    #: when they are first asked for (scoring asks for one row, or none)
+    rest: str = field(repr=False)
+    rest_start: int = field(repr=False)
+    _items: list[Word] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def items(self) -> list[Word]:
+        """The row's whitespace-separated items, each placed."""
+        if self._items is None:
+            self._items = _split_items(self.rest, self.rest_start)
+        return self._items
 
     @property
     def name(self) -> str:
@@ -536,8 +548,9 @@ class _SentenceReader:
                 sentence.number = number
             rest = line[match.end() :]
             if rest.strip():
-                items = _split_items(rest, start + match.end())
-                sentence.rows.append(Row("snt", None, items, start, end))
+                sentence.rows.append(
+                    Row("snt", None, start, end, rest, start + match.end())
+                )
             return
         if _META_RE.match(stripped):
             body = line.split("meta-info", 1)[1]
@@ -557,8 +570,16 @@ class _SentenceReader:
                 self.note(Note.INVALID_LINE, start, end, "token block")
                 continue
             header = _SPACES_RE.sub(" ", match.group(1))
-            items = _split_items(line[match.end() :], start + match.end())
-            self.sentence.rows.append(Row(header, match.group(2), items, start, end))
+            self.sentence.rows.append(
+                Row(
+                    header,
+                    match.group(2),
+                    start,
+                    end,
+                    line[match.end() :],
+                    start + match.end(),
+                )
+            )
 
     # -- sentence graph --
 
@@ -966,4 +987,5 @@ def _file_lines(name: str) -> Iterator[str]:
 
 def read_umr(path: str | Path) -> UmrDocument:
     """Read a whole UMR file (see :func:`iter_umr_file` for the errors)."""
-    return UmrDocument(str(path), list(iter_umr_file(path)))
+    with collector_paused(promote=True):  # many objects, no garbage: no scans
+        return UmrDocument(str(path), list(iter_umr_file(path)))

@@ -49,13 +49,14 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cmp_to_key
 
+from ..collector import collector_paused
 from ..graph import TripleKind
 from ..reading.umr import UmrDocument, UmrSentence
 from ..reading.umr_corpus import sentence_key
 
-#: a relation of a node as compared: (name, value as written, value to look for)
-_Pair = tuple[str, str, str]
 UNMAPPED = "UNMAPPED"
+#: a relation of a node as compared: (name, value to look for)
+_Key = tuple[str, str]
 
 
 @dataclass(slots=True)
@@ -121,65 +122,112 @@ class UmatchReport:
     unpaired: list[str] = field(default_factory=list)
 
 
-@dataclass(slots=True, eq=False)
 class _Node:
-    variable: str
-    concept: str
-    relations: list[tuple[str, str]]
-    tokens: tuple[int, ...] | None = None  # 1-based, None: unaligned
-    text: str = ""
-    links: dict[str, None] = field(default_factory=dict)  # partner variables, ordered
-    ambiguous: bool = False
-    # what the linking asks again and again, found once (a node's concept
-    # and relations do not change once read; the filter is one per umatch)
-    _econcept: str | None = None
-    _kept: list[tuple[str, str]] | None = None
-    _unmapped: list[_Pair] | None = None
-    _unmapped_counts: dict[tuple[str, str], int] | None = None
+    """A node as umatch compares it (a plain class: thousands per file)."""
 
-    @property
-    def econcept(self) -> str:
-        if self._econcept is None:
-            self._econcept = self._find_econcept()
-        return self._econcept
+    __slots__ = (
+        "variable",
+        "concept",
+        "relations",
+        "tokens",
+        "text",
+        "links",
+        "ambiguous",
+        "econcept",
+        "unmapped_counts",
+        "unmapped_size",
+        "fixed_counts",
+        "fixed_size",
+        "node_relations",
+        "name_counts",
+    )
+
+    def __init__(self, variable: str, concept: str) -> None:
+        self.variable = variable
+        self.concept = concept
+        self.relations: list[tuple[str, str]] = []
+        self.tokens: tuple[int, ...] | None = None  # 1-based, None: unaligned
+        self.text = ""
+        self.links: dict[str, None] = {}  # partner variables, ordered
+        self.ambiguous = False
+        # what the linking asks again and again, found once when the
+        # sentence is read (a node's concept and relations do not change;
+        # the filter is one per umatch): see :meth:`prepare`
+        self.econcept = concept
+        #: concept and kept relations, values as written, counted
+        self.unmapped_counts: dict[_Key, int] = {}
+        self.unmapped_size = 0
+        #: the part of :attr:`unmapped_counts` whose values are not nodes of
+        #: the sentence (constants, the concept): the same whatever is linked
+        self.fixed_counts: dict[_Key, int] = {}
+        self.fixed_size = 0
+        #: kept relations whose value is a node of the sentence: (name, node)
+        self.node_relations: list[tuple[str, _Node]] = []
+        #: relation names (unfiltered) and ``concept``, counted
+        self.name_counts: dict[str, int] = {}
+
+    def prepare(self, nodes: dict[str, _Node], keep: _Filter) -> None:
+        """Find what the linking and the tally ask of the node, once."""
+        if self.concept == "name":
+            self.econcept = self._find_econcept()
+        unmapped: dict[_Key, int] = {}
+        fixed: dict[_Key, int] = {}
+        size = 0
+        if keep.counts_concept:
+            unmapped["concept", self.concept] = fixed["concept", self.concept] = 1
+            size = 1
+        names = {"concept": 1}
+        ignored = keep.ignored if keep.active else None
+        node_relations = self.node_relations
+        for name, value in self.relations:
+            names[name] = names.get(name, 0) + 1
+            if value == "" or (ignored is not None and ignored(name)):
+                continue
+            size += 1
+            key = (name, value)
+            unmapped[key] = unmapped.get(key, 0) + 1
+            target = nodes.get(value)
+            if target is None:
+                fixed[key] = fixed.get(key, 0) + 1
+            else:
+                node_relations.append((name, target))
+        self.unmapped_counts, self.unmapped_size = unmapped, size
+        self.fixed_counts, self.fixed_size = fixed, size - len(node_relations)
+        self.name_counts = names
 
     def _find_econcept(self) -> str:
-        if self.concept != "name":
-            return self.concept
         ops = sorted(
             (
                 r
                 for r in self.relations
                 if r[0][3:].isdigit() and r[0].startswith(":op")
             ),
-            key=lambda r: r[0].lower(),
+            key=_lower_name,
         )
         return f"name[{' '.join(value for _, value in ops)}]"
 
-    def kept(self, keep: _Filter) -> list[tuple[str, str]]:
-        """The relations ``keep`` counts, by name (case aside)."""
-        if self._kept is None:
-            self._kept = [
-                (name, value)
-                for name, value in sorted(self.relations, key=lambda r: r[0].lower())
-                if not keep.ignored(name) and value != ""
-            ]
-        return self._kept
+    def mapped_counts(self) -> tuple[dict[_Key, int], int]:
+        """The node's concept and kept relations, values that are nodes of
+        the sentence read as their partners (each partner once; no partner:
+        :data:`UNMAPPED`), counted; and how many there are."""
+        if not self.node_relations:
+            return self.fixed_counts, self.fixed_size
+        counts = self.fixed_counts.copy()
+        size = self.fixed_size
+        for name, target in self.node_relations:
+            partners = target.links or _NO_PARTNER
+            size += len(partners)
+            for partner in partners:
+                key = (name, partner)
+                counts[key] = counts.get(key, 0) + 1
+        return counts, size
 
-    def unmapped(self, keep: _Filter) -> list[_Pair]:
-        """:func:`_pairs` of the node, values not mapped (do not change it)."""
-        if self._unmapped is None:
-            self._unmapped = _pairs(self, {}, False, keep)
-        return self._unmapped
 
-    def unmapped_counts(self, keep: _Filter) -> dict[tuple[str, str], int]:
-        """How often each (name, value) is among :meth:`unmapped`."""
-        if self._unmapped_counts is None:
-            counts: dict[tuple[str, str], int] = {}
-            for name, value, _ in self.unmapped(keep):
-                counts[name, value] = counts.get((name, value), 0) + 1
-            self._unmapped_counts = counts
-        return self._unmapped_counts
+_NO_PARTNER = {UNMAPPED: None}
+
+
+def _lower_name(relation: tuple[str, str]) -> str:
+    return relation[0].lower()
 
 
 @dataclass(slots=True)
@@ -194,31 +242,43 @@ def _unquote(value: str) -> str:
     return value[1:-1] if len(value) > 1 and value[0] == value[-1] == '"' else value
 
 
-def _sentence(sentence: UmrSentence) -> _Sentence:
+def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:
     nodes: dict[str, _Node] = {}
     graph = sentence.graph
     if graph is not None:
-        for (source, _, target), kind in zip(
-            graph.triples, graph.kinds, strict=True
-        ):
-            if kind is TripleKind.INSTANCE:
-                nodes.setdefault(source, _Node(source, target, []))
-        for (source, role, target), kind in zip(
-            graph.triples, graph.kinds, strict=True
-        ):
-            if kind is not TripleKind.INSTANCE and source in nodes:
-                nodes[source].relations.append((role, _unquote(target)))
+        instance = TripleKind.INSTANCE
+        triples, kinds = graph.triples, graph.kinds
+        for (source, _, target), kind in zip(triples, kinds, strict=True):
+            if kind is instance and source not in nodes:
+                nodes[source] = _Node(source, target)
+        for (source, role, target), kind in zip(triples, kinds, strict=True):
+            if kind is not instance:
+                node = nodes.get(source)
+                if node is not None:
+                    node.relations.append((role, _unquote(target)))
     tokens = [w.text for w in sentence.words]
+    _align(nodes, sentence, tokens)
+    for node in nodes.values():
+        node.prepare(nodes, keep)
+    docrels = {(t.source, t.relation, t.target) for t in sentence.document.triples}
+    return _Sentence(sentence.label, tokens, nodes, docrels)
+
+
+def _align(nodes: dict[str, _Node], sentence: UmrSentence, tokens: list[str]) -> None:
+    """Give the nodes their aligned tokens (``0-0``: unaligned) and words."""
     for line in sentence.alignments:
         node = nodes.get(line.variable)
         if node is None or not line.ranges or line.ranges == [(0, 0)]:
+            continue
+        if len(line.ranges) == 1:  # most lines: one range, its tokens in order
+            first, last = line.ranges[0]
+            node.tokens = tuple(range(first, last + 1))
+            node.text = " ".join(tokens[max(first, 1) - 1 : max(last, 0)])
             continue
         node.tokens = tuple(
             sorted({i for a, b in line.ranges for i in range(a, b + 1)})
         )
         node.text = " ".join(tokens[i - 1] for i in node.tokens if 0 < i <= len(tokens))
-    docrels = {(t.source, t.relation, t.target) for t in sentence.document.triples}
-    return _Sentence(sentence.label, tokens, nodes, docrels)
 
 
 class _Filter:
@@ -234,6 +294,8 @@ class _Filter:
             self.exclude = set()
             if not self.only:
                 raise ValueError("--except leaves none of the --only relations")
+        self.active = bool(self.only or self.exclude)
+        self.counts_concept = not self.ignored("concept")
 
     def ignored(self, name: str) -> bool:
         name = name.lstrip(":")
@@ -242,55 +304,28 @@ class _Filter:
         return name in self.exclude
 
 
-def _pairs(
-    node: _Node, nodes: dict[str, _Node], mapped: bool, keep: _Filter
-) -> list[_Pair]:
-    """The node's concept and relations; values that are nodes of the
-    sentence mapped to their partners when ``mapped``."""
-    pairs: list[_Pair] = []
-    if not keep.ignored("concept"):
-        pairs.append(("concept", node.concept, node.concept))
-    for name, value in node.kept(keep):
-        if mapped and value in nodes:
-            partners = sorted(nodes[value].links)
-            if not partners:
-                pairs.append((name, value, UNMAPPED))
-            pairs += [(name, value, partner) for partner in partners]
-        else:
-            pairs.append((name, value, value))
-    return pairs
-
-
-def _found(
-    node: _Node,
-    nodes: dict[str, _Node],
-    other: _Node | None,
-    other_nodes: dict[str, _Node],
-    keep: _Filter,
-) -> tuple[int, int, int]:
-    """(found, of the node's, of the other's) concept and relations."""
-    mine = _pairs(node, nodes, True, keep)
+def _found(node: _Node, other: _Node | None) -> tuple[int, int, int]:
+    """(found, of the node's, of the other's) concept and relations, the
+    node's values that are nodes read as their partners."""
+    mine, size = node.mapped_counts()
     if other is None:
-        return 0, len(mine), 0
-    others = other.unmapped(keep)
-    theirs = dict(other.unmapped_counts(keep))
+        return 0, size, 0
+    theirs = other.unmapped_counts
     found = 0
-    for name, _, value in mine:
-        if theirs.get((name, value), 0) > 0:
-            theirs[name, value] -= 1
-            found += 1
-    return found, len(mine), len(others)
+    for key, count in mine.items():
+        available = theirs.get(key)
+        if available:
+            found += count if count < available else available
+    return found, size, other.unmapped_size
 
 
 def _names_in_common(node: _Node, other: _Node) -> int:
-    theirs: dict[str, int] = {"concept": 1}
-    for name, _ in other.relations:
-        theirs[name] = theirs.get(name, 0) + 1
+    theirs = other.name_counts
     common = 0
-    for name in ["concept", *(name for name, _ in node.relations)]:
-        if theirs.get(name, 0) > 0:
-            theirs[name] -= 1
-            common += 1
+    for name, count in node.name_counts.items():
+        available = theirs.get(name)
+        if available:
+            common += count if count < available else available
     return common
 
 
@@ -323,66 +358,69 @@ def _compare_links(a: _Link, b: _Link) -> int:
     return (key_a > key_b) - (key_a < key_b)
 
 
-def _ambiguous_links(
-    node: _Node, nodes: dict[str, _Node], others: dict[str, _Node], keep: _Filter
-) -> list[_Link]:
-    for partner in sorted(node.links):  # a link its partner dropped is gone
-        if node.variable not in others[partner].links:
-            del node.links[partner]
-    if len(node.links) < 2:
-        return []
+def _ambiguous_links(node: _Node, others: dict[str, _Node], into: list[_Link]) -> None:
+    """Add the node's links to ``into`` when it has several (dropping first
+    the links their partners dropped)."""
+    links = node.links
+    if not links:
+        return
+    variable = node.variable
+    for partner in [p for p in links if variable not in others[p].links]:
+        del links[partner]
+    if len(links) < 2:
+        return
     node.ambiguous = True
-    links = []
-    for partner in sorted(node.links):
+    for partner in sorted(links):
         other = others[partner]
-        strong = _found(node, nodes, other, others, keep)[0]
-        links.append(
+        into.append(
             _Link(
                 node,
                 other,
                 node.econcept == other.econcept,
-                strong,
+                _found(node, other)[0],
                 _names_in_common(node, other),
             )
         )
-    return links
 
 
-def _link(reference: _Sentence, candidate: _Sentence, keep: _Filter) -> None:
+def _link(reference: _Sentence, candidate: _Sentence) -> None:
     """Link the nodes of a sentence pair one to one (see the module)."""
     by_token: dict[int, list[_Node]] = {}
+    unaligned: dict[str, list[_Node]] = {}
     for node in candidate.nodes.values():
+        if node.tokens is None:
+            unaligned.setdefault(node.econcept, []).append(node)
         for token in node.tokens or ():
             by_token.setdefault(token, []).append(node)
-    for node in sorted(reference.nodes.values(), key=lambda n: n.variable):
+    # the order links are made in does not matter: they are read sorted
+    for node in reference.nodes.values():
         for token in node.tokens or ():
             for other in by_token.get(token, ()):
                 node.links[other.variable] = None
                 other.links[node.variable] = None
-    unaligned = [n for n in candidate.nodes.values() if n.tokens is None]
     for node in reference.nodes.values():
         if node.tokens is None:
-            for other in unaligned:
-                if other.econcept == node.econcept:
-                    node.links[other.variable] = None
-                    other.links[node.variable] = None
-    _one_to_one(reference, candidate, keep)
+            for other in unaligned.get(node.econcept, ()):
+                node.links[other.variable] = None
+                other.links[node.variable] = None
+    _one_to_one(reference, candidate)
 
 
-def _one_to_one(reference: _Sentence, candidate: _Sentence, keep: _Filter) -> None:
+def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
     """While a node has several links, the best ambiguous link wins."""
+    # links are made both ways: none is stale before the first round
+    if all(len(n.links) < 2 for n in reference.nodes.values()) and all(
+        len(n.links) < 2 for n in candidate.nodes.values()
+    ):
+        return
     ref_nodes = [reference.nodes[v] for v in sorted(reference.nodes)]
     cand_nodes = [candidate.nodes[v] for v in sorted(candidate.nodes)]
     while True:
-        pending = [
-            link
-            for node in ref_nodes
-            for link in _ambiguous_links(node, reference.nodes, candidate.nodes, keep)
-        ] + [
-            link
-            for node in cand_nodes
-            for link in _ambiguous_links(node, candidate.nodes, reference.nodes, keep)
-        ]
+        pending: list[_Link] = []
+        for node in ref_nodes:
+            _ambiguous_links(node, candidate.nodes, pending)
+        for node in cand_nodes:
+            _ambiguous_links(node, reference.nodes, pending)
         if not pending:
             return
         best = min(pending, key=cmp_to_key(_compare_links))
@@ -431,17 +469,27 @@ def umatch(
         ValueError: ``exclude`` removes every name of ``only``.
     """
     keep = _Filter(only, exclude)
+    with collector_paused():  # thousands of nodes, no garbage until the end
+        return _umatch(reference, candidate, keep, document_level)
+
+
+def _umatch(
+    reference: UmrDocument,
+    candidate: UmrDocument,
+    keep: _Filter,
+    document_level: bool,
+) -> UmatchReport:
     report = UmatchReport()
     by_key = {sentence_key(s): s for s in candidate.sentences}
     pairs: list[tuple[_Sentence, _Sentence]] = []
     for sentence in reference.sentences:
-        gold = _sentence(sentence)
+        gold = _sentence(sentence, keep)
         partner = by_key.get(sentence_key(sentence))
         if partner is None:
             report.unpaired.append(gold.label)
             test = _Sentence(gold.label, gold.tokens, {}, set())
         else:
-            test = _sentence(partner)
+            test = _sentence(partner, keep)
             if test.tokens != gold.tokens:
                 report.realigned.append(gold.label)
                 _carry_tokens(gold, test)
@@ -451,8 +499,8 @@ def umatch(
     ref_nodes = {v: n for gold, _ in pairs for v, n in gold.nodes.items()}
     cand_nodes = {v: n for _, test in pairs for v, n in test.nodes.items()}
     for gold, test in pairs:
-        _link(gold, test, keep)
-        _tally(report, gold, test, keep)
+        _link(gold, test)
+        _tally(report, gold, test)
         if document_level:
             _tally_document(report.umatch, gold, test, ref_nodes, cand_nodes, keep)
     return report
@@ -462,9 +510,7 @@ def _token_sets(sentence: _Sentence) -> set[tuple[int, ...]]:
     return {node.tokens for node in sentence.nodes.values() if node.tokens}
 
 
-def _tally(
-    report: UmatchReport, gold: _Sentence, test: _Sentence, keep: _Filter
-) -> None:
+def _tally(report: UmatchReport, gold: _Sentence, test: _Sentence) -> None:
     report.tokens += len(gold.tokens)
     sets_gold, sets_test = _token_sets(gold), _token_sets(test)
     aligned = report.aligned_token_sets
@@ -485,9 +531,9 @@ def _tally(
     for variable in sorted(gold.nodes):
         node = gold.nodes[variable]
         partners = [test.nodes[v] for v in sorted(node.links)]
-        results = [_found(node, gold.nodes, p, test.nodes, keep) for p in partners]
+        results = [_found(node, p) for p in partners]
         if not results:
-            found, mine, _ = _found(node, gold.nodes, None, test.nodes, keep)
+            found, mine, _ = _found(node, None)
             report.umatch.reference += mine
             continue
         best = results[0]
@@ -500,7 +546,7 @@ def _tally(
             counts.candidate += best[2]
     for node in test.nodes.values():
         if not node.links:
-            report.umatch.candidate += len(node.unmapped(keep))
+            report.umatch.candidate += node.unmapped_size
 
 
 def _tally_document(

@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..collector import collector_paused
+from ..graph import Graph, TripleKind
 from ..metrics import Metric, get_metric
 from ..reading.umr import BlockKind, DocTriple, UmrDocument, UmrSentence, read_umr
 from ..reading.umr_corpus import sentence_key
@@ -312,12 +314,10 @@ def node_mapping(
         alignment: dict[str, str | None] = {}
         if partner.graph is not None:
             if sentence.graph is None:
-                score = metric.score_missing(partner.graph)
+                counts.add(_counted(metric.score_missing(partner.graph).counts))
             else:
-                score = metric.score(sentence.graph, partner.graph, explain=True)
-                if score.explanation is not None:
-                    alignment = score.explanation.alignment
-            counts.add(_counted(score.counts))
+                alignment, found = _aligned(metric, sentence.graph, partner.graph)
+                counts.add(found)
         for variable, target in alignment.items():
             mapping.setdefault(variable, target)
         _map_leftovers(sentence, partner, mapping)
@@ -325,6 +325,93 @@ def node_mapping(
         if key not in paired and partner.graph is not None:
             counts.add(_counted(metric.score_missing(partner.graph).counts))
     return mapping, counts
+
+
+def _aligned(
+    metric: Metric, candidate: Graph, reference: Graph
+) -> tuple[dict[str, str | None], GroupScore]:
+    """The metric's alignment of a sentence pair and its counts.
+
+    A pair that is one graph twice (the sentences a perturbed copy or a
+    commit left alone: most of a document) is found before smatch builds
+    its search problem, by the test smatch itself makes first
+    (:meth:`~amrcheck.metrics.smatch.Numbering.same_graph`), and gets the
+    alignment smatch then returns: the identity in canonical node numbers,
+    every triple matched (the optimum). A pair written alike but for its
+    variable names (:func:`_renaming`) is one graph twice without that
+    test: the canonical numbers never depend on names, so smatch's identity
+    there is the renaming. Other pairs and other metrics go through the
+    metric's own scoring.
+    """
+    # here, not at the top: the smatch module brings numpy, which a
+    # command that reads UMR without scoring it does not need
+    from ..metrics.smatch import Numbering, Smatch
+
+    if type(metric) is Smatch:
+        ours = metric.standardize(candidate)
+        names = _renaming(candidate, reference)
+        if (
+            names is not None
+            and ours.options.counting == "min"
+            and all(v in names for v in ours.variables)
+        ):
+            size = ours.size
+            written: dict[str, str | None] = {v: names[v] for v in ours.variables}
+            return written, GroupScore(size, size, size, size)
+        theirs = metric.standardize(reference)
+        numbering = Numbering.of(ours, theirs)
+        if ours.options.counting == "min" and numbering.same_graph(ours, theirs):
+            by_rank = {rank: node for node, rank in enumerate(numbering.reference)}
+            alignment: dict[str, str | None] = {
+                name: theirs.variables[by_rank[numbering.candidate[node]]]
+                for node, name in enumerate(ours.variables)
+            }
+            size = ours.size
+            return alignment, GroupScore(size, size, size, size)
+        score = metric.score_standard(ours, theirs, explain=True)
+    else:
+        score = metric.score(candidate, reference, explain=True)
+    explanation = score.explanation
+    return (
+        explanation.alignment if explanation is not None else {},
+        _counted(score.counts),
+    )
+
+
+def _renaming(candidate: Graph, reference: Graph) -> dict[str, str] | None:
+    """Candidate variable -> reference variable when the two graphs have the
+    same triples in the same order but for the names of their variables
+    (one to one); None otherwise."""
+    triples, kinds = candidate.triples, candidate.kinds
+    if len(triples) != len(reference.triples) or kinds != reference.kinds:
+        return None
+    instance, relation = TripleKind.INSTANCE, TripleKind.RELATION
+    if triples == reference.triples and candidate.top == reference.top:
+        # written alike, names too (compared in C)
+        return {
+            s: s
+            for (s, _, _), kind in zip(triples, kinds, strict=True)
+            if kind is instance
+        }
+    names = {
+        source: other
+        for (source, _, _), (other, _, _), kind in zip(
+            triples, reference.triples, kinds, strict=True
+        )
+        if kind is instance
+    }
+    if len(set(names.values())) != len(names) or (
+        names.get(candidate.top) != reference.top
+    ):
+        return None
+    # the candidate's triples in reference names: equal to the reference's
+    # only if every concept, role and constant agrees and each variable was
+    # named alike wherever it is defined
+    renamed = [
+        (names.get(s, s), role, names.get(t, t) if kind is relation else t)
+        for (s, role, t), kind in zip(triples, kinds, strict=True)
+    ]
+    return names if renamed == reference.triples else None
 
 
 def _counted(counts: dict[str, float]) -> GroupScore:
@@ -417,7 +504,10 @@ def score_groups(
 ) -> dict[str, GroupScore]:
     """Each group of ``candidate`` against ``reference`` under ``mapping``."""
     gold = _written(reference, None, set())
-    test = _written(candidate, mapping, _variables(candidate))
+    # which ends are variables matters only for triples (most files have none)
+    has_triples = any(s.document.triples for s in candidate.sentences)
+    variables = _variables(candidate) if has_triples else set()
+    test = _written(candidate, mapping, variables)
     scores: dict[str, GroupScore] = {}
     for group in GROUPS:
         gold_set, test_set = set(gold[group]), set(test[group])
@@ -450,10 +540,11 @@ def score_document(
     reference: UmrDocument, candidate: UmrDocument, metric: Metric | None = None
 ) -> DocumentScore:
     """The document-level groups of ``candidate`` against ``reference``."""
-    mapping, sentences = node_mapping(reference, candidate, metric)
-    return DocumentScore(
-        score_groups(reference, candidate, mapping), mapping, sentences
-    )
+    with collector_paused():  # standard graphs and triples, no garbage
+        mapping, sentences = node_mapping(reference, candidate, metric)
+        return DocumentScore(
+            score_groups(reference, candidate, mapping), mapping, sentences
+        )
 
 
 def score_umr_files(

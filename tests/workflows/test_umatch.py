@@ -5,12 +5,14 @@ the same pairs (bench/bench_umr_score.py runs it on them again)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from amrcheck.reading.umr import read_umr, read_umr_string
 from amrcheck.workflows.umatch import umatch
+from tests.workflows.test_umr_score import ENGLISH, renamed
 
 DATA = Path(__file__).parents[1] / "data" / "umr" / "scoring"
 
@@ -88,3 +90,40 @@ def test_an_inserted_token_shifts_the_candidate_alignments_back() -> None:
     # partner and s2p maps to nothing; the other nodes map as before
     assert report.aligned_token_sets.correct == 5
     assert report.projections.mapped_reference == 7
+
+
+def test_a_release_file_with_many_ambiguous_links_counts_as_compare_umr() -> None:
+    """english_umr-0578 (half of its nodes have several links before they
+    are made one to one) against a copy with every variable renamed, one
+    concept changed and one alignment range moved: the figures
+    compare_umr.pl --tsv prints for the pair (in the ÚFAL layout, as
+    bench/bench_umr_score.py writes it), ambiguous node counts included."""
+    text = (ENGLISH / "english_umr-0578.umr").read_text(encoding="utf-8")
+    copy = renamed(text).replace(" / person", " / persona", 1)
+    copy = re.sub(
+        r"^(s3\w+): (\d+)-(\d+)$",
+        lambda m: f"{m[1]}: {int(m[2]) + 1}-{int(m[3]) + 1}",
+        copy,
+        count=1,
+        flags=re.M,
+    )
+    gold, test = read_umr_string(text, "gold.umr"), read_umr_string(copy, "copy.umr")
+    report = umatch(gold, test)
+    a, p, m, u = (
+        report.aligned_token_sets,
+        report.projections,
+        report.mapped_triples,
+        report.umatch,
+    )
+    assert (a.correct, a.reference, a.candidate) == (369, 370, 369)
+    assert (p.mapped_reference, p.mapped_candidate, p.reference, p.candidate) == (
+        527,
+        527,
+        528,
+        528,
+    )
+    assert (p.ambiguous_reference, p.ambiguous_candidate) == (222, 221)
+    assert (m.correct, m.reference, m.candidate) == (1378, 1392, 1392)
+    assert (u.correct, u.reference, u.candidate) == (1757, 1780, 1780)
+    bare = umatch(gold, test, document_level=False).umatch
+    assert (bare.correct, bare.reference, bare.candidate) == (1378, 1397, 1397)

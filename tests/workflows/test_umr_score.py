@@ -7,8 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from amrcheck.metrics import get_metric
 from amrcheck.reading.umr import read_umr, read_umr_string
-from amrcheck.workflows.umr_score import GROUPS, canonical, closure, score_document
+from amrcheck.workflows.umr_score import (
+    GROUPS,
+    canonical,
+    closure,
+    node_mapping,
+    score_document,
+)
 
 DATA = Path(__file__).parents[1] / "data" / "umr" / "scoring"
 ENGLISH = Path(__file__).parents[2] / ".." / "shared" / "data" / "umr" / "english"
@@ -97,3 +104,58 @@ def test_a_triple_the_reference_implies_is_correct() -> None:
         "(s1a :before s1b)",
         "(s1b :before s1c)",
     ]
+
+
+@pytest.mark.parametrize("rename", [False, True])
+def test_the_node_mapping_is_smatchs_alignment_of_each_sentence_pair(
+    rename: bool,
+) -> None:
+    """Sentence pairs that are one graph twice skip smatch's search (written
+    alike, or alike but for variable names): their alignment and counts
+    are still those smatch's own scoring gives, as are the others'."""
+    text = (ENGLISH / "english_umr-0004.umr").read_text(encoding="utf-8")
+    copy = renamed(text) if rename else text
+    copy = copy.replace(" / person", " / persona", 1)  # one sentence differs
+    gold, test = read_umr_string(text, "gold.umr"), read_umr_string(copy, "copy.umr")
+    mapping, counts = node_mapping(gold, test)
+    smatch = get_metric("smatch")
+    expected: dict[str, str | None] = {}
+    matched = 0
+    for ours, theirs in zip(test.sentences, gold.sentences, strict=True):
+        assert ours.graph is not None and theirs.graph is not None
+        score = smatch.score(ours.graph, theirs.graph, explain=True)
+        assert score.explanation is not None
+        expected.update(score.explanation.alignment)
+        matched += int(score.counts["matched"])
+    assert {v: mapping[v] for v in expected} == expected
+    assert counts.correct == matched < counts.reference == counts.candidate
+    if rename:
+        assert sum(k == v for k, v in expected.items()) == 0
+
+
+@pytest.mark.parametrize(
+    ("candidate", "expected"),
+    [
+        (
+            "(x / want-01 :ARG0 (y / boy) :ARG1 (z / go-02 :ARG0 y))",
+            {"x": "w", "y": "b", "z": "g"},
+        ),
+        (
+            "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))",
+            {"w": "w", "b": "b", "g": "g"},
+        ),
+        # the re-entrancy points elsewhere: not the same graph
+        ("(x / want-01 :ARG0 (y / boy) :ARG1 (z / go-02 :ARG0 x))", None),
+        # two nodes named alike cannot stand for two
+        ("(x / want-01 :ARG0 (y / boy) :ARG1 (y / go-02 :ARG0 y))", None),
+        ("(x / want-01 :ARG0 (y / girl) :ARG1 (z / go-02 :ARG0 y))", None),
+    ],
+)
+def test_a_graph_written_alike_but_for_its_names_is_recognised(
+    candidate: str, expected: dict[str, str] | None
+) -> None:
+    from amrcheck.reading.corpus import decode
+    from amrcheck.workflows.umr_score import _renaming
+
+    reference = decode("(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b))")
+    assert _renaming(decode(candidate), reference) == expected
