@@ -167,7 +167,9 @@ def diff_umr(old: Path, new: Path) -> Iterator[UmrChange]:
     Raises:
         InputError: either file cannot be read (not UTF-8 with its place).
     """
-    yield from diff_sentences(iter_umr_file(old), iter_umr_file(new), str(old), str(new))
+    yield from diff_sentences(
+        iter_umr_file(old), iter_umr_file(new), str(old), str(new)
+    )
 
 
 def diff_sentences(
