@@ -15,7 +15,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "For each AMR file of a configured annotator group "
         "([[tool.amrcheck.iaa]], e.g. annotator1/{doc}.amr and "
         "annotator2/{doc}.amr), score it against the other annotators' "
-        "versions; fail when a graph (min-graph-f1) or the mean (min-mean-f1) "
+        "versions; fail when a graph (min-graph-f1), the mean (min-mean-f1) "
+        "or a UMR layer (min-layer-f1: alignment, temporal, modal, coref) "
         "is below its threshold, listing the disagreeing triples. Exit "
         "status: 0 pass, 1 a threshold failed, 2 a configuration error or a "
         "refused file (not a regular file, too large, endless).",

@@ -14,8 +14,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "amr-regress",
         "Score each AMR file that has a reference configured "
         "([[tool.amrcheck.regress.reference]]: min-f1, max-drop against the "
-        "baseline file, min-graph-f1) or that is compared with its HEAD "
-        "version ([[tool.amrcheck.regress.head]]: max-changed-graphs, "
+        "baseline file, min-graph-f1; UMR files: min-layer-f1 per layer) or "
+        "that is compared with its HEAD version "
+        "([[tool.amrcheck.regress.head]]: max-changed-graphs, where a UMR "
+        "sentence whose alignment or document-level triples changed counts, "
         "min-f1-vs-head); fail when a threshold is not met, listing the "
         "graphs that got worse and their triples. Exit status: 0 pass, "
         "1 a threshold failed, 2 a configuration error or a refused file "

@@ -47,6 +47,7 @@ from ..metrics import Metric, get_metric
 from ..reading.files import read_input, read_input_text
 from ..validation.rules import check_patterns
 from ..validation.umr import UmrOptions
+from .umr_agreement import LAYERS
 
 CONFIG_FILE = ".amrcheck.toml"
 PYPROJECT = "pyproject.toml"
@@ -175,6 +176,8 @@ class ReferenceRule:
     min_f1: float | None = None
     max_drop: float | None = None
     min_graph_f1: float | None = None
+    #: ``min-layer-f1``: a minimum F1 per UMR layer (alignment, temporal, modal, coref)
+    min_layer_f1: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -195,6 +198,8 @@ class IaaGroup:
     files: tuple[PathPattern, ...]
     min_graph_f1: float | None = None
     min_mean_f1: float | None = None
+    #: ``min-layer-f1``: a minimum F1 per UMR layer (alignment, temporal, modal, coref)
+    min_layer_f1: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -379,11 +384,18 @@ def _reference_rule(table: _Table) -> ReferenceRule:
         min_f1=table.fraction("min-f1"),
         max_drop=table.fraction("max-drop"),
         min_graph_f1=table.fraction("min-graph-f1"),
+        min_layer_f1=table.layer_fractions("min-layer-f1"),
     )
     table.finish()
-    if rule.min_f1 is None and rule.max_drop is None and rule.min_graph_f1 is None:
+    if (
+        rule.min_f1 is None
+        and rule.max_drop is None
+        and rule.min_graph_f1 is None
+        and not rule.min_layer_f1
+    ):
         raise table.error(
-            None, "sets no threshold: add min-f1, max-drop or min-graph-f1"
+            None,
+            "sets no threshold: add min-f1, max-drop, min-graph-f1 or min-layer-f1",
         )
     return rule
 
@@ -429,10 +441,15 @@ def _iaa_group(table: _Table) -> IaaGroup:
         files=tuple(patterns),
         min_graph_f1=table.fraction("min-graph-f1"),
         min_mean_f1=table.fraction("min-mean-f1"),
+        min_layer_f1=table.layer_fractions("min-layer-f1"),
     )
     table.finish()
-    if group.min_graph_f1 is None and group.min_mean_f1 is None:
-        raise table.error(None, "sets no threshold: add min-graph-f1 or min-mean-f1")
+    if group.min_graph_f1 is None and group.min_mean_f1 is None and not (
+        group.min_layer_f1
+    ):
+        raise table.error(
+            None, "sets no threshold: add min-graph-f1, min-mean-f1 or min-layer-f1"
+        )
     return group
 
 
@@ -521,6 +538,22 @@ class _Table:
         if not 0 <= value <= 1:
             raise self.error(key, f"expected a number from 0 to 1, got {value!r}")
         return float(value)
+
+    def layer_fractions(self, key: str) -> dict[str, float]:
+        """A table of UMR layers, each with a number from 0 to 1
+        (``{alignment = 0.9, coref = 0.8}``); an unknown layer is a typo."""
+        table = self.table(key)
+        if table is None:
+            return {}
+        found = {
+            layer: value
+            for layer in LAYERS
+            if (value := table.fraction(layer)) is not None
+        }
+        table.finish()
+        if not found:
+            raise self.error(key, f"names no layer: use {', '.join(LAYERS)}")
+        return found
 
     def count(self, key: str) -> int | None:
         value = self._get(key)

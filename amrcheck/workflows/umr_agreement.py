@@ -55,6 +55,10 @@ class LayerAgreement:
     #: each, with its place (``file:line:col: coref missing: (a :r b)``)
     differences: dict[str, list[str]] = field(default_factory=dict)
 
+    def sentence_f1(self, key: str) -> float:
+        """The F1 of this layer in one sentence."""
+        return float(_f1(np.array([self.counts[key]], dtype=float))[0])
+
 
 def _f1(sums: np.ndarray) -> np.ndarray:
     """F1 of summed (correct, candidate, found, reference), rows of ``sums``."""
@@ -213,9 +217,8 @@ def layer_queue(
     for a, b, layers in pairs:
         for name, layer in layers.items():
             for key, lines in layer.differences.items():
-                counts = np.array([layer.counts[key]], dtype=float)
                 found.setdefault(key, QueuedSentence(key, [])).disagreements.append(
-                    LayerDisagreement(a, b, name, float(_f1(counts)[0]), lines)
+                    LayerDisagreement(a, b, name, layer.sentence_f1(key), lines)
                 )
 
     def order(sentence: QueuedSentence) -> tuple[float, int, str]:

@@ -22,7 +22,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -167,12 +167,24 @@ def diff_umr(old: Path, new: Path) -> Iterator[UmrChange]:
     Raises:
         InputError: either file cannot be read (not UTF-8 with its place).
     """
-    old_path, new_path = str(old), str(new)
+    yield from diff_sentences(
+        iter_umr_file(old), iter_umr_file(new), str(old), str(new)
+    )
+
+
+def diff_sentences(
+    old: Iterable[UmrSentence],
+    new: Iterable[UmrSentence],
+    old_path: str,
+    new_path: str,
+) -> Iterator[UmrChange]:
+    """The changes from the sentences ``old`` to ``new`` (see :func:`diff_umr`),
+    for versions that are not both files (``amr-regress`` reads HEAD's from git)."""
     before: dict[str, _Summary] = {}
-    for position, sentence in enumerate(iter_umr_file(old)):
+    for position, sentence in enumerate(old):
         summary = summarize(sentence)
         before.setdefault(_key(summary, position), summary)
-    for position, sentence in enumerate(iter_umr_file(new)):
+    for position, sentence in enumerate(new):
         after = summarize(sentence)
         key = _key(after, position)
         previous = before.pop(key, None)

@@ -35,6 +35,7 @@ max-changed-graphs = 10
 [[tool.amrcheck.iaa]]
 files = ["a1/{doc}.amr", "a2/{doc}.amr"]
 min-graph-f1 = 0.5
+min-layer-f1 = { alignment = 0.9, coref = 1 }
 """
 
 
@@ -54,6 +55,8 @@ def test_every_key(tmp_path: Path) -> None:
     assert config.heads[0].files.match("gold/c.amr") == {}
     assert config.heads[0].files.match("gold/c.txt") is None
     assert [p.text for p in config.iaa[0].files] == ["a1/{doc}.amr", "a2/{doc}.amr"]
+    assert config.iaa[0].min_layer_f1 == {"alignment": 0.9, "coref": 1.0}
+    assert rule.min_layer_f1 == {}
 
 
 def test_discovery(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -106,8 +109,30 @@ def test_discovery(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         ),
         (
             "[[regress.reference]]\nfiles = 'p/{doc}.amr'\nreference = 'g/{doc}.amr'",
-            "regress.reference[1]: sets no threshold: add min-f1, max-drop or "
-            "min-graph-f1",
+            "regress.reference[1]: sets no threshold: add min-f1, max-drop, "
+            "min-graph-f1 or min-layer-f1",
+        ),
+        (
+            "[[regress.reference]]\nfiles = 'p/{doc}.umr'\nreference = 'g/{doc}.umr'\n"
+            "min-layer-f1 = {alignment = 0.9, corref = 0.8}",
+            "regress.reference[1].min-layer-f1: unknown key 'corref' "
+            "(did you mean 'coref'?)",
+        ),
+        (
+            "[[regress.reference]]\nfiles = 'p/{doc}.umr'\nreference = 'g/{doc}.umr'\n"
+            "min-layer-f1 = {modal = 2}",
+            "regress.reference[1].min-layer-f1.modal: expected a number from 0 to 1, "
+            "got 2",
+        ),
+        (
+            "[[regress.reference]]\nfiles = 'p/{doc}.umr'\nreference = 'g/{doc}.umr'\n"
+            "min-layer-f1 = 0.9",
+            "regress.reference[1].min-layer-f1: expected a table, got 0.9",
+        ),
+        (
+            "[[iaa]]\nfiles = ['a/{doc}.umr', 'b/{doc}.umr']\nmin-layer-f1 = {}",
+            "iaa[1].min-layer-f1: names no layer: use alignment, temporal, modal, "
+            "coref",
         ),
         (
             "[[regress.reference]]\nfiles = 'p/{doc}.amr'\nreference = 'g/{doc}.amr'\n"

@@ -3,6 +3,7 @@
 Layer: engine, above reading, the metrics and :mod:`amrcheck.workflows.config`.
 One module per part: ``failures`` (the records and their rendering),
 ``comparison`` (two files paired and scored), ``head`` (the git reader),
+``layers`` (a UMR file's alignment and document-level layers),
 ``regress`` and ``iaa`` (the gates), ``record`` (a new baseline); every
 public name is importable from here. A gate looks at one file at a time
 (the files a commit touches) and returns :class:`GateFailure` records;
@@ -15,6 +16,10 @@ a user file except :func:`record_baseline`'s caller, on request.
   ``min-f1-vs-head``), read with one ``git cat-file --batch`` process.
 * :class:`IaaGate`: files annotated by several annotators
   (``min-graph-f1``, ``min-mean-f1``).
+* On UMR files both also gate the layers the sentence graph leaves out
+  (:mod:`.layers`): ``min-layer-f1`` per layer, and a sentence whose
+  alignment or document-level triples changed counts in
+  ``max-changed-graphs``.
 
 Graphs are paired by ``::id`` when every graph of both files has a
 distinct one, else by position
@@ -67,10 +72,12 @@ from .failures import (
 )
 from .head import HeadReader
 from .iaa import IaaGate
+from .layers import CHANGED_LAYERS, changed_remark, layer_changes, layer_failures
 from .record import candidate_files, record_baseline
 from .regress import RegressGate
 
 __all__ = [
+    "CHANGED_LAYERS",
     "CUT_REMARK",
     "Comparison",
     "DEFAULT_SHOW",
@@ -83,9 +90,12 @@ __all__ = [
     "RegressGate",
     "TripleNote",
     "candidate_files",
+    "changed_remark",
     "compare",
     "graph_report",
     "graph_reports",
+    "layer_changes",
+    "layer_failures",
     "pair_entries",
     "position_failures",
     "record_baseline",

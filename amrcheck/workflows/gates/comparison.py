@@ -21,7 +21,7 @@ from ...pairing.graphs import (
 from ...pairing.scoring import score_rows, whole_graphs
 from ...reading import Entry
 from ...reading.corpus import Corpus, read_corpus
-from ...reading.umr import is_umr_path
+from ...reading.umr import UmrDocument, is_umr_path
 from ...reading.umr_corpus import read_umr_corpus
 from ...span import Span
 from ...validation.filecheck import plural
@@ -293,10 +293,17 @@ def _read(path: str) -> Corpus | str:
         RefusedInputError: not a regular file, too large or endless: not
             AMR input at all, which stops the hook like a usage error.
     """
+    read = _read_document(path)
+    return read if isinstance(read, str) else read[0]
+
+
+def _read_document(path: str) -> tuple[Corpus, UmrDocument | None] | str:
+    """The corpus at ``path`` and, for a UMR file, the UMR document (its
+    layers), or why it cannot be read (raises as :func:`_read`)."""
     try:
         if is_umr_path(path):  # UMR: its sentence graphs, by sentence number
-            return read_umr_corpus(path)[0]
-        return read_corpus(path)
+            return read_umr_corpus(path)
+        return read_corpus(path), None
     except RefusedInputError:
         raise
     except InputError as exc:

@@ -48,6 +48,9 @@ class FlaggedGraph:
     before: float | None = None  # its baseline score, when one is recorded
     notes: tuple[TripleNote, ...] = ()
     remark: str = ""  # "removed since HEAD", "syntax error", ...
+    #: other differences, one line each with its place: a UMR sentence's
+    #: alignment and document-level triples
+    changes: tuple[str, ...] = ()
 
     def lines(self, metric: str) -> list[str]:
         head = f"{self.where}: graph {self.label}"
@@ -57,7 +60,7 @@ class FlaggedGraph:
             head += f" (baseline {self.before:.4f})"
         if self.remark:
             head += f": {self.remark}"
-        return [head, *(f"  {note}" for note in self.notes)]
+        return [head, *(f"  {line}" for line in (*self.notes, *self.changes))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,17 +89,22 @@ def render_failures(
     """The lines a front end prints: each failure, then up to ``show`` graphs.
 
     ``show`` <= 0 lists every graph. A graph already listed for the same
-    file is not listed again.
+    file with the same measure (``smatch``; a UMR layer: ``alignment``) is
+    not listed again.
     """
     lines: list[str] = []
-    listed: set[tuple[str, str]] = set()
+    listed: set[tuple[str, str, str]] = set()
     for failure in failures:
         lines.append(str(failure))
         lines.extend(f"  {detail}" for detail in failure.details)
-        fresh = [g for g in failure.graphs if (failure.path, g.label) not in listed]
+        fresh = [
+            g
+            for g in failure.graphs
+            if (failure.path, g.label, failure.metric) not in listed
+        ]
         shown = fresh if show <= 0 else fresh[:show]
         for graph in shown:
-            listed.add((failure.path, graph.label))
+            listed.add((failure.path, graph.label, failure.metric))
             lines.extend(graph.lines(failure.metric))
         if len(shown) < len(fresh):
             more = plural(len(fresh) - len(shown), "more graph")

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...errors import ConfigError
-from ...reading.corpus import Corpus
 from ...validation.filecheck import plural
 from ..config import Config, IaaGroup
 from .comparison import (
     _display,
     _graph_place,
-    _read,
+    _read_document,
     _unscorable_lines,
     _worst_first,
     compare,
@@ -23,6 +22,7 @@ from .failures import (
     EPSILON,
     GateFailure,
 )
+from .layers import layer_failures
 
 
 class IaaGate:
@@ -75,15 +75,17 @@ class IaaGate:
         return failures
 
     def agreement(self, group: IaaGroup, first: str, second: str) -> list[GateFailure]:
-        """``min-graph-f1`` and ``min-mean-f1`` between two annotators' files."""
+        """``min-graph-f1``, ``min-mean-f1`` and ``min-layer-f1`` between two
+        annotators' files."""
         a, b = _display(self.config, first), _display(self.config, second)
         path = f"{a} vs {b}"
-        corpora = [_read(a), _read(b)]
-        for corpus in corpora:
-            if isinstance(corpus, str):
-                return [GateFailure(path, "input", f"cannot read {corpus}")]
-        reference, candidate = corpora
-        assert isinstance(reference, Corpus) and isinstance(candidate, Corpus)
+        read = []
+        for file in (a, b):
+            one = _read_document(file)
+            if isinstance(one, str):
+                return [GateFailure(path, "input", f"cannot read {one}")]
+            read.append(one)
+        (reference, reference_layers), (candidate, candidate_layers) = read
         name = self.metric.name
         result = compare(self.metric, reference, candidate, peers=True)
         reports = graph_reports(result, f"only in {a}", f"only in {b}")
@@ -122,4 +124,22 @@ class IaaGate:
                     () if failures else tuple(details),
                 )
             )
+        if group.min_layer_f1:
+            if reference_layers is None or candidate_layers is None:
+                failures.append(
+                    GateFailure(
+                        path,
+                        "min-layer-f1",
+                        f"{group.where} sets UMR layer thresholds, but {a} and {b} "
+                        "are not both UMR files",
+                    )
+                )
+            else:
+                failures += layer_failures(
+                    path,
+                    reference_layers,
+                    candidate_layers,
+                    group.min_layer_f1,
+                    interval=True,
+                )
         return failures

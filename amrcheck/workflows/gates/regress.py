@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from ...errors import ConfigError
 from ...reading.corpus import read_string
-from ...reading.umr import is_umr_path
-from ...reading.umr_corpus import umr_corpus_from_string
+from ...reading.umr_corpus import corpus_of, document_of
 from ...validation.filecheck import plural
 from ..baseline import Baseline, FileBaseline, comparable_settings, read_baseline
 from ..config import Config, HeadRule, ReferenceRule
+from ..umr_diff import UmrChange
 from .comparison import (
     Comparison,
     _display,
@@ -18,7 +19,7 @@ from .comparison import (
     _graph_place,
     _metric_settings,
     _pairing_failures,
-    _read,
+    _read_document,
     _unscorable_lines,
     _worst_first,
     compare,
@@ -33,6 +34,7 @@ from .failures import (
     GateFailure,
 )
 from .head import HeadReader
+from .layers import CHANGED_LAYERS, changed_remark, layer_changes, layer_failures
 
 
 class RegressGate:
@@ -88,19 +90,21 @@ class RegressGate:
     ) -> list[GateFailure]:
         """``min-f1``, ``max-drop`` and ``min-graph-f1`` against ``reference``."""
         name = self.metric.name
-        candidate = _read(path)
-        if isinstance(candidate, str):
-            return [GateFailure(path, "input", f"cannot read {candidate}")]
-        gold = _read(_display(self.config, reference))
-        if isinstance(gold, str):
+        read = _read_document(path)
+        if isinstance(read, str):
+            return [GateFailure(path, "input", f"cannot read {read}")]
+        candidate, candidate_layers = read
+        read = _read_document(_display(self.config, reference))
+        if isinstance(read, str):
             return [
                 GateFailure(
                     path,
                     "reference",
                     f"cannot read its reference {_display(self.config, reference)} "
-                    f"({rule.where}): {gold}",
+                    f"({rule.where}): {read}",
                 )
             ]
+        gold, gold_layers = read
         result = compare(self.metric, gold, candidate)
         failures = _pairing_failures(result, path, f"not in {gold.path}")
         recorded = self._recorded(rule, path, relative, reference, failures)
@@ -147,6 +151,24 @@ class RegressGate:
                 path, reports, rule.min_graph_f1, name, f" against {gold.path}"
             )
             failures += [low] if low is not None else []
+        if rule.min_layer_f1:
+            if gold_layers is None or candidate_layers is None:
+                failures.append(
+                    GateFailure(
+                        path,
+                        "min-layer-f1",
+                        f"{rule.where} sets UMR layer thresholds, but "
+                        f"{candidate.path} and {gold.path} are not both UMR files",
+                    )
+                )
+            else:
+                failures += layer_failures(
+                    path,
+                    gold_layers,
+                    candidate_layers,
+                    rule.min_layer_f1,
+                    f" against {gold.path}",
+                )
         return failures
 
     def _recorded(
@@ -194,13 +216,25 @@ class RegressGate:
         text = self.head.read(path)
         if text is None:
             return []  # a new file: nothing to compare with
-        candidate = _read(path)
-        if isinstance(candidate, str):
-            return [GateFailure(path, "input", f"cannot read {candidate}")]
+        read = _read_document(path)
+        if isinstance(read, str):
+            return [GateFailure(path, "input", f"cannot read {read}")]
+        candidate, layers = read
         name = self.metric.name
-        read_head = umr_corpus_from_string if is_umr_path(path) else read_string
-        result = compare(self.metric, read_head(text, f"HEAD:{path}"), candidate)
+        # a UMR file (layers read): HEAD's version is read as UMR too
+        head_layers = None if layers is None else document_of(text, f"HEAD:{path}")
+        head = (
+            read_string(text, f"HEAD:{path}")
+            if head_layers is None
+            else corpus_of(head_layers, text)
+        )
+        result = compare(self.metric, head, candidate)
         changed = _changed_graphs(result)
+        in_layers = ""
+        if head_layers is not None and layers is not None:
+            changes = layer_changes(head_layers, layers)
+            changed = _with_layer_changes(result, changed, changes)
+            in_layers = _layers_counted(changes)
         added = sum(pair.reference is None for pair in result.pairs)
         failures = position_failures(result, path)
         removed = sum(r.remark == "removed since HEAD" for r in changed)
@@ -209,6 +243,7 @@ class RegressGate:
             counted = f"{plural(len(changed), 'graph')} changed since HEAD"
             if removed:
                 counted += f" ({removed} of them removed)"
+            counted += in_layers
             if added:
                 counted += f"; {plural(added, 'new graph')} not counted"
             failures.append(
@@ -253,6 +288,64 @@ def _graph_count(result: Comparison, what: str) -> str:
     if result.empty:
         count += f", {len(result.empty)} of them counted as empty graphs"
     return count
+
+
+def _with_layer_changes(
+    result: Comparison,
+    changed: list[FlaggedGraph],
+    changes: dict[str, list[UmrChange]],
+) -> list[FlaggedGraph]:
+    """``changed`` with the UMR sentences whose alignment or document-level
+    triples changed: those already listed get the changes, the others are
+    added (at their place, with their graph's F1)."""
+    def lines(key: str) -> tuple[str, ...]:
+        return tuple(str(change) for change in changes[key])
+
+    found = []
+    for report in changed:
+        if report.label in changes:
+            remark = changed_remark(changes[report.label])
+            report = replace(
+                report,
+                remark=f"{report.remark}; {remark}" if report.remark else remark,
+                changes=lines(report.label),
+            )
+        found.append(report)
+    listed = {report.label for report in changed}
+    pairs = {pair.label: pair for pair in result.pairs}
+    for key, sentence_changes in changes.items():
+        if key in listed:
+            continue
+        pair = pairs.get(key)
+        first = sentence_changes[0]
+        score = result.scores.get(key)
+        found.append(
+            FlaggedGraph(
+                key,
+                _graph_place(pair.candidate)
+                if pair is not None and pair.candidate is not None
+                else f"{first.path}:{first.line}:{first.column}",
+                score.f1 if score is not None else None,
+                remark=changed_remark(sentence_changes),
+                changes=lines(key),
+            )
+        )
+    return found
+
+
+def _layers_counted(changes: dict[str, list[UmrChange]]) -> str:
+    """`` (alignment changed in 1 graph; document-level triples changed in 2
+    graphs)``, or ``""``."""
+    counts = [
+        (words, sum(any(c.layer == layer for c in found) for found in changes.values()))
+        for layer, words in CHANGED_LAYERS.items()
+    ]
+    said = [
+        f"{words} changed in {plural(count, 'graph')}"
+        for words, count in counts
+        if count
+    ]
+    return f" ({'; '.join(said)})" if said else ""
 
 
 def _changed_graphs(result: Comparison) -> list[FlaggedGraph]:

@@ -1,0 +1,126 @@
+"""The UMR layers in the gates: alignment and the document-level groups.
+
+A UMR file's sentence graphs are gated like AMR graphs; what the graph
+leaves out is gated here, from the engine's own comparisons:
+
+* ``min-layer-f1`` (``amr-regress`` against a reference, ``amr-iaa``
+  between annotators): each layer's F1
+  (:func:`amrcheck.workflows.umr_agreement.pair_layers`) against its
+  threshold; a failure lists the sentences of the layer that score lowest,
+  each difference with its place.
+* ``max-changed-graphs`` (``amr-regress`` against ``HEAD``): a sentence
+  whose alignment or document-level triples changed counts as changed
+  (:func:`amrcheck.workflows.umr_diff.diff_sentences`), even when its graph
+  did not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ...reading.umr import BlockKind, UmrDocument, UmrSentence
+from ...reading.umr_corpus import sentence_key
+from ...span import Span
+from ..umr_agreement import LAYERS, LayerAgreement, pair_layers
+from ..umr_diff import UmrChange, diff_sentences
+from .failures import EPSILON, FlaggedGraph, GateFailure
+
+#: the layers of :func:`amrcheck.workflows.umr_diff.diff_sentences` that a
+#: sentence graph's score does not see, as a failure names them
+CHANGED_LAYERS = {"alignment": "alignment", "document": "document-level triples"}
+
+
+def _sentence_place(sentence: UmrSentence) -> str:
+    """Where the sentence's graph starts (as the graph gates say), else the
+    sentence."""
+    block = sentence.blocks.get(BlockKind.GRAPH)
+    start = sentence.start if block is None else block.start
+    return str(Span(sentence.source, start, start))
+
+
+def layer_failures(
+    path: str,
+    reference: UmrDocument,
+    candidate: UmrDocument,
+    thresholds: Mapping[str, float],
+    against: str = "",
+    interval: bool = False,
+) -> list[GateFailure]:
+    """A ``min-layer-f1`` failure for each layer of ``candidate`` (against
+    ``reference``) whose F1 is below its threshold in ``thresholds``.
+
+    ``against`` (`` against gold/x.umr``) is said after the threshold;
+    ``interval`` adds the layer's 95% bootstrap interval (between annotators).
+    """
+    layers = pair_layers(reference, candidate)
+    failures = []
+    for name in LAYERS:
+        threshold = thresholds.get(name)
+        layer = layers[name]
+        if threshold is None or layer.f1 >= threshold - EPSILON:
+            continue
+        figure = f"{name} F1 {layer.f1:.4f}"
+        if interval:
+            figure += f" (95% CI {layer.low:.4f}-{layer.high:.4f})"
+        count = len(layer.differences)
+        failures.append(
+            GateFailure(
+                path,
+                "min-layer-f1",
+                f"{figure} is below {threshold:g}{against}; "
+                f"{count} of {len(layer.counts)} sentences differ",
+                name,
+                _lowest_sentences(layer, reference, candidate),
+            )
+        )
+    return failures
+
+
+def _lowest_sentences(
+    layer: LayerAgreement, reference: UmrDocument, candidate: UmrDocument
+) -> tuple[FlaggedGraph, ...]:
+    """The sentences that differ in ``layer``, lowest F1 first (then in
+    order), each at its place in ``candidate`` (in ``reference`` if only
+    there) with its differences."""
+    places = {sentence_key(s): _sentence_place(s) for s in reference.sentences}
+    places.update({sentence_key(s): _sentence_place(s) for s in candidate.sentences})
+    position = {key: n for n, key in enumerate(layer.counts)}
+    keys = sorted(
+        layer.differences, key=lambda key: (layer.sentence_f1(key), position[key])
+    )
+    return tuple(
+        FlaggedGraph(
+            key,
+            places[key],
+            layer.sentence_f1(key),
+            changes=tuple(layer.differences[key]),
+        )
+        for key in keys
+    )
+
+
+def layer_changes(
+    old: UmrDocument, new: UmrDocument
+) -> dict[str, list[UmrChange]]:
+    """The alignment and document-level changes from ``old`` to ``new``, by
+    sentence key (``snt2``), in ``new``'s order. A document-level triple
+    written otherwise (``(b :after a)`` for ``(a :before b)``) is the same
+    relation: not a change, as a graph that scores 1 is not one."""
+    found: dict[str, list[UmrChange]] = {}
+    for change in diff_sentences(old.sentences, new.sentences, old.path, new.path):
+        rewritten = change.layer == "document" and change.kind == "~"
+        if change.layer in CHANGED_LAYERS and not rewritten:
+            key = change.sentence
+            if not key.startswith("snt"):  # a sentence without a number: #n
+                key = f"snt{key.removeprefix('#')}"
+            found.setdefault(key, []).append(change)
+    return found
+
+
+def changed_remark(changes: list[UmrChange]) -> str:
+    """``alignment and document-level triples changed since HEAD``."""
+    layers = [
+        words for layer, words in CHANGED_LAYERS.items()
+        if any(c.layer == layer for c in changes)
+    ]
+    return f"{' and '.join(layers)} changed since HEAD"
