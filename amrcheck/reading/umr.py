@@ -396,6 +396,20 @@ _COMMA_PART_RE = re.compile(r"[^,]+")
 _new_tuple = tuple.__new__
 
 
+def _one_meta_field(body: str) -> tuple[str, int, int] | None:
+    """The field of ``body`` (`` :: key = value``) when it has one, plainly
+    written: what :data:`_META_FIELD_RE` finds there, without a regex (each
+    sentence of a release has such a line); None for anything else."""
+    if not body.isascii() or body.count("::") != 1:
+        return None
+    key_text, equals, value_text = body.partition("::")[2].partition("=")
+    key = key_text.strip()
+    if not equals or not key or ":" in key or len(key.split()) != 1:
+        return None
+    value_start = len(body) - len(value_text.lstrip())
+    return key, value_start, value_start + len(value_text.strip())
+
+
 def _split_items(text: str, offset: int) -> list[Word]:
     """Whitespace-separated items of ``text`` (offsets + ``offset``)."""
     # str.split and the white space of \\S agree; an item is found from the
@@ -526,6 +540,8 @@ class _SentenceReader:
     # -- token block --
 
     def header_line(self, stripped: str, start: int, end: int) -> None:
+        if stripped[1:2] == "#":
+            return  # a rule of '#': no number, no metadata
         sentence = self.sentence
         line = self.text[start:end]
         match = _SNT_RE.match(stripped)
@@ -542,6 +558,12 @@ class _SentenceReader:
         if _META_RE.match(stripped):
             body = line.split("meta-info", 1)[1]
             base = start + line.index("meta-info") + len("meta-info")
+            field = _one_meta_field(body)
+            if field is not None:
+                key, value_start, value_end = field
+                sentence.metadata[key] = body[value_start:value_end]
+                sentence.metadata_places[key] = (base + value_start, base + value_end)
+                return
             for m in _META_FIELD_RE.finditer(body):
                 sentence.metadata[m.group(1)] = m.group(2)
                 sentence.metadata_places[m.group(1)] = (
@@ -698,6 +720,32 @@ def _offsets(graph: Graph) -> list[tuple[int, int, int, int]]:
             offsets.append((*role, start, end))
             role = None
     return offsets
+
+
+#: a role token of a graph the fast path read (a colon that starts a
+#: token), or a string (skipped: it may hold " :")
+_FAST_ROLE_RE = re.compile(r'"[^"]*"|(?<![^\s()]):[^\s"()/:~]*')
+
+
+def fast_role_places(graph: Graph) -> list[tuple[int, int]] | None:
+    """(start, end) of each role token of ``graph``, in text order (that of
+    its non-instance triples), when the fast path read it (None otherwise:
+    then :attr:`Graph.offsets` has them).
+
+    Cheaper than :func:`_offsets` when only roles are asked for: the fast
+    path accepted only text whose tokens are cut by white space and
+    parentheses (strings aside, with no backslash), so a role is a colon
+    right after white space or a parenthesis outside a string. Tests check
+    them against the full parser's on the whole English release.
+    """
+    if graph.offsets_factory is None:
+        return None
+    text = graph.source.text
+    return [
+        match.span()
+        for match in _FAST_ROLE_RE.finditer(text, graph.start, graph.end)
+        if text[match.start()] == ":"
+    ]
 
 
 def _graph_code(finding: Finding) -> Finding:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError, RefusedInputError
-from ..findings import Finding
+from ..findings import Finding, Severity
 from ..reading.corpus import read_chunks
 from ..reading.umr import is_umr_path, iter_umr_file
 from ..span import SourceText
@@ -63,7 +63,7 @@ class FileResult:
         """The findings, taken out (a front end that prints them at once
         need not hold them all); the counts keep them."""
         taken, self.findings = self.findings, []
-        errors = sum(f.is_error for f in taken)
+        errors = [f.severity for f in taken].count(Severity.ERROR)
         self.taken_errors += errors
         self.taken_warnings += len(taken) - errors
         return taken
@@ -173,6 +173,30 @@ def ordered_findings(results: list[FileResult]) -> list[Finding]:
     """Every finding of ``results``, by file path, then place in the file."""
     ordered = sorted(results, key=lambda result: result.path)
     return [finding for result in ordered for finding in result.findings]
+
+
+def finding_lines(findings: list[Finding]) -> list[str]:
+    """``str(finding)`` of each finding (``path:line:col: CODE message``),
+    made without two method calls per finding: a UMR release check prints
+    ~700,000 of them."""
+    lines: list[str] = []
+    add = lines.append
+    source = None
+    starts: list[int] = []
+    path, first_line = "", 0
+    for finding in findings:
+        span = finding.span
+        if span.source is not source:
+            source = span.source
+            starts = source.line_starts()
+            path, first_line = source.path, source.first_line - 1
+        start = span.start
+        index = bisect_right(starts, start)
+        add(
+            f"{path}:{index + first_line}:{start - starts[index - 1] + 1}: "
+            f"{finding.code} {finding.message}"
+        )
+    return lines
 
 
 def plural(count: int, word: str) -> str:

@@ -33,7 +33,14 @@ from dataclasses import dataclass
 
 from ..findings import Finding, Related
 from ..graph import Graph, TripleKind
-from ..reading.umr import STANDARD_ROWS, BlockKind, Note, UmrSentence, Word
+from ..reading.umr import (
+    STANDARD_ROWS,
+    BlockKind,
+    Note,
+    UmrSentence,
+    Word,
+    fast_role_places,
+)
 from ..span import Span
 from .umr_inventory import (
     DISCOURSE_CONCEPTS,
@@ -147,7 +154,7 @@ class UmrValidator:
         self.entities: set[str] = set()  # in a :same-entity triple
         self.events: set[str] = set()  # detected events of the document
         self.definitions: dict[str, int] = {}  # the current graph's instance triples
-        self.defined = _Definitions(None)  # where the current graph's are
+        self.defined = _GraphPlaces(None)  # where the current graph's are
 
     # -- helpers --
 
@@ -386,7 +393,7 @@ class UmrValidator:
         """Check the graph; return its variables' concepts."""
         graph = sentence.graph
         self.definitions = {}
-        self.defined = _Definitions(graph)
+        self.defined = _GraphPlaces(graph)
         if graph is None:
             for var, concept in sentence.fallback_nodes.items():
                 self.nodes.setdefault(var, _Node(self.position, concept))
@@ -518,7 +525,7 @@ class UmrValidator:
                 self.finding(
                     "U220",
                     f"role {role!r} is not in UMR's inventory",
-                    graph.role_span(index),
+                    self.defined.role(index),
                 )
             )
             return
@@ -1198,14 +1205,32 @@ def _reachable(earlier: dict[str, set[str]], start: str) -> set[str]:
 _DEFINITION_RE = re.compile(r'\(\s*([^\s()/:"~]+)\s*/')
 
 
-class _Definitions:
-    """Where each variable of one graph is defined (:meth:`place`)."""
+class _GraphPlaces:
+    """Where each variable of one graph is defined (:meth:`place`), and
+    where its roles are (:meth:`role`)."""
 
-    __slots__ = ("graph", "places")
+    __slots__ = ("graph", "places", "roles")
 
     def __init__(self, graph: Graph | None) -> None:
         self.graph = graph
         self.places: dict[str, tuple[int, int]] | None = None
+        self.roles: list[tuple[int, int]] | None = None
+
+    def role(self, index: int) -> Span:
+        """The role of triple ``index`` (not an instance triple): for a graph
+        the fast path read, from its role tokens alone
+        (:func:`~amrcheck.reading.umr.fast_role_places`), which are cheaper
+        than the offsets of all its triples."""
+        graph = self.graph
+        assert graph is not None
+        if graph.offsets_factory is None:
+            return graph.role_span(index)
+        if self.roles is None:
+            self.roles = fast_role_places(graph)
+        assert self.roles is not None
+        # the non-instance triples are in the order of their role tokens
+        ordinal = index - graph.kinds[:index].count(TripleKind.INSTANCE)
+        return Span(graph.source, *self.roles[ordinal])
 
     def place(self, variable: str, index: int) -> Span:
         """Where ``variable`` (instance triple ``index``) is defined: the

@@ -7,6 +7,8 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from amrcheck.errors import InputError
 from amrcheck.reading import umr as umr_module
@@ -188,6 +190,64 @@ def test_latin_1_bytes_are_one_located_error(tmp_path: Path) -> None:
 def test_umr_content_in_txt_is_recognised() -> None:
     assert is_umr_path(LAYOUTS / "umr_content.txt")
     assert not is_umr_path(SHARED_DATA / "umr" / "ancast_samples" / "amr_gold.txt")
+
+
+def test_fast_role_places_are_those_of_the_full_parser() -> None:
+    from amrcheck.graph import TripleKind
+    from amrcheck.reading._parse import _graph_offsets
+
+    checked = 0
+    for path in [*sorted(ENGLISH.glob("*.umr"))[::5], *LAYOUTS.glob("*.umr")]:
+        for sentence in iter_umr_file(path):
+            graph = sentence.graph
+            if graph is None or graph.offsets_factory is None:
+                assert graph is None or umr_module.fast_role_places(graph) is None
+                continue
+            expected = [
+                (offsets[0], offsets[1])
+                for offsets, kind in zip(
+                    _graph_offsets(graph.source, graph.start, graph.end),
+                    graph.kinds,
+                    strict=True,
+                )
+                if kind is not TripleKind.INSTANCE
+            ]
+            assert umr_module.fast_role_places(graph) == expected, (path, sentence)
+            checked += 1
+    assert checked > 5000
+
+
+def test_a_role_in_a_string_is_no_role() -> None:
+    doc = read_umr_string(
+        '# :: snt1\nWords: x\n\n# sentence level graph:\n'
+        '(s1e / emoticon\n    :value "( :" :mod (s1a / a))\n'
+    )
+    graph = doc.sentences[0].graph
+    assert graph is not None and graph.offsets_factory is not None
+    places = umr_module.fast_role_places(graph)
+    assert [graph.source.text[a:b] for a, b in places or []] == [":value", ":mod"]
+
+
+@given(
+    st.text(alphabet=" \t:=ab#\x0b\u2028é", max_size=14)
+    | st.builds(
+        "{}::{}{}{}={}{}".format,
+        *[st.sampled_from(["", " ", "  ", "\t", "x ", ": "])] * 2,
+        st.sampled_from(["sent_id", "a b", "k:", "", "=k"]),
+        st.sampled_from(["", " ", "\t "]),
+        st.sampled_from(["", " ", "  "]),
+        st.sampled_from(["v", "u_tree-cs-s1-root", "", "a = b", "x :: y", "v  "]),
+    )
+)
+@settings(max_examples=500, deadline=None)
+def test_plain_metadata_fields_read_as_the_pattern_reads_them(body: str) -> None:
+    fast = umr_module._one_meta_field(body)
+    if fast is not None:
+        expected = [
+            (m.group(1), m.start(2), m.end(2))
+            for m in umr_module._META_FIELD_RE.finditer(body)
+        ]
+        assert expected == [fast]
 
 
 def test_cheap_offsets_are_those_of_the_full_parser() -> None:
