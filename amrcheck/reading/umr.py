@@ -47,6 +47,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import partial
+from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
@@ -396,18 +397,25 @@ _COMMA_PART_RE = re.compile(r"[^,]+")
 _new_tuple = tuple.__new__
 
 
-def _one_meta_field(body: str) -> tuple[str, int, int] | None:
-    """The field of ``body`` (`` :: key = value``) when it has one, plainly
-    written: what :data:`_META_FIELD_RE` finds there, without a regex (each
-    sentence of a release has such a line); None for anything else."""
-    if not body.isascii() or body.count("::") != 1:
+def _plain_meta_fields(body: str) -> list[tuple[str, int, int]] | None:
+    """The fields of ``body`` (`` :: key = value :: key = value``), each
+    (key, value start, value end), when all are plainly written: what
+    :data:`_META_FIELD_RE` finds there, without a regex (each sentence of a
+    release has such a line); None for anything else."""
+    if not body.isascii() or ":::" in body:
         return None
-    key_text, equals, value_text = body.partition("::")[2].partition("=")
-    key = key_text.strip()
-    if not equals or not key or ":" in key or len(key.split()) != 1:
-        return None
-    value_start = len(body) - len(value_text.lstrip())
-    return key, value_start, value_start + len(value_text.strip())
+    fields = []
+    pieces = body.split("::")
+    offset = len(pieces[0]) + 2
+    for piece in pieces[1:]:
+        key_text, equals, value_text = piece.partition("=")
+        key = key_text.strip()
+        if not equals or not key or ":" in key or len(key.split()) != 1:
+            return None
+        value_start = offset + len(piece) - len(value_text.lstrip())
+        fields.append((key, value_start, value_start + len(value_text.strip())))
+        offset += len(piece) + 2
+    return fields
 
 
 def _split_items(text: str, offset: int) -> list[Word]:
@@ -558,11 +566,14 @@ class _SentenceReader:
         if _META_RE.match(stripped):
             body = line.split("meta-info", 1)[1]
             base = start + line.index("meta-info") + len("meta-info")
-            field = _one_meta_field(body)
-            if field is not None:
-                key, value_start, value_end = field
-                sentence.metadata[key] = body[value_start:value_end]
-                sentence.metadata_places[key] = (base + value_start, base + value_end)
+            fields = _plain_meta_fields(body)
+            if fields is not None:
+                for key, value_start, value_end in fields:
+                    sentence.metadata[key] = body[value_start:value_end]
+                    sentence.metadata_places[key] = (
+                        base + value_start,
+                        base + value_end,
+                    )
                 return
             for m in _META_FIELD_RE.finditer(body):
                 sentence.metadata[m.group(1)] = m.group(2)
@@ -966,10 +977,12 @@ def iter_umr_file(path: str | Path) -> Iterator[UmrSentence]:
         RefusedInputError: not a regular file, or endless.
     """
     name = str(path)
-    return iter_umr_lines(_file_lines(name), name)
+    # the lines of each piece, chained in C: no generator resumed per line
+    return iter_umr_lines(chain.from_iterable(_file_pieces(name)), name)
 
 
-def _file_lines(name: str) -> Iterator[str]:
+def _file_pieces(name: str) -> Iterator[list[str]]:
+    """The lines of the file, a list for each piece read."""
     with open_input(name) as handle:
         pending = b""
         lines_before = 0
@@ -991,10 +1004,10 @@ def _file_lines(name: str) -> Iterator[str]:
             if first and text.startswith("\ufeff"):
                 text = text[1:]
             first = False
-            yield from split_lines(text)
+            yield split_lines(text)
         if pending:
             text = decode_utf8(pending, name, lines_before)
-            yield from split_lines(text)
+            yield split_lines(text)
 
 
 def read_umr(path: str | Path) -> UmrDocument:

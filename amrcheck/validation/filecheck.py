@@ -24,6 +24,7 @@ from __future__ import annotations
 import gc
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 
 from ..errors import InputError, RefusedInputError
@@ -154,14 +155,16 @@ def _check_umr(
 def _sort_in_sentence(found: list[Finding], source: SourceText) -> None:
     """Sort one sentence's findings by place and code, as :func:`_place`
     would: within one source, offsets are in the order of (line, column)."""
-    if all(finding.span.source is source for finding in found):
+    # (the keys made in C: a release check sorts ~700,000 findings)
+    if list(map(_source_of, found)).count(source) == len(found):
         found.sort(key=_offset_and_code)
     else:
         found.sort(key=_place)
 
 
-def _offset_and_code(finding: Finding) -> tuple[int, str]:
-    return finding.span.start, finding.code
+#: a source has no ``__eq__``: counting it in a list counts identical ones
+_source_of = attrgetter("span.source")
+_offset_and_code = attrgetter("span.start", "code")
 
 
 def _place(finding: Finding) -> tuple[int, int, str]:

@@ -650,8 +650,8 @@ class UmrValidator:
                         self.finding(
                             "U224",
                             f"{node!r} has {role} more than once",
-                            graph.role_span(index),
-                            (Related(graph.role_span(first[role]), "first here"),),
+                            self.defined.role(index),
+                            (Related(self.defined.role(first[role]), "first here"),),
                         )
                     )
             ops.sort()
@@ -661,7 +661,7 @@ class UmrValidator:
                         self.finding(
                             "U225",
                             f":op{number} without :op{number - 1}",
-                            graph.role_span(index),
+                            self.defined.role(index),
                         )
                     )
                     break
@@ -675,7 +675,7 @@ class UmrValidator:
                         self.finding(
                             "U226",
                             f"name {node!r} has {other[0][0]}",
-                            graph.role_span(other[0][1]),
+                            self.defined.role(other[0][1]),
                         )
                     )
         for node, concept in concepts.items():
@@ -724,7 +724,7 @@ class UmrValidator:
                             "U231",
                             f"{marked[0][0]} on {node!r} ({concept}), "
                             "which is not an event",
-                            graph.role_span(marked[0][1]),
+                            self.defined.role(marked[0][1]),
                         )
                     )
                 continue
@@ -758,7 +758,7 @@ class UmrValidator:
                             "U232",
                             ":modal-strength belongs to the document "
                             "level (:modal triples)",
-                            graph.role_span(strengths[0]),
+                            self.defined.role(strengths[0]),
                         )
                     )
                 if node not in temporal_nodes:
@@ -841,13 +841,15 @@ class UmrValidator:
         if graph is not None and has_block and not options.optional_alignments:
             place = self.defined.place
             definitions = self.definitions
+            severity = _SEVERITY["U304"]
             for variable in concepts:
                 if variable not in aligned:
                     add(
-                        self.finding(
+                        Finding(
                             "U304",
                             f"node {variable!r} has no alignment line "
                             "(0-0 when no word expresses it)",
+                            severity,
                             place(variable, definitions[variable]),
                         )
                     )
@@ -980,6 +982,13 @@ class UmrValidator:
                         span(*place),
                     )
                 )
+        if block.triples:
+            # the places kept for the whole document (pending nodes, temporal
+            # and coreference triples) share one copy of the block's lines
+            first = block.triples[0].places[0][0]
+            last = block.triples[-1].places[2][1]
+            lines = span(first, last).detached()
+            kept_source, shift = lines.source, first - lines.start
         for triple in block.triples:
             triple_span = span(triple.places[0][0], triple.places[2][1])
             known = DOCUMENT_RELATIONS.get(triple.group)
@@ -999,7 +1008,11 @@ class UmrValidator:
                 if node in concepts:
                     current = True
                 elif node not in self.nodes and node not in DOCUMENT_CONSTANTS:
-                    self.pending.append((node, self.position, span(*place).detached()))
+                    self.pending.append((
+                        node,
+                        self.position,
+                        Span(kept_source, place[0] - shift, place[1] - shift),
+                    ))
             pair = (triple.source, triple.target)
             if not current and pair not in (
                 ("root", "author"),
@@ -1013,21 +1026,20 @@ class UmrValidator:
                     )
                 )
             if triple.group == ":temporal":
+                kept = Span(
+                    kept_source, triple_span.start - shift, triple_span.end - shift
+                )
                 self.temporal.append(
-                    (*pair[:1], triple.relation, pair[1], triple_span.detached())
+                    (triple.source, triple.relation, triple.target, kept)
                 )
             elif triple.group == ":coref" and triple.relation in (
                 ":same-entity",
                 ":same-event",
             ):
-                self.coref.append(
-                    (
-                        triple.source,
-                        triple.relation,
-                        triple.target,
-                        triple_span.detached(),
-                    )
+                kept = Span(
+                    kept_source, triple_span.start - shift, triple_span.end - shift
                 )
+                self.coref.append((triple.source, triple.relation, triple.target, kept))
                 self.coref_kind(
                     triple.source, triple.target, triple.relation, triple_span, add
                 )
