@@ -464,16 +464,20 @@ class _SentenceReader:
         comments_seen = False  # comment lines (other than the heading) in this block
         offset = 0
         heading_of = _HEADING_OF
+        without_cr = "\r" not in text
         for raw in split_lines(text) if lines_of_text is None else lines_of_text:
             start = offset
             offset += len(raw)
-            line = raw.rstrip("\r\n")
-            end = start + len(line)
-            stripped = line.strip()
+            stripped = raw.strip()
             if not stripped:
                 blanks += 1
                 continue
-            first = end - len(line.lstrip())
+            if without_cr:  # only the last line may lack its \n
+                end = offset - 1 if raw[-1] == "\n" else offset
+            else:
+                end = start + len(raw.rstrip("\r\n"))
+            # the first character that is not white space opens the stripped line
+            first = start + raw.find(stripped[0])
             kind = (
                 heading_of.get("".join(stripped.lower().split()))
                 if stripped[0] == "#" and stripped[-1] == ":"
@@ -589,7 +593,9 @@ class _SentenceReader:
             if match is None:
                 self.note(Note.INVALID_LINE, start, end, "token block")
                 continue
-            header = _SPACES_RE.sub(" ", match.group(1))
+            header = match.group(1)  # letters and spaces
+            if "  " in header:
+                header = _SPACES_RE.sub(" ", header)
             items = _split_items(line[match.end() :], start + match.end())
             self.sentence.rows.append(Row(header, match.group(2), items, start, end))
 
