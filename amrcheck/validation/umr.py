@@ -860,7 +860,12 @@ class UmrValidator:
             severity = _SEVERITY["U309"]
             is_punctuation = _PUNCTUATION.fullmatch
             for number, word in enumerate(words, start=1):
-                if not word_nodes[number] and not is_punctuation(word.text):
+                if word_nodes[number]:
+                    continue
+                # a word that opens with a word character is no punctuation
+                # (most are: one look instead of a match)
+                first = word.text[0]
+                if first.isalnum() or first == "_" or not is_punctuation(word.text):
                     add(
                         Finding(
                             "U309",
