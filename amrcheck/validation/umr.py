@@ -861,8 +861,8 @@ class UmrValidator:
                     continue
                 # a word that opens with a word character is no punctuation
                 # (most are: one look instead of a match)
-                first = word.text[0]
-                if first.isalnum() or first == "_" or not is_punctuation(word.text):
+                opening = word.text[0]
+                if opening.isalnum() or opening == "_" or not is_punctuation(word.text):
                     add(
                         Finding(
                             "U309",
