@@ -343,6 +343,7 @@ def _cut(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:  # noqa: C901
     blanks = 0
     is_header = _HEADER_LINE_RE.match
     heading_of = _HEADING_OF
+    document = BlockKind.DOCUMENT  # an enum member is a slow attribute
     for line in lines:
         stripped = line.strip()
         if not stripped:
@@ -380,7 +381,7 @@ def _cut(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:  # noqa: C901
         current.append(line)
         blanks = 0
         has_body = True
-        if section is BlockKind.DOCUMENT:
+        if section is document:
             document_content = True
     if current and "".join(current).strip():
         yield first_line, current
@@ -416,6 +417,10 @@ def _plain_meta_fields(body: str) -> list[tuple[str, int, int]] | None:
         fields.append((key, value_start, value_start + len(value_text.strip())))
         offset += len(piece) + 2
     return fields
+
+
+#: the kinds of block, in order (iterating an enum is slow)
+_BLOCK_KINDS = tuple(BlockKind)
 
 
 def _split_items(text: str, offset: int) -> list[Word]:
@@ -543,7 +548,7 @@ class _SentenceReader:
                 self.alignment_block(content)
             else:
                 self.document_block(content)
-        for kind in BlockKind:
+        for kind in _BLOCK_KINDS:
             if kind not in sentence.blocks:
                 at = sentence.end
                 self.note(Note.MISSING_BLOCK, at, at, HEADINGS.get(kind, "token block"))

@@ -397,12 +397,14 @@ class UmrValidator:
             return dict(sentence.fallback_nodes)
         options = self.options
         triples, kinds = graph.triples, graph.kinds
+        # an enum member is a slow attribute: looked up once, not per triple
+        instance = TripleKind.INSTANCE
         concepts: dict[str, str] = {}
         defined_at: dict[str, int] = {}
         for index, ((var, _, concept), kind) in enumerate(
             zip(triples, kinds, strict=True)
         ):
-            if kind is not TripleKind.INSTANCE:
+            if kind is not instance:
                 continue
             match = _VARIABLE_RE.fullmatch(var)
             if match is None or not match.group(2).islower():
@@ -441,7 +443,7 @@ class UmrValidator:
         for index, ((source, role, target), kind) in enumerate(
             zip(triples, kinds, strict=True)
         ):
-            if kind is TripleKind.INSTANCE:
+            if kind is instance:
                 continue
             target_is_node = target in concepts
             if (
@@ -623,8 +625,9 @@ class UmrValidator:
     ) -> None:
         relax = self.options.allow_duplicate_roles
         incoming_name: set[str] = set()
+        relation = TripleKind.RELATION
         for (_, role, target), kind in zip(graph.triples, graph.kinds, strict=True):
-            if kind is TripleKind.RELATION and role in (":name", ":ARG2"):
+            if kind is relation and role in (":name", ":ARG2"):
                 incoming_name.add(target)
         for node, roles in out_roles.items():
             first: dict[str, int] = {}
