@@ -745,8 +745,9 @@ def _offsets(graph: Graph) -> list[tuple[int, int, int, int]]:
 
 
 #: a role token of a graph the fast path read (a colon that starts a
-#: token), or a string (skipped: it may hold " :")
-_FAST_ROLE_RE = re.compile(r'"[^"]*"|(?<![^\s()]):[^\s"()/:~]*')
+#: token), or a string (skipped: it may hold " :"); the colon is matched
+#: before the look behind at it, which would otherwise run at every character
+_FAST_ROLE_RE = re.compile(r'"[^"]*"|:(?<![^\s()]:)[^\s"()/:~]*')
 
 
 def fast_role_places(graph: Graph) -> list[tuple[int, int]] | None:

@@ -108,9 +108,8 @@ _NO_CYCLE_ROLES = frozenset({":quote", ":modal-predicate"})
 _WIKIDATA_RE = re.compile(r'"Q[1-9][0-9]*"')
 #: roles that make a node an event (with a concept that is not -91)
 _EVENT_ROLES = frozenset({*(f":ARG{n}" for n in range(7)), ":aspect", ":modstr"})
-#: white space at a line's end, in ASCII text without CR (what str.rstrip
-#: strips there)
-_TRAILING_ASCII_SPACE_RE = re.compile(r"[ \t\f\v\x1c\x1d\x1e\x1f]+$", re.M)
+#: the white space of ASCII text without CR (what str.rstrip strips there)
+_ASCII_SPACE = frozenset(" \t\f\v\x1c\x1d\x1e\x1f")
 _SEVERITY = {code: rule.severity for code, rule in UMR_RULES.items()}
 
 _NOTE_CODES = {
@@ -197,10 +196,14 @@ class UmrValidator:
         if text.isascii() and "\r" not in text:
             # nothing to compose, no CR: only trailing white space, found at once
             if check_spaces:
-                for match in _TRAILING_ASCII_SPACE_RE.finditer(text):
-                    add(self.finding("U001", "trailing white space", Span(
-                        source, match.start(), match.end()
-                    )))
+                offset = 0
+                for line in text.split("\n"):
+                    if line and line[-1] in _ASCII_SPACE:
+                        kept = len(line.rstrip())
+                        add(self.finding("U001", "trailing white space", Span(
+                            source, offset + kept, offset + len(line)
+                        )))
+                    offset += len(line) + 1
             return
         offset = 0
         for line in text.split("\n"):
