@@ -217,15 +217,33 @@ def test_fast_role_places_are_those_of_the_full_parser() -> None:
     assert checked > 5000
 
 
-def test_a_role_in_a_string_is_no_role() -> None:
-    doc = read_umr_string(
-        '# :: snt1\nWords: x\n\n# sentence level graph:\n'
-        '(s1e / emoticon\n    :value "( :" :mod (s1a / a))\n'
-    )
-    graph = doc.sentences[0].graph
-    assert graph is not None and graph.offsets_factory is not None
-    places = umr_module.fast_role_places(graph)
-    assert [graph.source.text[a:b] for a, b in places or []] == [":value", ":mod"]
+@pytest.mark.parametrize(
+    "graph",
+    [
+        '(s1e / emoticon\n    :value "( :" :mod (s1a / a))',
+        "(s1a / a :mod s1b:z s1c)",
+        '(s1a / a :op1 "a\\"b :c" :mod (s1b / b))',
+        "(s1a / a~e.1 :ARG0~e.2 (s1b / b :quant 5~e.3))",
+        '(s1a / a :op1 "x y :z" :mod(s1b / b))',
+        "(s1a / a :mod (s1b / b):ARG1 s1a)",
+        '(s1a / a :op1 "a\\\\" :op2 "b :c")',
+    ],
+)
+def test_role_places_of_odd_graphs_are_those_of_the_full_parser(graph: str) -> None:
+    from amrcheck.graph import TripleKind
+    from amrcheck.reading._parse import _graph_offsets
+
+    doc = read_umr_string(f"# :: snt1\nWords: x\n\n# sentence level graph:\n{graph}\n")
+    read = doc.sentences[0].graph
+    assert read is not None and read.offsets_factory is not None  # the fast path
+    expected = [
+        (offsets[0], offsets[1])
+        for offsets, kind in zip(
+            _graph_offsets(read.source, read.start, read.end), read.kinds, strict=True
+        )
+        if kind is not TripleKind.INSTANCE
+    ]
+    assert umr_module.fast_role_places(read) == expected
 
 
 _META_PARTS = st.sampled_from(
