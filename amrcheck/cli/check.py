@@ -17,7 +17,13 @@ import typer
 
 from ..errors import ConfigError
 from ..reading.umr import is_umr_path
-from ..validation.filecheck import FileResult, check_file, ordered_findings, summary
+from ..validation.filecheck import (
+    FileResult,
+    check_file,
+    finding_lines,
+    ordered_findings,
+    summary,
+)
 from ..validation.rules import check_patterns
 from ..validation.umr import UmrOptions
 from ..workflows.config import load_config
@@ -92,7 +98,7 @@ def check(
         result = check_file(path, chosen, dropped, umr)
         if streaming and result.findings:
             # one write per file
-            typer.echo("\n".join([str(f) for f in result.take_findings()]))
+            typer.echo("\n".join(finding_lines(result.take_findings())))
         results.append(result)
     for result in results:
         if result.problem is not None:
@@ -100,7 +106,7 @@ def check(
     if output_format is OutputFormat.JSON:
         typer.echo(json.dumps(_json_report(results), indent=2, ensure_ascii=False))
     else:
-        lines = [str(finding) for finding in ordered_findings(results)]
+        lines = finding_lines(ordered_findings(results))
         if lines:  # one write
             typer.echo("\n".join(lines))
         if not quiet:

@@ -47,6 +47,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import partial
+from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
@@ -354,6 +355,7 @@ def _cut(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:  # noqa: C901
     blanks = 0
     is_header = _HEADER_LINE_RE.match
     heading_of = _HEADING_OF
+    document = BlockKind.DOCUMENT  # an enum member is a slow attribute
     for line in lines:
         stripped = line.strip()
         if not stripped:
@@ -391,7 +393,7 @@ def _cut(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:  # noqa: C901
         current.append(line)
         blanks = 0
         has_body = True
-        if section is BlockKind.DOCUMENT:
+        if section is document:
             document_content = True
     if current and "".join(current).strip():
         yield first_line, current
@@ -406,6 +408,31 @@ _COMMA_PART_RE = re.compile(r"[^,]+")
 
 
 _new_tuple = tuple.__new__
+
+
+def _plain_meta_fields(body: str) -> list[tuple[str, int, int]] | None:
+    """The fields of ``body`` (`` :: key = value :: key = value``), each
+    (key, value start, value end), when all are plainly written: what
+    :data:`_META_FIELD_RE` finds there, without a regex (each sentence of a
+    release has such a line); None for anything else."""
+    if not body.isascii() or ":::" in body:
+        return None
+    fields = []
+    pieces = body.split("::")
+    offset = len(pieces[0]) + 2
+    for piece in pieces[1:]:
+        key_text, equals, value_text = piece.partition("=")
+        key = key_text.strip()
+        if not equals or not key or ":" in key or len(key.split()) != 1:
+            return None
+        value_start = offset + len(piece) - len(value_text.lstrip())
+        fields.append((key, value_start, value_start + len(value_text.strip())))
+        offset += len(piece) + 2
+    return fields
+
+
+#: the kinds of block, in order (iterating an enum is slow)
+_BLOCK_KINDS = tuple(BlockKind)
 
 
 def _split_items(text: str, offset: int) -> list[Word]:
@@ -454,16 +481,20 @@ class _SentenceReader:
         comments_seen = False  # comment lines (other than the heading) in this block
         offset = 0
         heading_of = _HEADING_OF
+        without_cr = "\r" not in text
         for raw in split_lines(text) if lines_of_text is None else lines_of_text:
             start = offset
             offset += len(raw)
-            line = raw.rstrip("\r\n")
-            end = start + len(line)
-            stripped = line.strip()
+            stripped = raw.strip()
             if not stripped:
                 blanks += 1
                 continue
-            first = end - len(line.lstrip())
+            if without_cr:  # only the last line may lack its \n
+                end = offset - 1 if raw[-1] == "\n" else offset
+            else:
+                end = start + len(raw.rstrip("\r\n"))
+            # the first character that is not white space opens the stripped line
+            first = start + raw.find(stripped[0])
             kind = (
                 heading_of.get("".join(stripped.lower().split()))
                 if stripped[0] == "#" and stripped[-1] == ":"
@@ -529,7 +560,7 @@ class _SentenceReader:
                 self.alignment_block(content)
             else:
                 self.document_block(content)
-        for kind in BlockKind:
+        for kind in _BLOCK_KINDS:
             if kind not in sentence.blocks:
                 at = sentence.end
                 self.note(Note.MISSING_BLOCK, at, at, HEADINGS.get(kind, "token block"))
@@ -538,6 +569,8 @@ class _SentenceReader:
     # -- token block --
 
     def header_line(self, stripped: str, start: int, end: int) -> None:
+        if stripped[1:2] == "#":
+            return  # a rule of '#': no number, no metadata
         sentence = self.sentence
         line = self.text[start:end]
         match = _SNT_RE.match(stripped)
@@ -555,6 +588,15 @@ class _SentenceReader:
         if _META_RE.match(stripped):
             body = line.split("meta-info", 1)[1]
             base = start + line.index("meta-info") + len("meta-info")
+            fields = _plain_meta_fields(body)
+            if fields is not None:
+                for key, value_start, value_end in fields:
+                    sentence.metadata[key] = body[value_start:value_end]
+                    sentence.metadata_places[key] = (
+                        base + value_start,
+                        base + value_end,
+                    )
+                return
             for m in _META_FIELD_RE.finditer(body):
                 sentence.metadata[m.group(1)] = m.group(2)
                 sentence.metadata_places[m.group(1)] = (
@@ -569,7 +611,9 @@ class _SentenceReader:
             if match is None:
                 self.note(Note.INVALID_LINE, start, end, "token block")
                 continue
-            header = _SPACES_RE.sub(" ", match.group(1))
+            header = match.group(1)  # letters and spaces
+            if "  " in header:
+                header = _SPACES_RE.sub(" ", header)
             self.sentence.rows.append(
                 Row(
                     header,
@@ -719,6 +763,32 @@ def _offsets(graph: Graph) -> list[tuple[int, int, int, int]]:
             offsets.append((*role, start, end))
             role = None
     return offsets
+
+
+#: a string, or a role token: in a graph the fast path read (which holds no
+#: comment) every colon outside a string opens a role token, as it does for
+#: :data:`_OFFSET_TOKEN_RE`
+_ROLE_OR_STRING_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"|:[^\s"()/:~]*')
+
+
+def fast_role_places(graph: Graph) -> list[tuple[int, int]] | None:
+    """(start, end) of each role token of ``graph``, in text order (that of
+    its non-instance triples), when the fast path read it (None otherwise:
+    then :attr:`Graph.offsets` has them).
+
+    Cheaper than :func:`_offsets` when only roles are asked for: one pattern
+    finds the strings and the roles, nothing else. Tests check them against
+    the full parser's on the English release and on odd texts the fast
+    path accepts (``s1b:z``, escaped quotes, alignments).
+    """
+    if graph.offsets_factory is None:
+        return None
+    text = graph.source.text
+    return [
+        match.span()
+        for match in _ROLE_OR_STRING_RE.finditer(text, graph.start, graph.end)
+        if text[match.start()] == ":"
+    ]
 
 
 def _graph_code(finding: Finding) -> Finding:
@@ -954,10 +1024,12 @@ def iter_umr_file(path: str | Path) -> Iterator[UmrSentence]:
         RefusedInputError: not a regular file, or endless.
     """
     name = str(path)
-    return iter_umr_lines(_file_lines(name), name)
+    # the lines of each piece, chained in C: no generator resumed per line
+    return iter_umr_lines(chain.from_iterable(_file_pieces(name)), name)
 
 
-def _file_lines(name: str) -> Iterator[str]:
+def _file_pieces(name: str) -> Iterator[list[str]]:
+    """The lines of the file, a list for each piece read."""
     with open_input(name) as handle:
         pending = b""
         lines_before = 0
@@ -979,10 +1051,10 @@ def _file_lines(name: str) -> Iterator[str]:
             if first and text.startswith("\ufeff"):
                 text = text[1:]
             first = False
-            yield from split_lines(text)
+            yield split_lines(text)
         if pending:
             text = decode_utf8(pending, name, lines_before)
-            yield from split_lines(text)
+            yield split_lines(text)
 
 
 def read_umr(path: str | Path) -> UmrDocument:

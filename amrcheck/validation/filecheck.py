@@ -24,10 +24,11 @@ from __future__ import annotations
 import gc
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 
 from ..errors import InputError, RefusedInputError
-from ..findings import Finding
+from ..findings import Finding, Severity
 from ..reading.corpus import read_chunks
 from ..reading.umr import is_umr_path, iter_umr_file
 from ..span import SourceText
@@ -63,7 +64,7 @@ class FileResult:
         """The findings, taken out (a front end that prints them at once
         need not hold them all); the counts keep them."""
         taken, self.findings = self.findings, []
-        errors = sum(f.is_error for f in taken)
+        errors = [f.severity for f in taken].count(Severity.ERROR)
         self.taken_errors += errors
         self.taken_warnings += len(taken) - errors
         return taken
@@ -154,14 +155,16 @@ def _check_umr(
 def _sort_in_sentence(found: list[Finding], source: SourceText) -> None:
     """Sort one sentence's findings by place and code, as :func:`_place`
     would: within one source, offsets are in the order of (line, column)."""
-    if all(finding.span.source is source for finding in found):
+    # (the keys made in C: a release check sorts ~700,000 findings)
+    if list(map(_source_of, found)).count(source) == len(found):
         found.sort(key=_offset_and_code)
     else:
         found.sort(key=_place)
 
 
-def _offset_and_code(finding: Finding) -> tuple[int, str]:
-    return finding.span.start, finding.code
+#: a source has no ``__eq__``: counting it in a list counts identical ones
+_source_of = attrgetter("span.source")
+_offset_and_code = attrgetter("span.start", "code")
 
 
 def _place(finding: Finding) -> tuple[int, int, str]:
@@ -173,6 +176,30 @@ def ordered_findings(results: list[FileResult]) -> list[Finding]:
     """Every finding of ``results``, by file path, then place in the file."""
     ordered = sorted(results, key=lambda result: result.path)
     return [finding for result in ordered for finding in result.findings]
+
+
+def finding_lines(findings: list[Finding]) -> list[str]:
+    """``str(finding)`` of each finding (``path:line:col: CODE message``),
+    made without two method calls per finding: a UMR release check prints
+    ~700,000 of them."""
+    lines: list[str] = []
+    add = lines.append
+    source = None
+    starts: list[int] = []
+    path, first_line = "", 0
+    for finding in findings:
+        span = finding.span
+        if span.source is not source:
+            source = span.source
+            starts = source.line_starts()
+            path, first_line = source.path, source.first_line - 1
+        start = span.start
+        index = bisect_right(starts, start)
+        add(
+            f"{path}:{index + first_line}:{start - starts[index - 1] + 1}: "
+            f"{finding.code} {finding.message}"
+        )
+    return lines
 
 
 def plural(count: int, word: str) -> str:

@@ -33,7 +33,14 @@ from dataclasses import dataclass
 
 from ..findings import Finding, Related
 from ..graph import Graph, TripleKind
-from ..reading.umr import STANDARD_ROWS, BlockKind, Note, UmrSentence, Word
+from ..reading.umr import (
+    STANDARD_ROWS,
+    BlockKind,
+    Note,
+    UmrSentence,
+    Word,
+    fast_role_places,
+)
 from ..span import Span
 from .umr_inventory import (
     DISCOURSE_CONCEPTS,
@@ -147,7 +154,7 @@ class UmrValidator:
         self.entities: set[str] = set()  # in a :same-entity triple
         self.events: set[str] = set()  # detected events of the document
         self.definitions: dict[str, int] = {}  # the current graph's instance triples
-        self.defined = _Definitions(None)  # where the current graph's are
+        self.defined = _GraphPlaces(None)  # where the current graph's are
 
     # -- helpers --
 
@@ -386,19 +393,21 @@ class UmrValidator:
         """Check the graph; return its variables' concepts."""
         graph = sentence.graph
         self.definitions = {}
-        self.defined = _Definitions(graph)
+        self.defined = _GraphPlaces(graph)
         if graph is None:
             for var, concept in sentence.fallback_nodes.items():
                 self.nodes.setdefault(var, _Node(self.position, concept))
             return dict(sentence.fallback_nodes)
         options = self.options
         triples, kinds = graph.triples, graph.kinds
+        # an enum member is a slow attribute: looked up once, not per triple
+        instance = TripleKind.INSTANCE
         concepts: dict[str, str] = {}
         defined_at: dict[str, int] = {}
         for index, ((var, _, concept), kind) in enumerate(
             zip(triples, kinds, strict=True)
         ):
-            if kind is not TripleKind.INSTANCE:
+            if kind is not instance:
                 continue
             match = _VARIABLE_RE.fullmatch(var)
             if match is None or not match.group(2).islower():
@@ -437,7 +446,7 @@ class UmrValidator:
         for index, ((source, role, target), kind) in enumerate(
             zip(triples, kinds, strict=True)
         ):
-            if kind is TripleKind.INSTANCE:
+            if kind is instance:
                 continue
             target_is_node = target in concepts
             if (
@@ -447,11 +456,11 @@ class UmrValidator:
             ):
                 self.reference(target, concepts, graph, index, add)
                 continue
-            if target_is_node and defined_at[target] > index:
-                if (
-                    not graph.defines_target(index)
-                    and not options.allow_forward_references
-                ):
+            # the edge that opens its target's node comes right before the
+            # node's definition (Graph.defines_target): only a later one is
+            # a use before the definition
+            if target_is_node and defined_at[target] > index + 1:
+                if not options.allow_forward_references:
                     add(
                         self.finding(
                             "U212",
@@ -518,7 +527,7 @@ class UmrValidator:
                 self.finding(
                     "U220",
                     f"role {role!r} is not in UMR's inventory",
-                    graph.role_span(index),
+                    self.defined.role(index),
                 )
             )
             return
@@ -619,8 +628,9 @@ class UmrValidator:
     ) -> None:
         relax = self.options.allow_duplicate_roles
         incoming_name: set[str] = set()
+        relation = TripleKind.RELATION
         for (_, role, target), kind in zip(graph.triples, graph.kinds, strict=True):
-            if kind is TripleKind.RELATION and role in (":name", ":ARG2"):
+            if kind is relation and role in (":name", ":ARG2"):
                 incoming_name.add(target)
         for node, roles in out_roles.items():
             first: dict[str, int] = {}
@@ -643,8 +653,8 @@ class UmrValidator:
                         self.finding(
                             "U224",
                             f"{node!r} has {role} more than once",
-                            graph.role_span(index),
-                            (Related(graph.role_span(first[role]), "first here"),),
+                            self.defined.role(index),
+                            (Related(self.defined.role(first[role]), "first here"),),
                         )
                     )
             ops.sort()
@@ -654,7 +664,7 @@ class UmrValidator:
                         self.finding(
                             "U225",
                             f":op{number} without :op{number - 1}",
-                            graph.role_span(index),
+                            self.defined.role(index),
                         )
                     )
                     break
@@ -668,7 +678,7 @@ class UmrValidator:
                         self.finding(
                             "U226",
                             f"name {node!r} has {other[0][0]}",
-                            graph.role_span(other[0][1]),
+                            self.defined.role(other[0][1]),
                         )
                     )
         for node, concept in concepts.items():
@@ -717,7 +727,7 @@ class UmrValidator:
                             "U231",
                             f"{marked[0][0]} on {node!r} ({concept}), "
                             "which is not an event",
-                            graph.role_span(marked[0][1]),
+                            self.defined.role(marked[0][1]),
                         )
                     )
                 continue
@@ -751,7 +761,7 @@ class UmrValidator:
                             "U232",
                             ":modal-strength belongs to the document "
                             "level (:modal triples)",
-                            graph.role_span(strengths[0]),
+                            self.defined.role(strengths[0]),
                         )
                     )
                 if node not in temporal_nodes:
@@ -834,13 +844,15 @@ class UmrValidator:
         if graph is not None and has_block and not options.optional_alignments:
             place = self.defined.place
             definitions = self.definitions
+            severity = _SEVERITY["U304"]
             for variable in concepts:
                 if variable not in aligned:
                     add(
-                        self.finding(
+                        Finding(
                             "U304",
                             f"node {variable!r} has no alignment line "
                             "(0-0 when no word expresses it)",
+                            severity,
                             place(variable, definitions[variable]),
                         )
                     )
@@ -851,7 +863,12 @@ class UmrValidator:
             severity = _SEVERITY["U309"]
             is_punctuation = _PUNCTUATION.fullmatch
             for number, word in enumerate(words, start=1):
-                if not word_nodes[number] and not is_punctuation(word.text):
+                if word_nodes[number]:
+                    continue
+                # a word that opens with a word character is no punctuation
+                # (most are: one look instead of a match)
+                opening = word.text[0]
+                if opening.isalnum() or opening == "_" or not is_punctuation(word.text):
                     add(
                         Finding(
                             "U309",
@@ -973,6 +990,13 @@ class UmrValidator:
                         span(*place),
                     )
                 )
+        if block.triples:
+            # the places kept for the whole document (pending nodes, temporal
+            # and coreference triples) share one copy of the block's lines
+            first = block.triples[0].places[0][0]
+            last = block.triples[-1].places[2][1]
+            lines = span(first, last).detached()
+            kept_source, shift = lines.source, first - lines.start
         for triple in block.triples:
             triple_span = span(triple.places[0][0], triple.places[2][1])
             known = DOCUMENT_RELATIONS.get(triple.group)
@@ -992,7 +1016,11 @@ class UmrValidator:
                 if node in concepts:
                     current = True
                 elif node not in self.nodes and node not in DOCUMENT_CONSTANTS:
-                    self.pending.append((node, self.position, span(*place).detached()))
+                    self.pending.append((
+                        node,
+                        self.position,
+                        Span(kept_source, place[0] - shift, place[1] - shift),
+                    ))
             pair = (triple.source, triple.target)
             if not current and pair not in (
                 ("root", "author"),
@@ -1006,21 +1034,20 @@ class UmrValidator:
                     )
                 )
             if triple.group == ":temporal":
+                kept = Span(
+                    kept_source, triple_span.start - shift, triple_span.end - shift
+                )
                 self.temporal.append(
-                    (*pair[:1], triple.relation, pair[1], triple_span.detached())
+                    (triple.source, triple.relation, triple.target, kept)
                 )
             elif triple.group == ":coref" and triple.relation in (
                 ":same-entity",
                 ":same-event",
             ):
-                self.coref.append(
-                    (
-                        triple.source,
-                        triple.relation,
-                        triple.target,
-                        triple_span.detached(),
-                    )
+                kept = Span(
+                    kept_source, triple_span.start - shift, triple_span.end - shift
                 )
+                self.coref.append((triple.source, triple.relation, triple.target, kept))
                 self.coref_kind(
                     triple.source, triple.target, triple.relation, triple_span, add
                 )
@@ -1198,14 +1225,32 @@ def _reachable(earlier: dict[str, set[str]], start: str) -> set[str]:
 _DEFINITION_RE = re.compile(r'\(\s*([^\s()/:"~]+)\s*/')
 
 
-class _Definitions:
-    """Where each variable of one graph is defined (:meth:`place`)."""
+class _GraphPlaces:
+    """Where each variable of one graph is defined (:meth:`place`), and
+    where its roles are (:meth:`role`)."""
 
-    __slots__ = ("graph", "places")
+    __slots__ = ("graph", "places", "roles")
 
     def __init__(self, graph: Graph | None) -> None:
         self.graph = graph
         self.places: dict[str, tuple[int, int]] | None = None
+        self.roles: list[tuple[int, int]] | None = None
+
+    def role(self, index: int) -> Span:
+        """The role of triple ``index`` (not an instance triple): for a graph
+        the fast path read, from its role tokens alone
+        (:func:`~amrcheck.reading.umr.fast_role_places`), which are cheaper
+        than the offsets of all its triples."""
+        graph = self.graph
+        assert graph is not None
+        if graph.offsets_factory is None:
+            return graph.role_span(index)
+        if self.roles is None:
+            self.roles = fast_role_places(graph)
+        assert self.roles is not None
+        # the non-instance triples are in the order of their role tokens
+        ordinal = index - graph.kinds[:index].count(TripleKind.INSTANCE)
+        return Span(graph.source, *self.roles[ordinal])
 
     def place(self, variable: str, index: int) -> Span:
         """Where ``variable`` (instance triple ``index``) is defined: the

@@ -7,6 +7,8 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from amrcheck.errors import InputError
 from amrcheck.reading import umr as umr_module
@@ -188,6 +190,78 @@ def test_latin_1_bytes_are_one_located_error(tmp_path: Path) -> None:
 def test_umr_content_in_txt_is_recognised() -> None:
     assert is_umr_path(LAYOUTS / "umr_content.txt")
     assert not is_umr_path(SHARED_DATA / "umr" / "ancast_samples" / "amr_gold.txt")
+
+
+def test_fast_role_places_are_those_of_the_full_parser() -> None:
+    from amrcheck.graph import TripleKind
+    from amrcheck.reading._parse import _graph_offsets
+
+    checked = 0
+    for path in [*sorted(ENGLISH.glob("*.umr"))[::5], *LAYOUTS.glob("*.umr")]:
+        for sentence in iter_umr_file(path):
+            graph = sentence.graph
+            if graph is None or graph.offsets_factory is None:
+                assert graph is None or umr_module.fast_role_places(graph) is None
+                continue
+            expected = [
+                (offsets[0], offsets[1])
+                for offsets, kind in zip(
+                    _graph_offsets(graph.source, graph.start, graph.end),
+                    graph.kinds,
+                    strict=True,
+                )
+                if kind is not TripleKind.INSTANCE
+            ]
+            assert umr_module.fast_role_places(graph) == expected, (path, sentence)
+            checked += 1
+    assert checked > 5000
+
+
+@pytest.mark.parametrize(
+    "graph",
+    [
+        '(s1e / emoticon\n    :value "( :" :mod (s1a / a))',
+        "(s1a / a :mod s1b:z s1c)",
+        '(s1a / a :op1 "a\\"b :c" :mod (s1b / b))',
+        "(s1a / a~e.1 :ARG0~e.2 (s1b / b :quant 5~e.3))",
+        '(s1a / a :op1 "x y :z" :mod(s1b / b))',
+        "(s1a / a :mod (s1b / b):ARG1 s1a)",
+        '(s1a / a :op1 "a\\\\" :op2 "b :c")',
+    ],
+)
+def test_role_places_of_odd_graphs_are_those_of_the_full_parser(graph: str) -> None:
+    from amrcheck.graph import TripleKind
+    from amrcheck.reading._parse import _graph_offsets
+
+    doc = read_umr_string(f"# :: snt1\nWords: x\n\n# sentence level graph:\n{graph}\n")
+    read = doc.sentences[0].graph
+    assert read is not None and read.offsets_factory is not None  # the fast path
+    expected = [
+        (offsets[0], offsets[1])
+        for offsets, kind in zip(
+            _graph_offsets(read.source, read.start, read.end), read.kinds, strict=True
+        )
+        if kind is not TripleKind.INSTANCE
+    ]
+    assert umr_module.fast_role_places(read) == expected
+
+
+_META_PARTS = st.sampled_from(
+    ["", " ", "::", " :: ", "sent_id", "a b", "k:", "=", " = ", "v", "\t", ":", "é"]
+)
+
+
+@given(st.text(alphabet=" \t:=ab#\x0b\u2028é", max_size=14) | st.lists(
+    _META_PARTS, max_size=12).map("".join))
+@settings(max_examples=1000, deadline=None)
+def test_plain_metadata_fields_read_as_the_pattern_reads_them(body: str) -> None:
+    fast = umr_module._plain_meta_fields(body)
+    if fast is not None:
+        expected = [
+            (m.group(1), m.start(2), m.end(2))
+            for m in umr_module._META_FIELD_RE.finditer(body)
+        ]
+        assert expected == fast
 
 
 def test_cheap_offsets_are_those_of_the_full_parser() -> None:

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from amrcheck.reading.umr import read_umr, read_umr_string
-from amrcheck.validation.filecheck import check_file
+from amrcheck.validation.filecheck import check_file, finding_lines
 from amrcheck.validation.rules import check_patterns, select_findings
 from amrcheck.validation.umr import UmrOptions, validate_umr
 from amrcheck.validation.umr_rules import UMR_RULES
@@ -251,6 +251,7 @@ def test_a_checked_umr_file_lists_its_findings_by_place_and_code() -> None:
     assert keys == sorted(keys)
     everything = validate_umr(read_umr(path))
     assert sorted(map(str, everything)) == sorted(map(str, result.findings))
+    assert finding_lines(result.findings) == [str(f) for f in result.findings]
     errors, warnings = result.errors, result.warnings
     taken = result.take_findings()
     assert len(taken) == errors + warnings and result.findings == []
