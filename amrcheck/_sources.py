@@ -42,9 +42,11 @@ class SourcesFirst:
         for folder in path:
             finder = FileFinder(folder, (SourceFileLoader, SOURCE_SUFFIXES))
             spec = finder.find_spec(name, target)
-            if spec is not None:
+            if spec is not None and spec.loader is not None:
                 return spec
-        return None  # not a source file: Python's own finders look
+        # not a source file (or a namespace package, such as amrcheck.data,
+        # whose path Python's own finder makes): Python's finders look
+        return None
 
 
 def pure_python_asked() -> bool:
