@@ -202,7 +202,9 @@ def test_the_parity_and_invariance_suites_pass_compiled(
 ) -> None:
     (tmp_path / "where_loaded.py").write_text(_WHERE.format(modules=COMPILED))
     env = _env(installed, pure=False)
-    env["PYTHONPATH"] = os.pathsep.join([str(installed), str(tmp_path)])
+    # the checkout last: its tests package, not another checkout's that an
+    # editable install may have put on sys.path
+    env["PYTHONPATH"] = os.pathsep.join([str(installed), str(tmp_path), str(REPO)])
     done = subprocess.run(
         [sys.executable, "-P", "-m", "pytest", "-q", "-x", "--import-mode=append",
          "-p", "where_loaded", "-p", "no:xdist", "-p", "no:cacheprovider",
