@@ -22,12 +22,14 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-#: where the time of reading, standardising, numbering and the search goes
+#: where the time goes: reading, standardising, canonical numbering, and the
+#: alignment search (plain until numba's compiled search is loaded)
 COMPILED = [
     "amrcheck/canonical.py",
     "amrcheck/standardize.py",
     "amrcheck/reading/_parse.py",
     "amrcheck/reading/metadata.py",
+    "amrcheck/metrics/_search.py",
 ]
 
 #: the commands that build extensions (not sdist, egg_info, dist_info ...)

@@ -1,9 +1,9 @@
 """Bench (not a test): the compiled build beside the pure one and smatch 1.0.4.
 
 The compiled build is what ``pip install .`` makes where a C compiler works
-(``setup.py``: mypyc compiles reading, standardising and canonical
-numbering): a wheel is built from this checkout's packages and installed
-into ``--site`` (``/tmp/amrcheck-bench/compiled-site``; kept, so later runs
+(``setup.py``: mypyc compiles reading, standardising, canonical numbering
+and the plain search): a wheel is built from this checkout's packages and
+installed into ``--site`` (``/tmp/amrcheck-bench/compiled-site``; kept, so later runs
 reuse it; ``--rebuild`` builds it again). The pure build is the same
 install with ``AMRCHECK_PURE_PYTHON=1`` (the ``.py`` sources beside the
 compiled modules): the two differ by the compilation alone. Every run is a
@@ -47,7 +47,12 @@ from workloads import unrelated  # noqa: E402
 
 WORK = Path("/tmp/amrcheck-bench")
 #: the modules setup.py compiles (checked loaded compiled in --site)
-COMPILED = ["amrcheck.canonical", "amrcheck.standardize", "amrcheck.reading._parse"]
+COMPILED = [
+    "amrcheck.canonical",
+    "amrcheck.standardize",
+    "amrcheck.reading._parse",
+    "amrcheck.metrics._search",
+]
 
 
 def build(site: Path, rebuild: bool) -> float | None:

@@ -34,11 +34,13 @@ from tests.conftest import REPO, SHARED_DATA
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 #: the modules setup.py compiles: reading, standardising, canonical numbering
+#: and the (plain) search
 COMPILED = [
     "amrcheck.canonical",
     "amrcheck.standardize",
     "amrcheck.reading._parse",
     "amrcheck.reading.metadata",
+    "amrcheck.metrics._search",
 ]
 
 #: prints, as JSON: where each compiled module was loaded from, and a digest
