@@ -13,6 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from .__about__ import __version__
 
+# first: with AMRCHECK_PURE_PYTHON=1, the modules below load from their .py
+# sources even in a compiled build (see setup.py)
+from . import _sources  # noqa: F401  (isort: skip)
+
 # A function named like its own module is imported now: importing the
 # submodule (``import amrcheck.standardize``) would otherwise set the
 # package attribute to the module and hide the function.

@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "core",
         (
             "__about__",
+            "_sources",
             "types",
             "span",
             "errors",

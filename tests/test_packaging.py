@@ -2,10 +2,13 @@
 
 Built as a user would (``python -m build``: the sdist first, then the
 wheel from the unpacked sdist, so the sdist is proven to hold what a build
-needs), into a temp folder. The wheel is then installed with ``--no-deps``
-into a fresh virtual environment that sees this environment's packages
-(numpy, penman ...) but not this checkout, and its console scripts run
-from there: entry points and package data are checked for real.
+needs), into a temp folder, asked to compile (``AMRCHECK_COMPILE=1``) on a
+machine without a C compiler (``CC`` is ``/bin/false``): the build falls
+back to pure Python (``setup.py``) and the wheel is ``py3-none-any``. The wheel is then installed with
+``--no-deps`` into a fresh virtual environment that sees this
+environment's packages (numpy, penman ...) but not this checkout, and its
+console scripts run from there: entry points and package data are checked
+for real, and it scores. The compiled build: tests/test_compiled.py.
 """
 
 from __future__ import annotations
@@ -45,11 +48,13 @@ def _package_files() -> set[str]:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("dist")
+    no_compiler = {**os.environ, "AMRCHECK_COMPILE": "1", "CC": "/bin/false"}
     done = subprocess.run(
         [sys.executable, "-m", "build", "--outdir", str(out), str(REPO)],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True, text=True, timeout=600, env=no_compiler,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "no working C compiler: pure Python build" in done.stderr
     (sdist,) = out.glob("amrcheck-*.tar.gz")
     (wheel,) = out.glob("amrcheck-*-py3-none-any.whl")
     return {"sdist": sdist, "wheel": wheel}
@@ -64,12 +69,16 @@ def test_the_sdist_holds_the_packages_and_what_a_build_reads(
             for name in archive.getnames()
             if "/" in name and archive.getmember(name).isfile()
         }
-    needed = {"pyproject.toml", "README.md", "LICENSE", "PKG-INFO"}
+    needed = {"pyproject.toml", "setup.py", "README.md", "LICENSE", "PKG-INFO"}
     assert needed <= names
     assert _package_files() <= names
-    # nothing of the tests, docs or the extension (a bare README.md pattern
-    # used to pull in every README of the tree)
-    strays = names - _package_files() - needed - {".gitignore"}
+    # nothing of the tests, docs or the extension, nor mypyc's generated C;
+    # setuptools' own metadata (setup.cfg: its build tags) aside
+    strays = {
+        name
+        for name in names - _package_files() - needed
+        if not name.startswith("amrcheck.egg-info/")
+    } - {"setup.cfg", "MANIFEST.in"}
     assert strays == set(), strays
 
 
@@ -136,3 +145,15 @@ def test_the_wheel_installs_and_its_commands_run(
     exec((REPO / "amrcheck" / "__about__.py").read_text(encoding="utf-8"), about)
     version = run(str(bin_dir / "amrcheck"), "--version")
     assert version.stdout.strip() == f"amrcheck {about['__version__']}"
+    # it scores, as the checkout does: BAMBOO sts/main dev, paired by position
+    sts = REPO.parent / "shared" / "data" / "bamboo" / "sts" / "main"
+    score = ["score", str(sts / "src.dev.amr"), str(sts / "tgt.dev.amr"), "-q"]
+    installed = run(str(bin_dir / "amrcheck"), *score)
+    assert installed.returncode == 0, installed.stderr
+    checkout = subprocess.run(
+        [sys.executable, "-c", "from amrcheck.cli import main; main()", *score],
+        capture_output=True, text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=300,
+    )
+    assert 0.0 < float(installed.stdout) < 1.0
+    assert installed.stdout == checkout.stdout

@@ -14,8 +14,10 @@ with a deadline (the time budget: checked at every step, it stops the
 search with the best mapping so far) and a variant for documents
 (:data:`LARGE_CELLS`: sweeps, restarts near the best mapping). The
 functions here run as they are over Python lists (no start-up cost: small
-jobs), and :func:`compiled` gives numba-compiled versions of the very same
-functions over numpy arrays (about 20× faster per pair, ~0.5 s to load).
+jobs; in a compiled install, ``setup.py``, mypyc has compiled them from
+their type hints, about 4× faster), and :func:`compiled` gives
+numba-compiled versions of the very same functions over numpy arrays
+(about 20× faster per pair, ~0.5 s to load; numba ignores the hints).
 So the code keeps to what both run alike: indexing, integer and float
 arithmetic, loops, and the storage helpers below, which have a list and
 an array version. Random starts draw from a Lehmer generator in integer
@@ -28,10 +30,12 @@ as integers (one sequence per graph pair).
 from __future__ import annotations
 
 import math
+import os
 import time
 from bisect import bisect_left
+from collections.abc import Sequence
 from types import FunctionType
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -52,78 +56,83 @@ _KICK_SHARE = 0.05
 #: numba's ``objmode`` where compiled (:func:`compiled`); unused in plain code
 _objmode: Any = None
 
+#: the storage of plain code (numba's code takes numpy arrays in their place)
+Ints = list[int]
+Floats = list[float]
+_T = TypeVar("_T")
+
 # -- storage: lists here, numpy arrays where compiled (:func:`compiled`) -------
 
 
-def _ints(size, fill):
+def _ints(size: int, fill: int) -> list[int]:
     return [fill] * size
 
 
-def _floats(size):
+def _floats(size: int) -> list[float]:
     return [0.0] * size
 
 
-def _flags(size):
+def _flags(size: int) -> list[bool]:
     return [False] * size
 
 
-def _copy(values):
+def _copy(values: list[_T]) -> list[_T]:
     return list(values)
 
 
-def _sorted(values):
+def _sorted(values: list[int]) -> list[int]:
     return sorted(values)
 
 
-def _largest(values):
+def _largest(values: list[float]) -> float:
     return max(values, default=0.0)
 
 
-def _stable_order(values):
+def _stable_order(values: Sequence[float]) -> list[int]:
     """Indices of ``values`` by increasing value, ties by index."""
     return sorted(range(len(values)), key=values.__getitem__)
 
 
-def _array_ints(size, fill):
+def _array_ints(size: int, fill: int) -> Any:
     return np.full(size, fill, dtype=np.int64)
 
 
-def _array_floats(size):
+def _array_floats(size: int) -> Any:
     return np.zeros(size)
 
 
-def _array_flags(size):
+def _array_flags(size: int) -> Any:
     return np.zeros(size, dtype=np.bool_)
 
 
-def _array_copy(values):
+def _array_copy(values: Any) -> Any:
     return values.copy()
 
 
-def _array_sorted(values):
+def _array_sorted(values: Any) -> Any:
     return np.sort(values)
 
 
-def _array_largest(values):
+def _array_largest(values: Any) -> Any:
     return values.max() if len(values) else 0.0
 
 
-def _array_stable_order(values):
+def _array_stable_order(values: Any) -> Any:
     return np.argsort(values, kind="mergesort")
 
 
-def _now():
+def _now() -> float:
     return time.perf_counter()
 
 
-def _array_now():
+def _array_now() -> float:
     # numba has no clock: the interpreter reads it (about 1 us a call)
     with _objmode(now="float64"):
         now = time.perf_counter()
     return now
 
 
-def _out_of_time(deadline, cut):
+def _out_of_time(deadline: float, cut: list[int]) -> bool:
     """Whether ``deadline`` (``time.perf_counter()`` seconds) has passed;
     then also ``cut[0] = 1``."""
     if deadline < math.inf and _now() >= deadline:
@@ -132,7 +141,7 @@ def _out_of_time(deadline, cut):
     return False
 
 
-def _random_below(state, bound):
+def _random_below(state: list[int], bound: int) -> int:
     """A draw in ``[0, bound)`` from the Lehmer generator in ``state[0]``.
 
     Integer arithmetic only, so the plain and the compiled search draw the
@@ -142,7 +151,7 @@ def _random_below(state, bound):
     return state[0] % bound
 
 
-def _put_change(changes, row, node, old, new):
+def _put_change(changes: list[int], row: int, node: int, old: int, new: int) -> None:
     """Row ``row`` of the flat (node, old target, new target) table ``changes``."""
     changes[3 * row], changes[3 * row + 1], changes[3 * row + 2] = node, old, new
 
@@ -150,7 +159,9 @@ def _put_change(changes, row, node, old, new):
 # -- pairwise lookups and the climber's state ---------------------------------
 
 
-def _pair_weight(row_start, partners, weights, p, q):
+def _pair_weight(
+    row_start: list[int], partners: list[int], weights: list[float], p: int, q: int
+) -> float:
     """Weight of node pairs ``p`` and ``q`` together (0 if none or p, q < 0)."""
     if p < 0 or q < 0:
         return 0.0
@@ -159,7 +170,9 @@ def _pair_weight(row_start, partners, weights, p, q):
     return weights[found] if found < high and partners[found] == q else 0.0
 
 
-def _array_pair_weight(row_start, partners, weights, p, q):
+def _array_pair_weight(
+    row_start: Any, partners: Any, weights: Any, p: int, q: int
+) -> Any:
     # :func:`_pair_weight` compiled: numba has no ``bisect``
     if p < 0 or q < 0:
         return 0.0
@@ -176,7 +189,10 @@ def _array_pair_weight(row_start, partners, weights, p, q):
     return 0.0
 
 
-def _load(n1, n2, unary, row_start, partners, weights, mapping, m, inv, gain):
+def _load(
+    n1: int, n2: int, unary: Floats, row_start: Ints, partners: Ints,
+    weights: Floats, mapping: Ints, m: Ints, inv: Ints, gain: Floats,
+) -> float:
     """Load ``mapping`` into ``m``/``inv``/``gain``; return its value.
 
     ``gain[p]`` is what node pair ``p`` would earn against the current
@@ -204,7 +220,10 @@ def _load(n1, n2, unary, row_start, partners, weights, mapping, m, inv, gain):
     return value
 
 
-def _assign(n2, row_start, partners, weights, m, inv, gain, i, j):
+def _assign(
+    n2: int, row_start: Ints, partners: Ints, weights: Floats, m: Ints,
+    inv: Ints, gain: Floats, i: int, j: int,
+) -> float:
     """Align ``i -> j`` (both free); return the value gained."""
     p = i * n2 + j
     gained = gain[p]
@@ -215,7 +234,10 @@ def _assign(n2, row_start, partners, weights, m, inv, gain, i, j):
     return gained
 
 
-def _release(n2, row_start, partners, weights, m, inv, gain, i):
+def _release(
+    n2: int, row_start: Ints, partners: Ints, weights: Floats, m: Ints,
+    inv: Ints, gain: Floats, i: int,
+) -> float:
     """Unalign ``i``; return the value lost."""
     j = m[i]
     p = i * n2 + j
@@ -229,7 +251,10 @@ def _release(n2, row_start, partners, weights, m, inv, gain, i):
 # -- the climb ----------------------------------------------------------------
 
 
-def _apply_move(n2, row_start, partners, weights, m, inv, gain, i, j):
+def _apply_move(
+    n2: int, row_start: Ints, partners: Ints, weights: Floats, m: Ints,
+    inv: Ints, gain: Floats, i: int, j: int,
+) -> None:
     """Align ``i -> j``; the node holding ``j`` takes ``i``'s old target."""
     a, k = m[i], inv[j]
     if a >= 0:
@@ -242,9 +267,10 @@ def _apply_move(n2, row_start, partners, weights, m, inv, gain, i, j):
 
 
 def _moves_and_swaps(  # noqa: C901 (hot path)
-    n1, n2, row_start, partners, weights, cand_start, cand, m, inv, gain, value,
-    stop_at, sweep, deadline, cut,
-):
+    n1: int, n2: int, row_start: Ints, partners: Ints, weights: Floats,
+    cand_start: Ints, cand: Ints, m: Ints, inv: Ints, gain: Floats, value: float,
+    stop_at: float, sweep: bool, deadline: float, cut: Ints,
+) -> float:
     """Best-improvement moves and swaps until none gains (or ``stop_at``).
 
     A move sends ``i`` to a free ``j`` (or takes ``j`` from ``k``, leaving
@@ -309,7 +335,10 @@ def _moves_and_swaps(  # noqa: C901 (hot path)
     return value
 
 
-def _change_value(n2, row_start, partners, weights, gain, changes, count):
+def _change_value(
+    n2: int, row_start: Ints, partners: Ints, weights: Floats, gain: Floats,
+    changes: Ints, count: int,
+) -> float:
     """Value change of reassigning ``changes[:count]`` = (node, old, new) together.
 
     ``gain`` counts each node's relations to the *current* positions of the
@@ -346,8 +375,9 @@ def _change_value(n2, row_start, partners, weights, gain, changes, count):
 
 
 def _best_edge_change(
-    n2, row_start, partners, weights, m, inv, gain, i, j, k, t, trial, chosen
-):
+    n2: int, row_start: Ints, partners: Ints, weights: Floats, m: Ints, inv: Ints,
+    gain: Floats, i: int, j: int, k: int, t: int, trial: Ints, chosen: Ints,
+) -> tuple[float, int]:
     """The better way to align ``i -> j`` and ``k -> t`` together, if it gains.
 
     The nodes holding ``j`` and ``t`` take the targets that ``i`` and ``k``
@@ -385,8 +415,9 @@ def _best_edge_change(
 
 
 def _edge_step(  # noqa: C901 (hot path)
-    n2, row_start, partners, weights, related, m, inv, gain, trial, chosen
-):
+    n2: int, row_start: Ints, partners: Ints, weights: Floats, related: Ints,
+    m: Ints, inv: Ints, gain: Floats, trial: Ints, chosen: Ints,
+) -> float:
     """Realise one relation match that single moves and swaps cannot.
 
     A relation earns only when both its ends align, so a mapping can be
@@ -439,9 +470,11 @@ def _edge_step(  # noqa: C901 (hot path)
 
 
 def _climb(
-    n1, n2, row_start, partners, weights, cand_start, cand, related, m, inv, gain,
-    value, stop_at, trial, chosen, sweep, deadline, cut,
-):
+    n1: int, n2: int, row_start: Ints, partners: Ints, weights: Floats,
+    cand_start: Ints, cand: Ints, related: Ints, m: Ints, inv: Ints, gain: Floats,
+    value: float, stop_at: float, trial: Ints, chosen: Ints, sweep: bool,
+    deadline: float, cut: Ints,
+) -> float:
     """Climb to a local optimum (or to ``stop_at``); return its value.
 
     Best-improvement moves and swaps (sweeps where ``sweep``); at their
@@ -466,7 +499,7 @@ def _climb(
 # -- starts and bounds --------------------------------------------------------
 
 
-def _candidates(n1: int, n2: int, unary: Any, row_start: Any) -> tuple[Any, Any]:
+def _candidates(n1: int, n2: int, unary: Floats, row_start: Ints) -> tuple[Ints, Ints]:
     """Per node ``i``, the nodes ``j`` it can earn anything with (CSR)."""
     cand_start = _ints(n1 + 1, 0)
     cand = _ints(n1 * n2, 0)
@@ -481,7 +514,7 @@ def _candidates(n1: int, n2: int, unary: Any, row_start: Any) -> tuple[Any, Any]
     return cand_start, cand[:count]
 
 
-def _related(cells, row_start):
+def _related(cells: int, row_start: Ints) -> Ints:
     """The node pairs with a relation weight, increasing."""
     count = 0
     for p in range(cells):
@@ -496,7 +529,7 @@ def _related(cells, row_start):
     return related
 
 
-def _smart_start(n1, n2, unary):
+def _smart_start(n1: int, n2: int, unary: Floats) -> Ints:
     """Greedy start: node pairs by decreasing unary weight (ties: by index)."""
     mapping = _ints(n1, -1)
     used = _flags(n2)
@@ -520,7 +553,9 @@ def _smart_start(n1, n2, unary):
     return mapping
 
 
-def _random_start(n1, n2, cand_start, cand, rng):
+def _random_start(
+    n1: int, n2: int, cand_start: Ints, cand: Ints, rng: Ints
+) -> Ints:
     """Each node, in random order, to a random free candidate (if any)."""
     mapping = _ints(n1, -1)
     used = _flags(n2)
@@ -536,7 +571,9 @@ def _random_start(n1, n2, cand_start, cand, rng):
     return mapping
 
 
-def _kicked_start(n1, n2, best, cand_start, cand, rng):
+def _kicked_start(
+    n1: int, n2: int, best: Ints, cand_start: Ints, cand: Ints, rng: Ints
+) -> Ints:
     """``best`` with a random :data:`_KICK_SHARE` of its nodes sent to
     random free candidates (or left unaligned if none is free): a large
     problem's restart, near a good mapping rather than anywhere."""
@@ -556,7 +593,10 @@ def _kicked_start(n1, n2, best, cand_start, cand, rng):
     return mapping
 
 
-def _to_random_free(i, mapping, used, free, cand_start, cand, rng):
+def _to_random_free(
+    i: int, mapping: Ints, used: list[bool], free: Ints, cand_start: Ints,
+    cand: Ints, rng: Ints,
+) -> None:
     """Node ``i`` to a random one of its candidates not ``used`` (left as
     it is when none is free); ``free`` is scratch space of ``n2`` slots."""
     count = 0
@@ -570,7 +610,10 @@ def _to_random_free(i, mapping, used, free, cand_start, cand, rng):
         used[j] = True
 
 
-def star_weights(n1, n2, unary, row_start, partners, weights):
+def star_weights(
+    n1: int, n2: int, unary: Floats, row_start: Ints, partners: Ints,
+    weights: Floats,
+) -> Floats:
     """Per node pair: unary weight + half its best relation gain to the neighbours.
 
     For ``i -> j``, each neighbour ``k`` of ``i`` can align to one node
@@ -605,7 +648,9 @@ def _round_down(bound: float, integral: bool) -> float:
     return float(math.floor(bound + EPSILON)) if integral else bound
 
 
-def line_bound(n1, n2, stars, known, integral):
+def line_bound(
+    n1: int, n2: int, stars: Floats, known: float, integral: bool
+) -> float:
     """The smaller of the sums of row and of column maxima of ``stars``."""
     rows = _floats(n1)
     cols = _floats(n2)
@@ -624,7 +669,9 @@ def line_bound(n1, n2, stars, known, integral):
     return _round_down(min(known, row_sum, col_sum), integral)
 
 
-def _min_cost_assignment(cost, n, w, deadline, cut):  # noqa: C901
+def _min_cost_assignment(  # noqa: C901
+    cost: Floats, n: int, w: int, deadline: float, cut: Ints
+) -> Ints:
     """Column of each row in a minimum-cost assignment of the ``n`` x ``w``
     matrix ``cost`` (flat, rows <= columns); None-like (all -1) when
     ``deadline`` stops it (``cut[0] = 1``).
@@ -678,7 +725,9 @@ def _min_cost_assignment(cost, n, w, deadline, cut):  # noqa: C901
     return assigned
 
 
-def assignment_bound(n1, n2, stars, integral, deadline, cut):  # noqa: C901
+def assignment_bound(  # noqa: C901
+    n1: int, n2: int, stars: Floats, integral: bool, deadline: float, cut: Ints
+) -> tuple[float, Ints]:
     """The best one-to-one assignment of ``stars``: (bound, that mapping).
 
     The mapping keeps only pairs with a positive star weight; it is also a
@@ -718,16 +767,20 @@ def assignment_bound(n1, n2, stars, integral, deadline, cut):  # noqa: C901
 # -- the search ---------------------------------------------------------------
 
 
-def mapping_value(n1, n2, unary, row_start, partners, weights, mapping):
+def mapping_value(
+    n1: int, n2: int, unary: Floats, row_start: Ints, partners: Ints,
+    weights: Floats, mapping: Ints,
+) -> float:
     """Total weight earned by ``mapping`` (``mapping[i]`` = j or -1)."""
     m, inv, gain = _ints(n1, -1), _ints(n2, -1), _floats(n1 * n2)
     return _load(n1, n2, unary, row_start, partners, weights, mapping, m, inv, gain)
 
 
 def search(
-    n1, n2, unary, row_start, partners, weights, integral, restarts, seed, known,
-    deadline,
-):
+    n1: int, n2: int, unary: Floats, row_start: Ints, partners: Ints,
+    weights: Floats, integral: bool, restarts: int, seed: int, known: float,
+    deadline: float,
+) -> tuple[Ints, float, float, int, int]:
     """Smart starts + ``restarts`` seeded random starts, each climbed.
 
     Returns (mapping, value, upper bound, proven by the bound after the
@@ -791,7 +844,7 @@ def search(
 # -- smatch's problem from encoded triples -------------------------------------
 
 
-def _runs(keys):
+def _runs(keys: Ints) -> tuple[Ints, Ints]:
     """Sorted distinct ``keys`` and how often each occurs."""
     ordered = _sorted(keys)
     distinct = _ints(len(ordered), 0)
@@ -807,11 +860,13 @@ def _runs(keys):
     return distinct[:size], counts[:size]
 
 
-def _combine(ours, theirs, product):
+def _combine(ours: int, theirs: int, product: bool) -> int:
     return ours * theirs if product else min(ours, theirs)
 
 
-def _label_matches(ours, our_counts, theirs, their_counts, scale):
+def _label_matches(
+    ours: Ints, our_counts: Ints, theirs: Ints, their_counts: Ints, scale: int
+) -> int:
     """Sum over labels of the smaller count (keys are ``label * scale + …``)."""
     total = 0
     x = y = 0
@@ -834,7 +889,7 @@ def _label_matches(ours, our_counts, theirs, their_counts, scale):
     return total
 
 
-def _keyed_triples(encoded):
+def _keyed_triples(encoded: Ints) -> list[tuple[Ints, Ints]]:
     """Per graph and kind, the distinct triple keys (label first) and counts.
 
     Instance and attribute keys are ``label * scale + node``, relation keys
@@ -860,7 +915,7 @@ def _keyed_triples(encoded):
     return keyed
 
 
-def _run_end(keys, start, divisor):
+def _run_end(keys: Ints, start: int, divisor: int) -> int:
     """End of the run of sorted ``keys`` from ``start`` with its label
     (``key // divisor``)."""
     label = keys[start] // divisor
@@ -870,7 +925,9 @@ def _run_end(keys, start, divisor):
     return end
 
 
-def _matched_runs(ours, theirs, divisor):
+def _matched_runs(
+    ours: Ints, theirs: Ints, divisor: int
+) -> tuple[Ints, Ints, Ints, Ints, int]:
     """The runs of each label (``key // divisor``) found in both sorted key
     lists, by increasing label: (x starts, x ends, y starts, y ends, count).
 
@@ -898,8 +955,9 @@ def _matched_runs(ours, theirs, divisor):
 
 
 def _relation_rows(  # noqa: C901 (one pass)
-    ours, our_counts, theirs, their_counts, n1, n2, scale, product, unary
-):
+    ours: Ints, our_counts: Ints, theirs: Ints, their_counts: Ints, n1: int,
+    n2: int, scale: int, product: bool, unary: Floats,
+) -> tuple[Ints, Ints, Floats]:
     """The pairwise weights of matching relation triples, as compressed rows.
 
     Self-loops matched by self-loops earn their node pair a unary weight.
@@ -945,7 +1003,9 @@ def _relation_rows(  # noqa: C901 (one pass)
     return row_start, partners[:kept], weights[:kept]
 
 
-def build_triple_problem(encoded, product):
+def build_triple_problem(
+    encoded: Ints, product: bool
+) -> tuple[Floats, Ints, Ints, Floats, float]:
     """smatch's alignment problem from one encoded graph pair.
 
     ``encoded`` = ``[n1, n2, I1, A1, R1, I2, A2, R2]`` followed by the
@@ -1019,12 +1079,13 @@ def compiled() -> dict[str, Any]:
     """
     from numba import njit, objmode
 
-    namespace = dict(globals())
+    source = _python_namespace()
+    namespace = dict(source)
     namespace["_objmode"] = objmode
-    for name, function in globals().items():
+    for name, function in source.items():
         if (
             not isinstance(function, FunctionType)
-            or function.__module__ != __name__
+            or function.__module__ != source["__name__"]
             or name == "compiled"
             or name.startswith("_array_")
         ):
@@ -1033,3 +1094,25 @@ def compiled() -> dict[str, Any]:
         copy = FunctionType(code.__code__, namespace, name, code.__defaults__)
         namespace[name] = njit(cache=True)(copy)
     return namespace
+
+
+def _python_namespace() -> dict[str, Any]:
+    """This module's names, its functions as Python functions: numba
+    compiles their code. Where mypyc compiled this module (``setup.py``)
+    its functions are C, without code: then its ``.py`` source, which the
+    build keeps beside it, is loaded apart."""
+    if isinstance(_python_namespace, FunctionType):
+        return globals()
+    from importlib.util import module_from_spec, spec_from_file_location
+
+    path = os.path.join(os.path.dirname(__file__), "_search.py")
+    # under this module's own name, not registered: numba finds the globals
+    # of an interpreted block (the clock), in this process and in those that
+    # load its cache, through the module of that name (this one, compiled;
+    # the same names) and keys its cache on the file: the two builds of one
+    # install share it
+    spec = spec_from_file_location(__name__, path)
+    assert spec is not None and spec.loader is not None
+    module = module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return vars(module)

@@ -1,0 +1,99 @@
+"""The build: the hot modules compiled by mypyc where a C compiler works.
+
+pyproject.toml holds the metadata; this file only adds the compiled
+modules. mypyc compiles the very same typed sources (strict mypy clean) to
+C extensions that Python imports in place of the ``.py`` files, which stay
+in the wheel beside them. The compiled build is asked for with
+``AMRCHECK_COMPILE=1``: compiling takes minutes, which every plain
+``pip install .`` (the quickstart, pre-commit's own install of the hooks)
+would otherwise pay. Where no working C compiler is found, or the
+compilation fails, the build says so and the wheel is pure Python: the same
+results, slower. An editable install (``pip install -e .``) is always pure,
+so that edits to the sources take effect without a rebuild.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+#: where the time goes: reading, standardising, canonical numbering, and the
+#: alignment search (plain until numba's compiled search is loaded)
+COMPILED = [
+    "amrcheck/canonical.py",
+    "amrcheck/standardize.py",
+    "amrcheck/reading/_parse.py",
+    "amrcheck/reading/metadata.py",
+    "amrcheck/metrics/_search.py",
+]
+
+#: the commands that build extensions (not sdist, egg_info, dist_info ...)
+_BUILDS = {"bdist_wheel", "build", "build_ext", "install"}
+_EDITABLE = {"editable_wheel", "develop"}
+
+
+def _say(message: str) -> None:
+    print(f"amrcheck build: {message}", file=sys.stderr, flush=True)
+
+
+def _compiler_works() -> bool:
+    """Whether the C compiler Python's build would use compiles a file."""
+    from setuptools._distutils.ccompiler import new_compiler
+    from setuptools._distutils.sysconfig import customize_compiler
+
+    compiler = new_compiler()
+    customize_compiler(compiler)
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder, "probe.c")
+        source.write_text("int amrcheck_probe(void) { return 0; }\n")
+        try:
+            compiler.compile([str(source)], output_dir=folder)
+        except Exception:  # noqa: BLE001 -- any failure: no compiled build
+            return False
+    return True
+
+
+def _compiled_modules() -> list[Any]:
+    commands = set(sys.argv[1:])
+    if not _BUILDS & commands:
+        return []
+    if os.environ.get("AMRCHECK_COMPILE") != "1":
+        return []  # the default build: pure Python
+    if _EDITABLE & commands:
+        _say("editable install: pure Python (`pip install .` compiles)")
+        return []
+    if not _compiler_works():
+        _say("no working C compiler: pure Python build (same results, slower)")
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        _say("mypyc is not installed: pure Python build")
+        return []
+    return list(mypycify(COMPILED, opt_level="3"))
+
+
+class _OptionalBuildExt(build_ext):
+    """Builds the compiled modules, or none of them: a failure leaves the
+    pure Python build (a half-compiled package would not import)."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:  # noqa: BLE001 -- compiler errors vary
+            _say(f"compiling failed ({error}): pure Python build")
+            for extension in self.extensions:
+                for folder in (self.build_lib, "."):
+                    built = Path(folder, self.get_ext_filename(extension.name))
+                    built.unlink(missing_ok=True)
+            shutil.rmtree(self.build_temp, ignore_errors=True)
+
+
+setup(ext_modules=_compiled_modules(), cmdclass={"build_ext": _OptionalBuildExt})
