@@ -1,14 +1,14 @@
 """``python -m build`` makes an sdist and a wheel that hold the whole package.
 
-Built as a user would (``python -m build``: the sdist first, then the
-wheel from the unpacked sdist, so the sdist is proven to hold what a build
-needs), into a temp folder, asked to compile (``AMRCHECK_COMPILE=1``) on a
-machine without a C compiler (``CC`` is ``/bin/false``): the build falls
-back to pure Python (``setup.py``) and the wheel is ``py3-none-any``. The wheel is then installed with
-``--no-deps`` into a fresh virtual environment that sees this
-environment's packages (numpy, penman ...) but not this checkout, and its
-console scripts run from there: entry points and package data are checked
-for real, and it scores. The compiled build: tests/test_compiled.py.
+Built as a user would (``python -m build``: the sdist first, then the wheel
+from the unpacked sdist, so the sdist is proven to hold what a build needs),
+into a temp folder, asked to compile (``AMRCHECK_COMPILE=1``) on a machine
+without a C compiler (``CC`` is ``/bin/false``): the build falls back to
+pure Python (``setup.py``) and the wheel is ``py3-none-any``. The wheel is
+then installed with ``--no-deps`` into a fresh virtual environment that sees
+this environment's packages (numpy, penman ...) but not this checkout, and
+its console scripts run from there: entry points and package data are
+checked for real, and it scores. The compiled build: tests/test_compiled.py.
 """
 
 from __future__ import annotations
