@@ -25,13 +25,21 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 #: where the time goes: reading, standardising, canonical numbering, and the
-#: alignment search (plain until numba's compiled search is loaded)
+#: alignment search (plain until numba's compiled search is loaded); UMR
+#: reading and validation with the core types they build (graphs, spans,
+#: findings: 1.39x the pure check of the UMR release, bench/RESULTS.md)
 COMPILED = [
     "amrcheck/canonical.py",
     "amrcheck/standardize.py",
     "amrcheck/reading/_parse.py",
     "amrcheck/reading/metadata.py",
     "amrcheck/metrics/_search.py",
+    "amrcheck/span.py",
+    "amrcheck/findings.py",
+    "amrcheck/graph.py",
+    "amrcheck/reading/umr.py",
+    "amrcheck/validation/umr.py",
+    "amrcheck/validation/filecheck.py",
 ]
 
 #: the commands that build extensions (not sdist, egg_info, dist_info ...)

@@ -33,14 +33,21 @@ from tests.conftest import REPO, SHARED_DATA
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-#: the modules setup.py compiles: reading, standardising, canonical numbering
-#: and the (plain) search
+#: the modules setup.py compiles: reading, standardising, canonical numbering,
+#: the (plain) search, and UMR reading and validation with the core types
+#: they build (graphs, spans, findings)
 COMPILED = [
     "amrcheck.canonical",
     "amrcheck.standardize",
     "amrcheck.reading._parse",
     "amrcheck.reading.metadata",
     "amrcheck.metrics._search",
+    "amrcheck.span",
+    "amrcheck.findings",
+    "amrcheck.graph",
+    "amrcheck.reading.umr",
+    "amrcheck.validation.umr",
+    "amrcheck.validation.filecheck",
 ]
 
 #: prints, as JSON: where each compiled module was loaded from, and a digest
@@ -74,6 +81,12 @@ for path in files:
             read.update(repr((standard.instances, standard.attributes,
                               standard.relations, canonical_ranks(standard))).encode())
     digests[path.name + " read+standardise+number"] = read.hexdigest()
+from amrcheck.validation.filecheck import check_file, finding_lines
+umr = hashlib.sha256()
+for path in sorted((shared / "umr" / "english").glob("*.umr"))[::10]:
+    result = check_file(path, [], [])
+    umr.update("\n".join([path.name, *finding_lines(result.findings)]).encode())
+digests["umr english, every 10th file, checked"] = umr.hexdigest()
 pairs = {"little prince, each graph against the next": list(zip(
     graphs[files[0]][:-1], graphs[files[0]][1:]))}
 for task in sorted({p.parent.parent.name for p in files[1:]}):
@@ -191,6 +204,7 @@ SUITES = [
     "tests/metrics/test_smatch_parity.py",
     "tests/metrics/test_invariance.py",
     "tests/reading",
+    "tests/validation/test_umr.py",
 ]
 
 _WHERE = '''
