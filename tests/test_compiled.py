@@ -1,8 +1,9 @@
 """The compiled build (mypyc, ``setup.py``) gives the pure Python build's results.
 
 A wheel is built with the C compiler from a copy of the packages, as
-``pip install .`` builds it, and installed into a folder of its own. Then,
-in fresh interpreters that see that folder and not this checkout:
+``AMRCHECK_COMPILE=1 pip install .`` builds it, and installed into a
+folder of its own. Then, in fresh interpreters that see that folder and
+not this checkout:
 
 * the modules ``setup.py`` names load compiled, and from their ``.py``
   sources with ``AMRCHECK_PURE_PYTHON=1``;
@@ -31,7 +32,15 @@ import pytest
 
 from tests.conftest import REPO, SHARED_DATA
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.slow,
+    # scripts/install-test-tools.sh installs it (Debian's build-essential)
+    pytest.mark.skipif(
+        shutil.which("gcc") is None and shutil.which("cc") is None,
+        reason="no C compiler (run scripts/install-test-tools.sh)",
+    ),
+]
 
 #: the modules setup.py compiles: reading, standardising, canonical numbering,
 #: the (plain) search, and UMR reading and validation with the core types
