@@ -22,7 +22,7 @@ from .failures import (
     EPSILON,
     GateFailure,
 )
-from .layers import layer_failures
+from .layers import min_layer_f1_failures
 
 
 class IaaGate:
@@ -125,21 +125,13 @@ class IaaGate:
                 )
             )
         if group.min_layer_f1:
-            if reference_layers is None or candidate_layers is None:
-                failures.append(
-                    GateFailure(
-                        path,
-                        "min-layer-f1",
-                        f"{group.where} sets UMR layer thresholds, but {a} and {b} "
-                        "are not both UMR files",
-                    )
-                )
-            else:
-                failures += layer_failures(
-                    path,
-                    reference_layers,
-                    candidate_layers,
-                    group.min_layer_f1,
-                    interval=True,
-                )
+            failures += min_layer_f1_failures(
+                path,
+                group.where,
+                f"{a} and {b}",
+                reference_layers,
+                candidate_layers,
+                group.min_layer_f1,
+                interval=True,
+            )
         return failures

@@ -76,6 +76,31 @@ def layer_failures(
     return failures
 
 
+def min_layer_f1_failures(
+    path: str,
+    where: str,
+    files: str,
+    reference: UmrDocument | None,
+    candidate: UmrDocument | None,
+    thresholds: Mapping[str, float],
+    against: str = "",
+    interval: bool = False,
+) -> list[GateFailure]:
+    """:func:`layer_failures` for a rule (``where``) that sets ``min-layer-f1``
+    on ``files`` (``a.umr and b.umr``); a failure of its own when they are not
+    both UMR documents (``None``: read as AMR)."""
+    if reference is None or candidate is None:
+        return [
+            GateFailure(
+                path,
+                "min-layer-f1",
+                f"{where} sets UMR layer thresholds, but {files} are not both "
+                "UMR files",
+            )
+        ]
+    return layer_failures(path, reference, candidate, thresholds, against, interval)
+
+
 def _lowest_sentences(
     layer: LayerAgreement, reference: UmrDocument, candidate: UmrDocument
 ) -> tuple[FlaggedGraph, ...]:

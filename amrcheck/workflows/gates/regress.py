@@ -34,7 +34,12 @@ from .failures import (
     GateFailure,
 )
 from .head import HeadReader
-from .layers import CHANGED_LAYERS, changed_remark, layer_changes, layer_failures
+from .layers import (
+    CHANGED_LAYERS,
+    changed_remark,
+    layer_changes,
+    min_layer_f1_failures,
+)
 
 
 class RegressGate:
@@ -152,23 +157,15 @@ class RegressGate:
             )
             failures += [low] if low is not None else []
         if rule.min_layer_f1:
-            if gold_layers is None or candidate_layers is None:
-                failures.append(
-                    GateFailure(
-                        path,
-                        "min-layer-f1",
-                        f"{rule.where} sets UMR layer thresholds, but "
-                        f"{candidate.path} and {gold.path} are not both UMR files",
-                    )
-                )
-            else:
-                failures += layer_failures(
-                    path,
-                    gold_layers,
-                    candidate_layers,
-                    rule.min_layer_f1,
-                    f" against {gold.path}",
-                )
+            failures += min_layer_f1_failures(
+                path,
+                rule.where,
+                f"{candidate.path} and {gold.path}",
+                gold_layers,
+                candidate_layers,
+                rule.min_layer_f1,
+                f" against {gold.path}",
+            )
         return failures
 
     def _recorded(
