@@ -6,9 +6,9 @@ reference cycles: the collector would re-scan them again and again
 (20-30 % of the time of reading and comparing a UMR file pair) and find
 almost nothing to free. :func:`collector_paused` stops it for the block
 and starts it again after (if it ran before); what a paused block leaves
-in cycles is collected by the next collection. The same is done, inline,
-by the AMR reader (:func:`amrcheck.reading._parse.parse_source`) and the
-file checker.
+in cycles is collected by the next collection. The AMR reader
+(:func:`amrcheck.reading._parse.parse_source`), the UMR reader, the file
+checker and the UMR comparisons pause it here.
 
 Example:
     >>> import gc

@@ -29,11 +29,11 @@ E007 empty graph (metadata but no graph).
 
 from __future__ import annotations
 
-import gc
 import re
 from dataclasses import dataclass, field, replace
 from functools import partial
 
+from ..collector import collector_paused
 from ..findings import Finding, Related, Severity
 from ..graph import Graph, TripleKind
 from ..span import SourceText, Span
@@ -778,17 +778,9 @@ def parse_source(
     # go straight to the oldest generation (freeze + unfreeze: no scan)
     # instead of making the next young collection scan them all; small
     # reads (an editor's re-read of one graph) leave the generations alone.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    stop = len(source.text) if end is None else end
+    with collector_paused(promote=stop - start >= _PROMOTE_AFTER):
         return _EntryParser(source, first_index).parse(start, end)
-    finally:
-        if collecting:
-            stop = len(source.text) if end is None else end
-            if stop - start >= _PROMOTE_AFTER:
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()
 
 
 #: characters read at once from which new objects skip the young generations

@@ -21,12 +21,12 @@ Example:
 
 from __future__ import annotations
 
-import gc
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from operator import attrgetter
 from pathlib import Path
 
+from ..collector import collector_paused
 from ..errors import InputError, RefusedInputError
 from ..findings import Finding, Severity
 from ..reading.corpus import read_chunks
@@ -112,15 +112,8 @@ def check_umr_file(
     # the findings are many small objects without reference cycles: the
     # cyclic collector would only re-scan them (most of the time of a
     # release's check); the survivors skip the young generations after
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused(promote=True):
         return _check_umr(path, select, ignore, validator, result)
-    finally:
-        if collecting:
-            gc.freeze()
-            gc.unfreeze()
-            gc.enable()
 
 
 def _check_umr(
