@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -87,6 +87,8 @@ def use_compiled(wait: bool = False) -> bool:
     global _compiled, _declined
     if _compiled is not None:
         return True
+    if _search.PACKED:
+        return False  # compiled by mypyc: as fast as numba's, and no load
     if _plain_only and not wait:
         return False
     if not wait and not _search_cache.ready():
@@ -132,7 +134,7 @@ def _kernels(cells: int = 0) -> tuple[dict[str, Any], bool]:
     ready: some 20× faster, it is worth its 0.5 s of loading on one such
     pair.
     """
-    if _compiled is None and not _declined and (
+    if _compiled is None and not _declined and not _search.PACKED and (
         _plain_alignments >= SWITCH_AFTER or cells >= _search.LARGE_CELLS
     ):
         use_compiled()
@@ -180,6 +182,9 @@ class AlignmentProblem:
     partners: np.ndarray[Any, np.dtype[np.int64]]
     weights: np.ndarray[Any, np.dtype[np.float64]]
     integral: bool = True
+    #: the four sequences as the plain search takes them, where they were
+    #: built by it (not compared: the arrays say the same)
+    plain: tuple[Any, Any, Any, Any] | None = field(default=None, compare=False)
 
     def check(self) -> None:
         """Raise ``ValueError`` unless the arrays describe a valid problem."""
@@ -209,16 +214,27 @@ class AlignmentProblem:
             self.n1,
             self.n2,
             *self._storage(arrays),
-            np.asarray(mapping, dtype=np.int64) if arrays else list(mapping),
+            (
+                np.asarray(mapping, dtype=np.int64)
+                if arrays
+                else _search.as_ints(list(mapping))
+            ),
         )
         return float(found)
 
     def _storage(self, arrays: bool) -> tuple[Any, Any, Any, Any]:
-        """unary, row_start, partners, weights: arrays, or lists for plain code."""
-        found = (self.unary, self.row_start, self.partners, self.weights)
+        """unary, row_start, partners, weights: arrays, or the plain search's
+        sequences (:data:`._search.Ints`, :data:`._search.Floats`)."""
         if arrays:
-            return found
-        return tuple(a.tolist() for a in found)
+            return (self.unary, self.row_start, self.partners, self.weights)
+        if self.plain is None:
+            self.plain = (
+                _search.as_floats(self.unary.tolist()),
+                _search.as_ints(self.row_start.tolist()),
+                _search.as_ints(self.partners.tolist()),
+                _search.as_floats(self.weights.tolist()),
+            )
+        return self.plain
 
 
 @dataclass(slots=True)
@@ -289,16 +305,22 @@ def triple_problem(
     label bound (None where it bounds nothing); see
     :func:`._search.build_triple_problem` for the encoding."""
     kernels, arrays = _kernels(int(encoded[0]) * int(encoded[1]))
-    data = np.array(encoded, dtype=np.int64) if arrays else encoded
-    built = kernels["build_triple_problem"](data, product)
-    unary, row_start, partners, weights, bound = built
-    if not arrays:
-        unary, weights = np.array(unary, dtype=float), np.array(weights, dtype=float)
-        row_start = np.array(row_start, dtype=np.int64)
-        partners = np.array(partners, dtype=np.int64)
-    problem = AlignmentProblem(
-        int(encoded[0]), int(encoded[1]), unary, row_start, partners, weights
-    )
+    if arrays:
+        data = np.array(encoded, dtype=np.int64)
+        built = kernels["build_triple_problem"](data, product)
+        unary, row_start, partners, weights, bound = built
+        plain = None
+    else:
+        built = kernels["build_triple_problem"](_search.as_ints(encoded), product)
+        plain = built[:4]
+        bound = built[4]
+        # packed vectors are shared without a copy; lists are copied
+        unary = np.asarray(plain[0], dtype=float)
+        weights = np.asarray(plain[3], dtype=float)
+        row_start = np.asarray(plain[1], dtype=np.int64)
+        partners = np.asarray(plain[2], dtype=np.int64)
+    n1, n2 = int(encoded[0]), int(encoded[1])
+    problem = AlignmentProblem(n1, n2, unary, row_start, partners, weights, True, plain)
     return problem, (None if bound < 0 else float(bound))
 
 
@@ -310,9 +332,8 @@ def _ilp_model(problem: AlignmentProblem) -> tuple[list[int], Any, Any, Any]:
 
     n2 = problem.n2
     # the node pairs the search considers (the plain search's own list)
-    starts, targets = _search._candidates(
-        problem.n1, n2, problem.unary.tolist(), problem.row_start.tolist()
-    )
+    unary, row_start, _, _ = problem._storage(False)
+    starts, targets = _search._candidates(problem.n1, n2, unary, row_start)
     pairs = [
         i * n2 + targets[c]
         for i in range(problem.n1)

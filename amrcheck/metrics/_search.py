@@ -33,11 +33,12 @@ import math
 import os
 import time
 from bisect import bisect_left
-from collections.abc import Sequence
 from types import FunctionType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import numpy as np
+from librt.vecs import vec
+from mypy_extensions import i64
 
 #: gains below this are noise (graded weights are floats)
 EPSILON = 1e-9
@@ -56,41 +57,146 @@ _KICK_SHARE = 0.05
 #: numba's ``objmode`` where compiled (:func:`compiled`); unused in plain code
 _objmode: Any = None
 
-#: the storage of plain code (numba's code takes numpy arrays in their place)
-Ints = list[int]
-Floats = list[float]
-_T = TypeVar("_T")
-
-# -- storage: lists here, numpy arrays where compiled (:func:`compiled`) -------
-
-
-def _ints(size: int, fill: int) -> list[int]:
-    return [fill] * size
-
-
-def _floats(size: int) -> list[float]:
-    return [0.0] * size
+#: the storage of plain code: librt's packed vectors, which mypyc reads and
+#: writes unboxed, where this module is compiled; Python lists where it is
+#: interpreted (faster there than vectors: :func:`as_ints`). numba's code
+#: takes numpy arrays in their place. (Aliases for the type checker only:
+#: compiled, ``vec[i64]`` is not a value.)
+if TYPE_CHECKING:
+    Ints = vec[i64]
+    Floats = vec[float]
+    Flags = vec[bool]
 
 
-def _flags(size: int) -> list[bool]:
-    return [False] * size
+def _is_compiled() -> bool:
+    return not isinstance(_is_compiled, FunctionType)
 
 
-def _copy(values: list[_T]) -> list[_T]:
-    return list(values)
+#: whether mypyc compiled this module (then its storage is packed)
+PACKED: Final = _is_compiled()
+
+# -- storage: vectors or lists here, numpy arrays where compiled by numba ------
 
 
-def _sorted(values: list[int]) -> list[int]:
-    return sorted(values)
+def as_ints(values: list[int]) -> Ints:
+    """``values`` as this module's integer storage (numba's: numpy arrays)."""
+    if PACKED:
+        return vec[i64](values)
+    return cast("Ints", values)
 
 
-def _largest(values: list[float]) -> float:
-    return max(values, default=0.0)
+def as_floats(values: list[float]) -> Floats:
+    """``values`` as this module's float storage."""
+    if PACKED:
+        return vec[float](values)
+    return cast("Floats", values)
 
 
-def _stable_order(values: Sequence[float]) -> list[int]:
+def _ints(size: i64, fill: i64) -> Ints:
+    if PACKED:  # (written out: mypyc allocates it at once)
+        return vec[i64]([fill] * size)
+    return cast("Ints", [fill] * size)
+
+
+def _floats(size: i64) -> Floats:
+    if PACKED:
+        return vec[float]([0.0] * size)
+    return cast("Floats", [0.0] * size)
+
+
+def _flags(size: i64) -> Flags:
+    if PACKED:
+        return vec[bool]([False] * size)
+    return cast("Flags", [False] * size)
+
+
+def _copy_ints(values: Ints) -> Ints:
+    return values[:]
+
+
+def _copy_floats(values: Floats) -> Floats:
+    return values[:]
+
+
+def _set_floats(target: Floats, values: Floats) -> None:
+    """``target[:] = values`` (same length)."""
+    if PACKED:
+        for x in range(len(values)):
+            target[x] = values[x]
+    else:
+        cast(list[float], target)[:] = values
+
+
+def _sorted(values: Ints) -> Ints:
+    if not PACKED:
+        return as_ints(sorted(values))
+    order = _stable_order_ints(values)
+    ordered = _ints(len(values), 0)
+    for x in range(len(values)):
+        ordered[x] = values[order[x]]
+    return ordered
+
+
+def _largest(values: Floats) -> float:
+    if not PACKED:
+        return max(values, default=0.0)
+    largest = 0.0
+    for x in range(len(values)):
+        if x == 0 or values[x] > largest:
+            largest = values[x]
+    return largest
+
+
+def _stable_order(values: Floats) -> Ints:
     """Indices of ``values`` by increasing value, ties by index."""
-    return sorted(range(len(values)), key=values.__getitem__)
+    if not PACKED:
+        return as_ints(sorted(range(len(values)), key=values.__getitem__))
+    # compiled, a merge sort on unboxed values beats sorted()'s key calls;
+    # the same as _stable_order_ints but for the values' type
+    size = len(values)
+    order, merged = _ints(size, 0), _ints(size, 0)
+    for x in range(size):
+        order[x] = x
+    width: i64 = 1
+    while width < size:
+        for low in range(0, size, 2 * width):
+            middle, high = min(low + width, size), min(low + 2 * width, size)
+            a, b = low, middle
+            for out in range(low, high):
+                if b >= high or (a < middle and values[order[a]] <= values[order[b]]):
+                    merged[out] = order[a]
+                    a += 1
+                else:
+                    merged[out] = order[b]
+                    b += 1
+        order, merged = merged, order
+        width *= 2
+    return order
+
+
+def _stable_order_ints(values: Ints) -> Ints:
+    """Indices of ``values`` by increasing value, ties by index."""
+    if not PACKED:
+        return as_ints(sorted(range(len(values)), key=values.__getitem__))
+    size = len(values)
+    order, merged = _ints(size, 0), _ints(size, 0)
+    for x in range(size):
+        order[x] = x
+    width: i64 = 1
+    while width < size:
+        for low in range(0, size, 2 * width):
+            middle, high = min(low + width, size), min(low + 2 * width, size)
+            a, b = low, middle
+            for out in range(low, high):
+                if b >= high or (a < middle and values[order[a]] <= values[order[b]]):
+                    merged[out] = order[a]
+                    a += 1
+                else:
+                    merged[out] = order[b]
+                    b += 1
+        order, merged = merged, order
+        width *= 2
+    return order
 
 
 def _array_ints(size: int, fill: int) -> Any:
@@ -105,8 +211,16 @@ def _array_flags(size: int) -> Any:
     return np.zeros(size, dtype=np.bool_)
 
 
-def _array_copy(values: Any) -> Any:
+def _array_copy_ints(values: Any) -> Any:
     return values.copy()
+
+
+def _array_copy_floats(values: Any) -> Any:
+    return values.copy()
+
+
+def _array_set_floats(target: Any, values: Any) -> None:
+    target[:] = values
 
 
 def _array_sorted(values: Any) -> Any:
@@ -121,6 +235,10 @@ def _array_stable_order(values: Any) -> Any:
     return np.argsort(values, kind="mergesort")
 
 
+def _array_stable_order_ints(values: Any) -> Any:
+    return np.argsort(values, kind="mergesort")
+
+
 def _now() -> float:
     return time.perf_counter()
 
@@ -132,7 +250,7 @@ def _array_now() -> float:
     return now
 
 
-def _out_of_time(deadline: float, cut: list[int]) -> bool:
+def _out_of_time(deadline: float, cut: Ints) -> bool:
     """Whether ``deadline`` (``time.perf_counter()`` seconds) has passed;
     then also ``cut[0] = 1``."""
     if deadline < math.inf and _now() >= deadline:
@@ -141,7 +259,7 @@ def _out_of_time(deadline: float, cut: list[int]) -> bool:
     return False
 
 
-def _random_below(state: list[int], bound: int) -> int:
+def _random_below(state: Ints, bound: i64) -> i64:
     """A draw in ``[0, bound)`` from the Lehmer generator in ``state[0]``.
 
     Integer arithmetic only, so the plain and the compiled search draw the
@@ -151,7 +269,7 @@ def _random_below(state: list[int], bound: int) -> int:
     return state[0] % bound
 
 
-def _put_change(changes: list[int], row: int, node: int, old: int, new: int) -> None:
+def _put_change(changes: Ints, row: i64, node: i64, old: i64, new: i64) -> None:
     """Row ``row`` of the flat (node, old target, new target) table ``changes``."""
     changes[3 * row], changes[3 * row + 1], changes[3 * row + 2] = node, old, new
 
@@ -160,14 +278,25 @@ def _put_change(changes: list[int], row: int, node: int, old: int, new: int) -> 
 
 
 def _pair_weight(
-    row_start: list[int], partners: list[int], weights: list[float], p: int, q: int
+    row_start: Ints, partners: Ints, weights: Floats, p: i64, q: i64
 ) -> float:
     """Weight of node pairs ``p`` and ``q`` together (0 if none or p, q < 0)."""
     if p < 0 or q < 0:
         return 0.0
-    high = row_start[p + 1]
-    found = bisect_left(partners, q, row_start[p], high)
-    return weights[found] if found < high and partners[found] == q else 0.0
+    low, high = row_start[p], row_start[p + 1]
+    if not PACKED:  # interpreted, bisect's C beats a loop
+        low = bisect_left(partners, q, low, high)
+        return weights[low] if low < high and partners[low] == q else 0.0
+    while low < high:
+        middle = (low + high) // 2
+        found = partners[middle]
+        if found < q:
+            low = middle + 1
+        elif found > q:
+            high = middle
+        else:
+            return weights[middle]
+    return 0.0
 
 
 def _array_pair_weight(
@@ -190,7 +319,7 @@ def _array_pair_weight(
 
 
 def _load(
-    n1: int, n2: int, unary: Floats, row_start: Ints, partners: Ints,
+    n1: i64, n2: i64, unary: Floats, row_start: Ints, partners: Ints,
     weights: Floats, mapping: Ints, m: Ints, inv: Ints, gain: Floats,
 ) -> float:
     """Load ``mapping`` into ``m``/``inv``/``gain``; return its value.
@@ -200,7 +329,7 @@ def _load(
     """
     for j in range(n2):
         inv[j] = -1
-    gain[:] = unary
+    _set_floats(gain, unary)
     value = 0.0
     for i in range(n1):
         j = mapping[i]
@@ -221,8 +350,8 @@ def _load(
 
 
 def _assign(
-    n2: int, row_start: Ints, partners: Ints, weights: Floats, m: Ints,
-    inv: Ints, gain: Floats, i: int, j: int,
+    n2: i64, row_start: Ints, partners: Ints, weights: Floats, m: Ints,
+    inv: Ints, gain: Floats, i: i64, j: i64,
 ) -> float:
     """Align ``i -> j`` (both free); return the value gained."""
     p = i * n2 + j
@@ -235,8 +364,8 @@ def _assign(
 
 
 def _release(
-    n2: int, row_start: Ints, partners: Ints, weights: Floats, m: Ints,
-    inv: Ints, gain: Floats, i: int,
+    n2: i64, row_start: Ints, partners: Ints, weights: Floats, m: Ints,
+    inv: Ints, gain: Floats, i: i64,
 ) -> float:
     """Unalign ``i``; return the value lost."""
     j = m[i]
@@ -252,8 +381,8 @@ def _release(
 
 
 def _apply_move(
-    n2: int, row_start: Ints, partners: Ints, weights: Floats, m: Ints,
-    inv: Ints, gain: Floats, i: int, j: int,
+    n2: i64, row_start: Ints, partners: Ints, weights: Floats, m: Ints,
+    inv: Ints, gain: Floats, i: i64, j: i64,
 ) -> None:
     """Align ``i -> j``; the node holding ``j`` takes ``i``'s old target."""
     a, k = m[i], inv[j]
@@ -267,7 +396,7 @@ def _apply_move(
 
 
 def _moves_and_swaps(  # noqa: C901 (hot path)
-    n1: int, n2: int, row_start: Ints, partners: Ints, weights: Floats,
+    n1: i64, n2: i64, row_start: Ints, partners: Ints, weights: Floats,
     cand_start: Ints, cand: Ints, m: Ints, inv: Ints, gain: Floats, value: float,
     stop_at: float, sweep: bool, deadline: float, cut: Ints,
 ) -> float:
@@ -336,8 +465,8 @@ def _moves_and_swaps(  # noqa: C901 (hot path)
 
 
 def _change_value(
-    n2: int, row_start: Ints, partners: Ints, weights: Floats, gain: Floats,
-    changes: Ints, count: int,
+    n2: i64, row_start: Ints, partners: Ints, weights: Floats, gain: Floats,
+    changes: Ints, count: i64,
 ) -> float:
     """Value change of reassigning ``changes[:count]`` = (node, old, new) together.
 
@@ -375,8 +504,8 @@ def _change_value(
 
 
 def _best_edge_change(
-    n2: int, row_start: Ints, partners: Ints, weights: Floats, m: Ints, inv: Ints,
-    gain: Floats, i: int, j: int, k: int, t: int, trial: Ints, chosen: Ints,
+    n2: i64, row_start: Ints, partners: Ints, weights: Floats, m: Ints, inv: Ints,
+    gain: Floats, i: i64, j: i64, k: i64, t: i64, trial: Ints, chosen: Ints,
 ) -> tuple[float, int]:
     """The better way to align ``i -> j`` and ``k -> t`` together, if it gains.
 
@@ -415,7 +544,7 @@ def _best_edge_change(
 
 
 def _edge_step(  # noqa: C901 (hot path)
-    n2: int, row_start: Ints, partners: Ints, weights: Floats, related: Ints,
+    n2: i64, row_start: Ints, partners: Ints, weights: Floats, related: Ints,
     m: Ints, inv: Ints, gain: Floats, trial: Ints, chosen: Ints,
 ) -> float:
     """Realise one relation match that single moves and swaps cannot.
@@ -470,7 +599,7 @@ def _edge_step(  # noqa: C901 (hot path)
 
 
 def _climb(
-    n1: int, n2: int, row_start: Ints, partners: Ints, weights: Floats,
+    n1: i64, n2: i64, row_start: Ints, partners: Ints, weights: Floats,
     cand_start: Ints, cand: Ints, related: Ints, m: Ints, inv: Ints, gain: Floats,
     value: float, stop_at: float, trial: Ints, chosen: Ints, sweep: bool,
     deadline: float, cut: Ints,
@@ -499,7 +628,7 @@ def _climb(
 # -- starts and bounds --------------------------------------------------------
 
 
-def _candidates(n1: int, n2: int, unary: Floats, row_start: Ints) -> tuple[Ints, Ints]:
+def _candidates(n1: i64, n2: i64, unary: Floats, row_start: Ints) -> tuple[Ints, Ints]:
     """Per node ``i``, the nodes ``j`` it can earn anything with (CSR)."""
     cand_start = _ints(n1 + 1, 0)
     cand = _ints(n1 * n2, 0)
@@ -514,7 +643,7 @@ def _candidates(n1: int, n2: int, unary: Floats, row_start: Ints) -> tuple[Ints,
     return cand_start, cand[:count]
 
 
-def _related(cells: int, row_start: Ints) -> Ints:
+def _related(cells: i64, row_start: Ints) -> Ints:
     """The node pairs with a relation weight, increasing."""
     count = 0
     for p in range(cells):
@@ -529,7 +658,7 @@ def _related(cells: int, row_start: Ints) -> Ints:
     return related
 
 
-def _smart_start(n1: int, n2: int, unary: Floats) -> Ints:
+def _smart_start(n1: i64, n2: i64, unary: Floats) -> Ints:
     """Greedy start: node pairs by decreasing unary weight (ties: by index)."""
     mapping = _ints(n1, -1)
     used = _flags(n2)
@@ -554,7 +683,7 @@ def _smart_start(n1: int, n2: int, unary: Floats) -> Ints:
 
 
 def _random_start(
-    n1: int, n2: int, cand_start: Ints, cand: Ints, rng: Ints
+    n1: i64, n2: i64, cand_start: Ints, cand: Ints, rng: Ints
 ) -> Ints:
     """Each node, in random order, to a random free candidate (if any)."""
     mapping = _ints(n1, -1)
@@ -572,18 +701,18 @@ def _random_start(
 
 
 def _kicked_start(
-    n1: int, n2: int, best: Ints, cand_start: Ints, cand: Ints, rng: Ints
+    n1: i64, n2: i64, best: Ints, cand_start: Ints, cand: Ints, rng: Ints
 ) -> Ints:
     """``best`` with a random :data:`_KICK_SHARE` of its nodes sent to
     random free candidates (or left unaligned if none is free): a large
     problem's restart, near a good mapping rather than anywhere."""
-    mapping = _copy(best)
+    mapping = _copy_ints(best)
     used = _flags(n2)
     for i in range(n1):
         if mapping[i] >= 0:
             used[mapping[i]] = True
     free = _ints(n2, 0)
-    kicks = int(n1 * _KICK_SHARE) + 1
+    kicks = int(float(n1) * _KICK_SHARE) + 1
     for _ in range(kicks):
         i = _random_below(rng, n1)
         if mapping[i] >= 0:
@@ -594,7 +723,7 @@ def _kicked_start(
 
 
 def _to_random_free(
-    i: int, mapping: Ints, used: list[bool], free: Ints, cand_start: Ints,
+    i: i64, mapping: Ints, used: Flags, free: Ints, cand_start: Ints,
     cand: Ints, rng: Ints,
 ) -> None:
     """Node ``i`` to a random one of its candidates not ``used`` (left as
@@ -611,7 +740,7 @@ def _to_random_free(
 
 
 def star_weights(
-    n1: int, n2: int, unary: Floats, row_start: Ints, partners: Ints,
+    n1: i64, n2: i64, unary: Floats, row_start: Ints, partners: Ints,
     weights: Floats,
 ) -> Floats:
     """Per node pair: unary weight + half its best relation gain to the neighbours.
@@ -620,7 +749,7 @@ def star_weights(
     only, so it adds at most its best weight; the same holds from the side
     of the neighbours ``t`` of ``j``; the smaller of the two sums is kept.
     """
-    stars = _copy(unary)
+    stars = _copy_floats(unary)
     by_k = _floats(n1)
     by_t = _floats(n2)
     for p in range(n1 * n2):
@@ -649,7 +778,7 @@ def _round_down(bound: float, integral: bool) -> float:
 
 
 def line_bound(
-    n1: int, n2: int, stars: Floats, known: float, integral: bool
+    n1: i64, n2: i64, stars: Floats, known: float, integral: bool
 ) -> float:
     """The smaller of the sums of row and of column maxima of ``stars``."""
     rows = _floats(n1)
@@ -670,7 +799,7 @@ def line_bound(
 
 
 def _min_cost_assignment(  # noqa: C901
-    cost: Floats, n: int, w: int, deadline: float, cut: Ints
+    cost: Floats, n: i64, w: i64, deadline: float, cut: Ints
 ) -> Ints:
     """Column of each row in a minimum-cost assignment of the ``n`` x ``w``
     matrix ``cost`` (flat, rows <= columns); None-like (all -1) when
@@ -726,7 +855,7 @@ def _min_cost_assignment(  # noqa: C901
 
 
 def assignment_bound(  # noqa: C901
-    n1: int, n2: int, stars: Floats, integral: bool, deadline: float, cut: Ints
+    n1: i64, n2: i64, stars: Floats, integral: bool, deadline: float, cut: Ints
 ) -> tuple[float, Ints]:
     """The best one-to-one assignment of ``stars``: (bound, that mapping).
 
@@ -768,7 +897,7 @@ def assignment_bound(  # noqa: C901
 
 
 def mapping_value(
-    n1: int, n2: int, unary: Floats, row_start: Ints, partners: Ints,
+    n1: i64, n2: i64, unary: Floats, row_start: Ints, partners: Ints,
     weights: Floats, mapping: Ints,
 ) -> float:
     """Total weight earned by ``mapping`` (``mapping[i]`` = j or -1)."""
@@ -777,7 +906,7 @@ def mapping_value(
 
 
 def search(
-    n1: int, n2: int, unary: Floats, row_start: Ints, partners: Ints,
+    n1: i64, n2: i64, unary: Floats, row_start: Ints, partners: Ints,
     weights: Floats, integral: bool, restarts: int, seed: int, known: float,
     deadline: float,
 ) -> tuple[Ints, float, float, int, int]:
@@ -809,7 +938,7 @@ def search(
         n1, n2, row_start, partners, weights, cand_start, cand, related, m, inv,
         gain, value, known, trial, chosen, sweep, deadline, cut,
     )
-    best, best_value, bound = _copy(m), value, known
+    best, best_value, bound = _copy_ints(m), value, known
     if best_value >= bound - EPSILON:
         return best, best_value, bound, 0, 0
     stars = star_weights(n1, n2, unary, row_start, partners, weights)
@@ -860,13 +989,13 @@ def _runs(keys: Ints) -> tuple[Ints, Ints]:
     return distinct[:size], counts[:size]
 
 
-def _combine(ours: int, theirs: int, product: bool) -> int:
+def _combine(ours: i64, theirs: i64, product: bool) -> i64:
     return ours * theirs if product else min(ours, theirs)
 
 
 def _label_matches(
-    ours: Ints, our_counts: Ints, theirs: Ints, their_counts: Ints, scale: int
-) -> int:
+    ours: Ints, our_counts: Ints, theirs: Ints, their_counts: Ints, scale: i64
+) -> i64:
     """Sum over labels of the smaller count (keys are ``label * scale + …``)."""
     total = 0
     x = y = 0
@@ -898,7 +1027,7 @@ def _keyed_triples(encoded: Ints) -> list[tuple[Ints, Ints]]:
     n1, n2 = encoded[0], encoded[1]
     scale = max(n1, n2, 1)
     at = 8
-    keyed = []  # candidate's 3 kinds, then the reference's
+    keyed: list[tuple[Ints, Ints]] = []  # candidate's 3 kinds, then the reference's
     for graph in range(2):
         for kind in range(3):
             size = encoded[2 + 3 * graph + kind]
@@ -915,7 +1044,7 @@ def _keyed_triples(encoded: Ints) -> list[tuple[Ints, Ints]]:
     return keyed
 
 
-def _run_end(keys: Ints, start: int, divisor: int) -> int:
+def _run_end(keys: Ints, start: i64, divisor: i64) -> i64:
     """End of the run of sorted ``keys`` from ``start`` with its label
     (``key // divisor``)."""
     label = keys[start] // divisor
@@ -926,7 +1055,7 @@ def _run_end(keys: Ints, start: int, divisor: int) -> int:
 
 
 def _matched_runs(
-    ours: Ints, theirs: Ints, divisor: int
+    ours: Ints, theirs: Ints, divisor: i64
 ) -> tuple[Ints, Ints, Ints, Ints, int]:
     """The runs of each label (``key // divisor``) found in both sorted key
     lists, by increasing label: (x starts, x ends, y starts, y ends, count).
@@ -955,8 +1084,8 @@ def _matched_runs(
 
 
 def _relation_rows(  # noqa: C901 (one pass)
-    ours: Ints, our_counts: Ints, theirs: Ints, their_counts: Ints, n1: int,
-    n2: int, scale: int, product: bool, unary: Floats,
+    ours: Ints, our_counts: Ints, theirs: Ints, their_counts: Ints, n1: i64,
+    n2: i64, scale: i64, product: bool, unary: Floats,
 ) -> tuple[Ints, Ints, Floats]:
     """The pairwise weights of matching relation triples, as compressed rows.
 
@@ -983,7 +1112,7 @@ def _relation_rows(  # noqa: C901 (one pass)
                     pair_keys[size], pair_weights[size] = p * cells + q, w
                     pair_keys[size + 1], pair_weights[size + 1] = q * cells + p, w
                     size += 2
-    order = _stable_order(pair_keys[:size])
+    order = _stable_order_ints(pair_keys[:size])
     row_start = _ints(cells + 1, 0)
     partners = _ints(size, 0)
     weights = _floats(size)
@@ -1059,9 +1188,12 @@ _STORAGE = (
     "_ints",
     "_floats",
     "_flags",
-    "_copy",
+    "_copy_ints",
+    "_copy_floats",
+    "_set_floats",
     "_sorted",
     "_stable_order",
+    "_stable_order_ints",
     "_largest",
     "_pair_weight",
     "_now",
