@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from ..errors import MetricError
 from ..reading.umr import is_umr_path, read_umr
 from ..workflows.umatch import Counts, UmatchReport, umatch
-from ..workflows.umr_agreement import LAYERS, LayerAgreement, layer_queue
 from ..workflows.umr_score import DocumentScore, document_dict, score_umr_files
 from ._common import table
+
+if TYPE_CHECKING:  # imported where used: it loads numpy, which AMR scores skip
+    from ..workflows.umr_agreement import LayerAgreement
 
 #: the name of the alignment-based comparison among ``--metric`` values
 UMATCH = "umatch"
@@ -263,6 +265,8 @@ def layer_queue_json(
     pairs: list[tuple[str, str, dict[str, LayerAgreement]]],
 ) -> list[dict[str, Any]]:
     """The layers' adjudication queue as JSON-ready data."""
+    from ..workflows.umr_agreement import layer_queue
+
     return [
         {
             "id": sentence.key,
@@ -285,6 +289,8 @@ def render_layer_queue(
     """The sentences annotators disagree on in the layers beyond the graph,
     lowest F1 first, each difference with its place; ``names``: each
     annotator's file -> the name the other tables give it."""
+    from ..workflows.umr_agreement import layer_queue
+
     queue = layer_queue(pairs)
     out.print(
         "UMR layers: adjudication queue (lowest F1 first; alignment, temporal, "
@@ -308,6 +314,8 @@ def render_layers(
     confidence: float,
 ) -> None:
     """One table: each pair of annotators, each UMR layer's F1 and interval."""
+    from ..workflows.umr_agreement import LAYERS
+
     grid = table(
         out,
         "A",

@@ -32,13 +32,14 @@ from __future__ import annotations
 import math
 import sys
 import time
-from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from . import _search, _search_cache
 from ._search import EPSILON
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "EPSILON",
@@ -68,7 +69,9 @@ def use_compiled(wait: bool = False) -> bool:
     """Load the compiled search into this process now, if it can be had at
     once; returns whether the process now uses it.
 
-    The search runs as plain Python for a process's first
+    Where mypyc compiled :mod:`._search` (:data:`._search.PACKED`) that
+    search is used throughout, and numba is never loaded (returns False).
+    Elsewhere the search runs as plain Python for a process's first
     :data:`SWITCH_AFTER` alignments, then compiled by numba: the same code
     and the same results, ~20× faster, for about 0.5 s of loading (numba's
     import and its first call) that small jobs — a pre-commit hook, an
@@ -87,8 +90,8 @@ def use_compiled(wait: bool = False) -> bool:
     global _compiled, _declined
     if _compiled is not None:
         return True
-    if _search.PACKED:
-        return False  # compiled by mypyc: as fast as numba's, and no load
+    if _search.PACKED:  # compiled by mypyc: numba's speed, nothing to load
+        return False
     if _plain_only and not wait:
         return False
     if not wait and not _search_cache.ready():
@@ -96,6 +99,8 @@ def use_compiled(wait: bool = False) -> bool:
             _say_preparing()
         _declined = True
         return False
+
+    import numpy as np
 
     if not _search_cache.ready():
         _say_compiling()
@@ -163,7 +168,6 @@ def _say_preparing() -> None:
     )
 
 
-@dataclass(slots=True, eq=False)
 class AlignmentProblem:
     """Weights of a graph pair's candidate node pairs (``p = i * n2 + j``).
 
@@ -173,18 +177,73 @@ class AlignmentProblem:
     ``weights``; symmetric, and only between pairs that differ in both
     nodes (two ends of one relation). All weights are >= 0. ``integral``
     says they are whole numbers, so bounds may be rounded down.
+
+    The four are numpy arrays; a problem the plain search built
+    (:meth:`built`) keeps its sequences and makes the arrays only when
+    asked for them, so that smatch's path needs no numpy at all.
     """
 
-    n1: int
-    n2: int
-    unary: np.ndarray[Any, np.dtype[np.float64]]
-    row_start: np.ndarray[Any, np.dtype[np.int64]]
-    partners: np.ndarray[Any, np.dtype[np.int64]]
-    weights: np.ndarray[Any, np.dtype[np.float64]]
-    integral: bool = True
-    #: the four sequences as the plain search takes them, where they were
-    #: built by it (not compared: the arrays say the same)
-    plain: tuple[Any, Any, Any, Any] | None = field(default=None, compare=False)
+    __slots__ = ("_arrays", "_plain", "integral", "n1", "n2")
+
+    def __init__(
+        self,
+        n1: int,
+        n2: int,
+        unary: np.ndarray[Any, np.dtype[np.float64]],
+        row_start: np.ndarray[Any, np.dtype[np.int64]],
+        partners: np.ndarray[Any, np.dtype[np.int64]],
+        weights: np.ndarray[Any, np.dtype[np.float64]],
+        integral: bool = True,
+    ) -> None:
+        self.n1, self.n2, self.integral = n1, n2, integral
+        self._arrays: tuple[Any, Any, Any, Any] | None = (
+            unary, row_start, partners, weights,
+        )
+        #: the four as the plain search takes them, once made
+        self._plain: tuple[Any, Any, Any, Any] | None = None
+
+    @classmethod
+    def built(
+        cls, n1: int, n2: int, plain: tuple[Any, Any, Any, Any], integral: bool
+    ) -> AlignmentProblem:
+        """A problem from the plain search's own sequences (unary,
+        row_start, partners, weights: :data:`._search.Ints` and
+        :data:`._search.Floats`)."""
+        problem = cls.__new__(cls)
+        problem.n1, problem.n2, problem.integral = n1, n2, integral
+        problem._arrays, problem._plain = None, plain
+        return problem
+
+    @property
+    def unary(self) -> np.ndarray[Any, np.dtype[np.float64]]:
+        return self._numpy()[0]  # type: ignore[no-any-return]
+
+    @property
+    def row_start(self) -> np.ndarray[Any, np.dtype[np.int64]]:
+        return self._numpy()[1]  # type: ignore[no-any-return]
+
+    @property
+    def partners(self) -> np.ndarray[Any, np.dtype[np.int64]]:
+        return self._numpy()[2]  # type: ignore[no-any-return]
+
+    @property
+    def weights(self) -> np.ndarray[Any, np.dtype[np.float64]]:
+        return self._numpy()[3]  # type: ignore[no-any-return]
+
+    def _numpy(self) -> tuple[Any, Any, Any, Any]:
+        if self._arrays is None:
+            import numpy as np
+
+            assert self._plain is not None
+            unary, row_start, partners, weights = self._plain
+            # packed vectors are shared without a copy; lists are copied
+            self._arrays = (
+                np.asarray(unary, dtype=np.float64),
+                np.asarray(row_start, dtype=np.int64),
+                np.asarray(partners, dtype=np.int64),
+                np.asarray(weights, dtype=np.float64),
+            )
+        return self._arrays
 
     def check(self) -> None:
         """Raise ``ValueError`` unless the arrays describe a valid problem."""
@@ -196,6 +255,8 @@ class AlignmentProblem:
 
     def edges(self) -> list[tuple[int, int, float]]:
         """Each pairwise weight once: ``(p, q, w)`` with ``p < q``."""
+        import numpy as np
+
         owners = np.repeat(np.arange(self.n1 * self.n2), np.diff(self.row_start))
         keep = owners < self.partners
         return list(
@@ -210,15 +271,15 @@ class AlignmentProblem:
     def value(self, mapping: list[int]) -> float:
         """Total weight earned by ``mapping`` (``mapping[i]`` = j or -1)."""
         kernels, arrays = _kernels()
+        taken: Any
+        if arrays:
+            import numpy as np
+
+            taken = np.asarray(mapping, dtype=np.int64)
+        else:
+            taken = _search.as_ints(list(mapping))
         found = kernels["mapping_value"](
-            self.n1,
-            self.n2,
-            *self._storage(arrays),
-            (
-                np.asarray(mapping, dtype=np.int64)
-                if arrays
-                else _search.as_ints(list(mapping))
-            ),
+            self.n1, self.n2, *self._storage(arrays), taken
         )
         return float(found)
 
@@ -226,15 +287,15 @@ class AlignmentProblem:
         """unary, row_start, partners, weights: arrays, or the plain search's
         sequences (:data:`._search.Ints`, :data:`._search.Floats`)."""
         if arrays:
-            return (self.unary, self.row_start, self.partners, self.weights)
-        if self.plain is None:
-            self.plain = (
+            return self._numpy()
+        if self._plain is None:
+            self._plain = (
                 _search.as_floats(self.unary.tolist()),
                 _search.as_ints(self.row_start.tolist()),
                 _search.as_ints(self.partners.tolist()),
                 _search.as_floats(self.weights.tolist()),
             )
-        return self.plain
+        return self._plain
 
 
 @dataclass(slots=True)
@@ -304,28 +365,26 @@ def triple_problem(
     """smatch's problem from a graph pair's triples encoded as ints, and its
     label bound (None where it bounds nothing); see
     :func:`._search.build_triple_problem` for the encoding."""
-    kernels, arrays = _kernels(int(encoded[0]) * int(encoded[1]))
+    n1, n2 = int(encoded[0]), int(encoded[1])
+    kernels, arrays = _kernels(n1 * n2)
     if arrays:
+        import numpy as np
+
         data = np.array(encoded, dtype=np.int64)
-        built = kernels["build_triple_problem"](data, product)
-        unary, row_start, partners, weights, bound = built
-        plain = None
+        unary, row_start, partners, weights, bound = kernels["build_triple_problem"](
+            data, product
+        )
+        problem = AlignmentProblem(n1, n2, unary, row_start, partners, weights)
     else:
         built = kernels["build_triple_problem"](_search.as_ints(encoded), product)
-        plain = built[:4]
+        problem = AlignmentProblem.built(n1, n2, built[:4], True)
         bound = built[4]
-        # packed vectors are shared without a copy; lists are copied
-        unary = np.asarray(plain[0], dtype=float)
-        weights = np.asarray(plain[3], dtype=float)
-        row_start = np.asarray(plain[1], dtype=np.int64)
-        partners = np.asarray(plain[2], dtype=np.int64)
-    n1, n2 = int(encoded[0]), int(encoded[1])
-    problem = AlignmentProblem(n1, n2, unary, row_start, partners, weights, True, plain)
     return problem, (None if bound < 0 else float(bound))
 
 
 def _ilp_model(problem: AlignmentProblem) -> tuple[list[int], Any, Any, Any]:
     """(node pair per x column, cost vector, constraint, integrality)."""
+    import numpy as np
     from scipy.optimize import LinearConstraint
     from scipy.sparse import coo_matrix
 

@@ -1,4 +1,4 @@
-"""The core of the alignment search: plain Python, or compiled by numba.
+"""The core of the alignment search: plain Python, compiled by mypyc, or by numba.
 
 Layer: metrics, below :mod:`._align`, which is the only module that calls
 it. Everything here works on flat sequences of one alignment problem:
@@ -12,16 +12,26 @@ it. Everything here works on flat sequences of one alignment problem:
 The search is smatch's hill climbing, as :mod:`._align` describes it,
 with a deadline (the time budget: checked at every step, it stops the
 search with the best mapping so far) and a variant for documents
-(:data:`LARGE_CELLS`: sweeps, restarts near the best mapping). The
-functions here run as they are over Python lists (no start-up cost: small
-jobs; in a compiled install, ``setup.py``, mypyc has compiled them from
-their type hints, about 4× faster), and :func:`compiled` gives
-numba-compiled versions of the very same functions over numpy arrays
-(about 20× faster per pair, ~0.5 s to load; numba ignores the hints).
-So the code keeps to what both run alike: indexing, integer and float
-arithmetic, loops, and the storage helpers below, which have a list and
-an array version. Random starts draw from a Lehmer generator in integer
-arithmetic, so both versions give the same results from the same seed.
+(:data:`LARGE_CELLS`: sweeps, restarts near the best mapping).
+
+Three ways to run the very same functions:
+
+* compiled by mypyc (a compiled install, ``setup.py``; :data:`PACKED`):
+  storage is librt's packed vectors (``vec[i64]``, ``vec[float]``), which
+  mypyc reads and writes unboxed, and the integers are native ``i64``: as
+  fast per pair as numba's, with nothing to load, so such an install never
+  loads numba;
+* interpreted over Python lists (faster there than vectors): small jobs of
+  a pure Python install, the language server;
+* :func:`compiled` gives numba-compiled versions over numpy arrays: large
+  work of a pure Python install (about 20× the interpreted search, ~0.5 s
+  to load; numba ignores the type hints).
+
+So the code keeps to what all three run alike: indexing, integer and float
+arithmetic, loops, and the storage helpers below, which have a vector/list
+and an array version. Random starts draw from a Lehmer generator in
+integer arithmetic, so every version gives the same results from the same
+seed.
 
 :func:`build_triple_problem` builds smatch's problem from triples encoded
 as integers (one sequence per graph pair).
@@ -36,7 +46,6 @@ from bisect import bisect_left
 from types import FunctionType
 from typing import TYPE_CHECKING, Any, Final, cast
 
-import numpy as np
 from librt.vecs import vec
 from mypy_extensions import i64
 
@@ -54,8 +63,10 @@ LARGE_CELLS = 90_000
 #: share of nodes a large problem's restart moves away from the best mapping
 _KICK_SHARE = 0.05
 
-#: numba's ``objmode`` where compiled (:func:`compiled`); unused in plain code
+#: numba's ``objmode`` and numpy where compiled (:func:`compiled`); unused
+#: in plain code, which so does not import numpy
 _objmode: Any = None
+np: Any = None
 
 #: the storage of plain code: librt's packed vectors, which mypyc reads and
 #: writes unboxed, where this module is compiled; Python lists where it is
@@ -1209,11 +1220,13 @@ def compiled() -> dict[str, Any]:
     search and give the same results. Compiled code is cached beside this
     file (numba keys it on this file alone, which holds all of it).
     """
+    import numpy
     from numba import njit, objmode
 
     source = _python_namespace()
     namespace = dict(source)
     namespace["_objmode"] = objmode
+    namespace["np"] = numpy
     for name, function in source.items():
         if (
             not isinstance(function, FunctionType)
