@@ -236,13 +236,15 @@ class AlignmentProblem:
 
             assert self._plain is not None
             unary, row_start, partners, weights = self._plain
-            # packed vectors are shared without a copy; lists are copied
             self._arrays = (
-                np.asarray(unary, dtype=np.float64),
-                np.asarray(row_start, dtype=np.int64),
-                np.asarray(partners, dtype=np.int64),
-                np.asarray(weights, dtype=np.float64),
+                np.array(unary, dtype=np.float64),
+                np.array(row_start, dtype=np.int64),
+                np.array(partners, dtype=np.int64),
+                np.array(weights, dtype=np.float64),
             )
+            # from now on the arrays are the problem (a caller may change
+            # them in place: s2match adds its graded weights to ``unary``)
+            self._plain = None
         return self._arrays
 
     def check(self) -> None:
