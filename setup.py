@@ -34,6 +34,7 @@ COMPILED = [
     "amrcheck/reading/_parse.py",
     "amrcheck/reading/metadata.py",
     "amrcheck/metrics/_search.py",
+    "amrcheck/metrics/_encoding.py",
     "amrcheck/span.py",
     "amrcheck/findings.py",
     "amrcheck/graph.py",

@@ -52,6 +52,7 @@ COMPILED = [
     "amrcheck.standardize",
     "amrcheck.reading._parse",
     "amrcheck.metrics._search",
+    "amrcheck.metrics._encoding",
 ]
 
 

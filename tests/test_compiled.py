@@ -51,6 +51,7 @@ COMPILED = [
     "amrcheck.reading._parse",
     "amrcheck.reading.metadata",
     "amrcheck.metrics._search",
+    "amrcheck.metrics._encoding",
     "amrcheck.span",
     "amrcheck.findings",
     "amrcheck.graph",

@@ -55,6 +55,7 @@ from ._align import (
     triple_problem,
     use_compiled,
 )
+from ._encoding import encode_pair
 from ._protocol import REFERENCE, Explanation, Score, TripleRef, micro_prf, prf
 
 INSTANCE_ROLE = "instance"
@@ -84,22 +85,9 @@ class LabelIds(dict[object, int]):
         ``numbering``'s canonical numbers."""
         if len(self) > self.MAX_LABELS:
             self.clear()
-        data = [len(candidate.variables), len(reference.variables)]
-        for graph in (candidate, reference):
-            data += (len(graph.instances), len(graph.attributes), len(graph.relations))
-        label = self.__getitem__
-        for graph, rank in (
-            (candidate, numbering.candidate),
-            (reference, numbering.reference),
-        ):
-            data += [rank[n] for n, _ in graph.instances]
-            data += [label(c) for _, c in graph.instances]
-            data += [rank[n] for n, _, _ in graph.attributes]
-            data += [label((r, v)) for _, r, v in graph.attributes]
-            data += [rank[a] for a, _, _ in graph.relations]
-            data += [label(r) for _, r, _ in graph.relations]
-            data += [rank[b] for _, _, b in graph.relations]
-        return data
+        return encode_pair(
+            candidate, reference, numbering.candidate, numbering.reference, self
+        )
 
 
 @dataclass(frozen=True, slots=True)
