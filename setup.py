@@ -24,8 +24,8 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-#: where the time goes: reading, standardising, canonical numbering, and the
-#: alignment search (plain until numba's compiled search is loaded); UMR
+#: where the time goes: reading, standardising, canonical numbering, the
+#: alignment search and smatch's encoding of a pair, rematch's motifs; UMR
 #: reading and validation with the core types they build (graphs, spans,
 #: findings: 1.39x the pure check of the UMR release, bench/RESULTS.md)
 COMPILED = [
@@ -35,6 +35,7 @@ COMPILED = [
     "amrcheck/reading/metadata.py",
     "amrcheck/metrics/_search.py",
     "amrcheck/metrics/_encoding.py",
+    "amrcheck/metrics/_motifs.py",
     "amrcheck/span.py",
     "amrcheck/findings.py",
     "amrcheck/graph.py",

@@ -12,8 +12,10 @@ not this checkout:
   sick and para) —
   with smatch (strict and ``--compat smatch-1.0.4``) and rematch, and every
   result is the same;
-* the smatch parity and invariance suites and the reader's tests pass
-  against the compiled modules.
+* scoring more pairs than ``SWITCH_AFTER`` never loads numba compiled
+  (the compiled search is as fast);
+* the smatch and s2match tests, the smatch parity and invariance suites
+  and the reader's tests pass against the compiled modules.
 
 The build without a compiler: tests/test_packaging.py.
 """
@@ -52,6 +54,7 @@ COMPILED = [
     "amrcheck.reading.metadata",
     "amrcheck.metrics._search",
     "amrcheck.metrics._encoding",
+    "amrcheck.metrics._motifs",
     "amrcheck.span",
     "amrcheck.findings",
     "amrcheck.graph",
@@ -113,6 +116,7 @@ for name, options in (("smatch", {}), ("smatch", {"compat": "smatch-1.0.4"}),
             (s.f1, s.precision, s.recall, sorted(s.counts.items())) for s in found]
 print(json.dumps({
     "loaded": {m: sys.modules[m].__file__ for m in modules},
+    "numba loaded": "numba" in sys.modules,
     "digests": digests,
     "scores": scores,
 }))
@@ -202,6 +206,8 @@ def test_compiled_and_pure_python_give_the_same_results(
     scorings = ["smatch {}", "smatch {'compat': 'smatch-1.0.4'}", "rematch {}"]
     assert set(compiled["scores"]) == {f"{s} {w}" for s in scorings for w in workloads}
     assert all(compiled["scores"].values())
+    # past SWITCH_AFTER alignments: the compiled search never loads numba
+    assert compiled["numba loaded"] is False
     assert compiled["digests"] == pure["digests"]
     for label, found in compiled["scores"].items():
         assert found == pure["scores"][label], label
@@ -211,6 +217,8 @@ def test_compiled_and_pure_python_give_the_same_results(
 # ``-P`` keeps the working directory (the checkout) off the front of sys.path,
 # ``--import-mode=append`` puts it behind the installed package
 SUITES = [
+    "tests/metrics/test_smatch.py",
+    "tests/metrics/test_s2match.py",
     "tests/metrics/test_smatch_parity.py",
     "tests/metrics/test_invariance.py",
     "tests/reading",

@@ -171,8 +171,13 @@ def prepare_in_background() -> bool:
 def _prepare() -> int:
     """Compile the search here, then load it in a fresh process, which
     writes the mark if it came from the cache. The lock is released once
-    the search is ready; a failure keeps it (see the module docstring)."""
+    the search is ready; a failure keeps it (see the module docstring).
+    Where mypyc compiled the search there is nothing of numba's to prepare."""
+    from . import _search
     from ._align import use_compiled
+
+    if _search.PACKED:
+        return 0
 
     try:
         os.nice(10)  # the user's own run comes first

@@ -39,21 +39,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from importlib import resources
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
-from ..graph import Graph, TripleKind
+from ..graph import Graph
 from ..standardize import as_smatch_104_reads
 from . import register
+from ._motifs import Motif, motif_set
 from ._protocol import Explanation, Reference, Score, TripleRef, check_reference
 from ._refs import written_ref
-from ._smatch_reader import concept_token, smatch_normalize, stored_role, value_token
-
-AttributeMotif = tuple[str, str]
-InstanceMotif = Union[tuple[str], tuple[str, AttributeMotif]]
-RelationMotif = tuple[InstanceMotif, str, InstanceMotif]
-Motif = Union[AttributeMotif, InstanceMotif, RelationMotif]
-
-_INSTANCE, _RELATION = TripleKind.INSTANCE, TripleKind.RELATION
+from ._smatch_reader import concept_token, smatch_normalize
 
 
 @lru_cache(maxsize=1)
@@ -155,82 +149,22 @@ class Rematch:
         label = smatch_normalize(concept_token(concept))
         return label if self._labels is None else self._labels.get(label, label)
 
-    def _motifs(  # noqa: C901 -- one pass over the triples, then the motifs
+    def _motifs(
         self, graph: Graph, origins: dict[Motif, set[int]] | None
     ) -> set[Motif]:
-        """The motif set; record each motif's source triples in ``origins``.
-
-        One pass over the written triples reads them as smatch 1.0.4's
-        reader keeps them (:mod:`._smatch_reader`: first definition wins,
-        ``-of`` and ``:mod`` inverted, inverted links to constants dropped);
-        the order of that reader's lists is not needed for sets.
-        """
+        """The motif set; record each motif's source triples in ``origins``
+        (:func:`._motifs.motif_set`)."""
         opts = self.options
         label_of = self._label_cache
         if len(label_of) > _MAX_LABELS:  # a long-lived process meets new concepts
             label_of.clear()
-        labels: dict[str, str] = {}
-        defined: dict[str, int] = {}  # node -> its defining triple
-        attributes: dict[str, list[tuple[AttributeMotif, int]]] = {}
-        links: list[tuple[str, str, str, int]] = []  # head, role, tail, triple
         # the reference reads ISI alignments as part of the labels
         read = graph if opts.compat is None else as_smatch_104_reads(graph)
-        for i, ((source, role, target), kind) in enumerate(
-            zip(read.triples, read.kinds, strict=True)
-        ):
-            if kind is _INSTANCE:
-                if source not in labels:
-                    label = label_of.get(target)
-                    if label is None:
-                        label = label_of[target] = self._label(target)
-                    labels[source] = label
-                    defined[source] = i
-                continue
-            name, inverted = stored_role(role)
-            if name == "mod" and inverted and opts.compat is None:
-                name, inverted = "domain", False  # y :mod-of x is x :mod y
-            if kind is _RELATION:
-                links.append(
-                    (target, name, source, i) if inverted else (source, name, target, i)
-                )
-            elif not inverted:
-                value = value_token(target)
-                if value != "top":  # rematch drops TOP by its value "top"
-                    attribute = (smatch_normalize(name), smatch_normalize(value))
-                    attributes.setdefault(source, []).append((attribute, i))
-        out: set[Motif] = set()
-        instance: dict[str, list[tuple[InstanceMotif, tuple[int, ...]]]] = {}
-        for node, label in labels.items():
-            attrs = attributes.get(node, ())
-            if attrs and not opts.labels_only:
-                motifs: list[tuple[InstanceMotif, tuple[int, ...]]] = [
-                    ((label, attr), (defined[node], i)) for attr, i in attrs
-                ]
-            else:
-                motifs = [((label,), (defined[node],))]
-            instance[node] = motifs
-            if opts.attribute_motifs:
-                for attr, i in attrs:
-                    out.add(attr)
-                    if origins is not None:
-                        origins.setdefault(attr, set()).add(i)
-            if opts.instance_motifs:
-                for motif, sources in motifs:
-                    out.add(motif)
-                    if origins is not None:
-                        origins.setdefault(motif, set()).update(sources)
-        if opts.relation_motifs:
-            for head_node, role, tail_node, i in links:
-                for head, head_sources in instance[head_node]:
-                    for tail, tail_sources in instance[tail_node]:
-                        relation: RelationMotif = (head, role, tail)
-                        out.add(relation)
-                        if origins is not None:
-                            found = origins.setdefault(relation, set())
-                            found.add(i)
-                            found.update(head_sources)
-                            found.update(tail_sources)
-        return out
+        kinds = (opts.attribute_motifs, opts.instance_motifs, opts.relation_motifs)
+        return motif_set(
+            read, label_of, self._label, opts.compat is None, kinds,
+            opts.labels_only, origins,
+        )
 
     # -- scoring ------------------------------------------------------------
 

@@ -249,3 +249,25 @@ def test_label_table_starts_over_without_changing_scores(monkeypatch) -> None:
     metric = get_metric("smatch")
     assert [metric.score(a, b).f1 for a, b in pairs] == expected
     assert len(metric._ids) <= 8 + 2 * max(len(g.triples) for g in graphs)
+
+
+def test_scoring_a_small_file_loads_neither_numpy_nor_numba(tmp_path: Path) -> None:
+    # start-up is most of a small job's time: the command's own path (reading,
+    # standardising, the plain search) needs neither library (issue 34)
+    code = (
+        "import sys\n"
+        "from amrcheck.cli import main\n"
+        "sys.argv = ['amrcheck', 'score', sys.argv[1], sys.argv[1], '-q']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as done:\n"
+        "    assert not done.code, done.code\n"
+        "print(sorted(m for m in ('numpy', 'numba', 'scipy') if m in sys.modules))\n"
+    )
+    path = SHARED_DATA / "bamboo" / "sts" / "role_confusion" / "tgt.dev.amr"
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        capture_output=True, text=True, check=True, cwd=tmp_path,
+        env={**os.environ, "AMRCHECK_CACHE_DIR": str(tmp_path / "cache")},
+    )
+    assert done.stdout.splitlines()[-1] == "[]", done.stdout + done.stderr

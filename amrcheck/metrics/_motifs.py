@@ -1,0 +1,103 @@
+"""rematch's motif sets: a graph's triples, as smatch 1.0.4 reads them, as motifs.
+
+Layer: metrics, below :mod:`.rematch` (which documents the reading and the
+motifs). It runs twice for every pair rematch scores, so a compiled install
+compiles it (``setup.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Union
+
+from ..graph import Graph, TripleKind
+from ._smatch_reader import smatch_normalize, stored_role, value_token
+
+AttributeMotif = tuple[str, str]
+InstanceMotif = Union[tuple[str], tuple[str, AttributeMotif]]
+RelationMotif = tuple[InstanceMotif, str, InstanceMotif]
+Motif = Union[AttributeMotif, InstanceMotif, RelationMotif]
+
+
+def motif_set(  # noqa: C901 -- one pass over the triples, then the motifs
+    read: Graph,
+    label_of: dict[str, str],
+    label: Callable[[str], str],
+    mod_of_as_mod: bool,
+    motif_kinds: tuple[bool, bool, bool],
+    labels_only: bool,
+    origins: dict[Motif, set[int]] | None,
+) -> set[Motif]:
+    """The motif set of ``read`` (the graph as the reference reads it);
+    record each motif's source triples in ``origins``.
+
+    ``label_of`` caches ``label`` (a concept's node label); ``mod_of_as_mod``
+    stores ``y :mod-of x`` as ``x :mod y`` is stored; ``motif_kinds``: keep
+    attribute, instance, relation motifs; ``labels_only``: instance motifs
+    are bare node labels. One pass over the written triples reads them as
+    smatch 1.0.4's reader keeps them (:mod:`._smatch_reader`: first
+    definition wins, ``-of`` and ``:mod`` inverted, inverted links to
+    constants dropped); the order of that reader's lists is not needed for
+    sets.
+    """
+    attribute_motifs, instance_motifs, relation_motifs = motif_kinds
+    instance_kind, relation_kind = TripleKind.INSTANCE, TripleKind.RELATION
+    labels: dict[str, str] = {}
+    defined: dict[str, int] = {}  # node -> its defining triple
+    attributes: dict[str, list[tuple[AttributeMotif, int]]] = {}
+    links: list[tuple[str, str, str, int]] = []  # head, role, tail, triple
+    kinds = read.kinds
+    for i, (source, role, target) in enumerate(read.triples):
+        kind = kinds[i]
+        if kind is instance_kind:
+            if source not in labels:
+                found = label_of.get(target)
+                if found is None:
+                    found = label_of[target] = label(target)
+                labels[source] = found
+                defined[source] = i
+            continue
+        name, inverted = stored_role(role)
+        if name == "mod" and inverted and mod_of_as_mod:
+            name, inverted = "domain", False  # y :mod-of x is x :mod y
+        if kind is relation_kind:
+            links.append(
+                (target, name, source, i) if inverted else (source, name, target, i)
+            )
+        elif not inverted:
+            value = value_token(target)
+            if value != "top":  # rematch drops TOP by its value "top"
+                attribute = (smatch_normalize(name), smatch_normalize(value))
+                attributes.setdefault(source, []).append((attribute, i))
+    out: set[Motif] = set()
+    instance: dict[str, list[tuple[InstanceMotif, tuple[int, ...]]]] = {}
+    for node, node_label in labels.items():
+        attrs = attributes.get(node, [])
+        motifs: list[tuple[InstanceMotif, tuple[int, ...]]]
+        if attrs and not labels_only:
+            motifs = [((node_label, attr), (defined[node], i)) for attr, i in attrs]
+        else:
+            motifs = [((node_label,), (defined[node],))]
+        instance[node] = motifs
+        if attribute_motifs:
+            for attr, i in attrs:
+                out.add(attr)
+                if origins is not None:
+                    origins.setdefault(attr, set()).add(i)
+        if instance_motifs:
+            for motif, sources in motifs:
+                out.add(motif)
+                if origins is not None:
+                    origins.setdefault(motif, set()).update(sources)
+    if relation_motifs:
+        for head_node, role, tail_node, i in links:
+            for head, head_sources in instance[head_node]:
+                for tail, tail_sources in instance[tail_node]:
+                    relation: RelationMotif = (head, role, tail)
+                    out.add(relation)
+                    if origins is not None:
+                        found_in = origins.setdefault(relation, set())
+                        found_in.add(i)
+                        found_in.update(head_sources)
+                        found_in.update(tail_sources)
+    return out
