@@ -222,3 +222,50 @@ def test_amr_iaa_min_layer_f1_lists_the_lowest_sentences_first(
     assert iaa_main(["--show", "1", "b/x.umr"]) == 1
     out = capsys.readouterr().out
     assert "graph snt1" not in out and "... and 1 more graph" in out, out
+
+
+def test_amr_regress_min_layer_f1_against_head(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the same key as against a reference, in a [[regress.head]] rule: each
+    # layer of the new version against the committed one
+    rule = '[[regress.head]]\nfiles = "gold/{doc}.umr"\n'
+    _umr_repository(tmp_path, rule + "min-layer-f1 = {alignment = 0.9, coref = 1}\n")
+    monkeypatch.chdir(tmp_path)
+    assert regress_main(["gold/x.umr"]) == 0, capsys.readouterr().out
+    shutil.copy(DATA / "alignment.umr", tmp_path / "gold" / "x.umr")
+    assert regress_main(["gold/x.umr"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "gold/x.umr: min-layer-f1: alignment F1 0.8333 is below 0.9 against "
+        "HEAD; 1 of 2 sentences differ"
+    ) in out, out
+    assert "gold/x.umr:38:1: graph snt2: alignment F1 0.6667" in out, out
+    assert "  HEAD:gold/x.umr:49:1: s2b2: 3-4: alignment missing" in out, out
+    assert "  gold/x.umr:49:1: s2b2: 4-4: alignment extra" in out, out
+    assert "coref" not in out and "max-changed-graphs" not in out, out
+    # a dropped coref triple fails its layer, at HEAD's place of the triple
+    shutil.copy(DATA / "docrel.umr", tmp_path / "gold" / "x.umr")
+    assert regress_main(["gold/x.umr"]) == 1
+    out = capsys.readouterr().out
+    assert "min-layer-f1: coref F1 0.0000 is below 1 against HEAD" in out, out
+    assert "  HEAD:gold/x.umr:55:14: coref missing: (s1p :same-entity s2p)" in out
+
+
+def test_amr_regress_min_layer_f1_against_head_of_an_amr_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    git(tmp_path, "init", "-q")
+    (tmp_path / "x.amr").write_text("# ::id a\n(w / want-01 :ARG0 (b / boy))\n")
+    (tmp_path / ".amrcheck.toml").write_text(
+        '[[regress.head]]\nfiles = "x.amr"\nmin-layer-f1 = {modal = 1}\n'
+    )
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "graphs")
+    monkeypatch.chdir(tmp_path)
+    assert regress_main(["x.amr"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "x.amr: min-layer-f1: .amrcheck.toml: regress.head[1] sets UMR layer "
+        "thresholds, but x.amr and its HEAD version are not both UMR files"
+    ) in out, out

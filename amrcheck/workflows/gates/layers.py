@@ -3,8 +3,8 @@
 A UMR file's sentence graphs are gated like AMR graphs; what the graph
 leaves out is gated here, from the engine's own comparisons:
 
-* ``min-layer-f1`` (``amr-regress`` against a reference, ``amr-iaa``
-  between annotators): each layer's F1
+* ``min-layer-f1`` (``amr-regress`` against a reference or against the
+  ``HEAD`` version, ``amr-iaa`` between annotators): each layer's F1
   (:func:`amrcheck.workflows.umr_agreement.pair_layers`) against its
   threshold; a failure lists the sentences of the layer that score lowest,
   each difference with its place.
