@@ -77,6 +77,10 @@ class _Summary:
     label: str
     place: Place
     words: tuple[str, Place]
+    #: the other interlinear rows (``Index``, ``Word Gloss (en)``,
+    #: ``Morphemes``, ``Translation`` ...) by header: name as written, items
+    #: (white space normalised) and place
+    rows: dict[str, tuple[str, str, Place]]
     graph: dict[str, Place]
     alignment: dict[str, tuple[str, Place]]
     #: each document-level triple by its canonical form (``:after`` for
@@ -100,6 +104,23 @@ def summarize(sentence: UmrSentence) -> _Summary:
         if words
         else (_place(sentence.span))
     )
+    # the row the words come from (as UmrSentence.words picks it) is compared
+    # as the words; tokens on the id line are no row of their own
+    token_row = next(
+        (r for name in ("Words", "tx") for r in sentence.rows if r.header == name),
+        None,
+    )
+    rows: dict[str, tuple[str, str, Place]] = {}
+    for row in sentence.rows:
+        if row is not token_row and row.header != "snt":
+            rows.setdefault(
+                row.header,
+                (
+                    row.name,
+                    " ".join(item.text for item in row.items),
+                    _place(span(row.start, row.start)),
+                ),
+            )
     graph: dict[str, Place] = {}
     if sentence.graph is not None:
         g = sentence.graph
@@ -132,6 +153,7 @@ def summarize(sentence: UmrSentence) -> _Summary:
         sentence.label,
         _place(sentence.span),
         (" ".join(w.text for w in words), words_place),
+        rows,
         graph,
         alignment,
         document,
@@ -208,6 +230,7 @@ def _pair(  # noqa: C901 -- one pass per layer
             new_path,
             *new.words[1],
         )
+    yield from _row_changes(key, old.rows, new.rows, old_path, new_path)
     unreadable = [
         (summary.graph_errors, path)
         for summary, path in ((old, old_path), (new, new_path))
@@ -258,3 +281,26 @@ def _pair(  # noqa: C901 -- one pass per layer
             yield UmrChange(
                 key, "alignment", "-", f"{variable}: {ranges}", old_path, *place
             )
+
+
+def _row_changes(
+    key: str,
+    old: dict[str, tuple[str, str, Place]],
+    new: dict[str, tuple[str, str, Place]],
+    old_path: str,
+    new_path: str,
+) -> Iterator[UmrChange]:
+    """The interlinear rows besides the words (glosses, morphemes, the
+    translation ...), in the ``words`` layer: each named, at its header."""
+    for header, (name, items, place) in new.items():
+        previous = old.get(header)
+        if previous is None:
+            yield UmrChange(key, "words", "+", f"{name}: {items!r}", new_path, *place)
+        elif previous[1] != items:
+            yield UmrChange(
+                key, "words", "~", f"{name}: {previous[1]!r} -> {items!r}",
+                new_path, *place,
+            )
+    for header, (name, items, place) in old.items():
+        if header not in new:
+            yield UmrChange(key, "words", "-", f"{name}: {items!r}", old_path, *place)

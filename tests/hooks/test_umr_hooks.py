@@ -269,3 +269,51 @@ def test_amr_regress_min_layer_f1_against_head_of_an_amr_file(
         "x.amr: min-layer-f1: .amrcheck.toml: regress.head[1] sets UMR layer "
         "thresholds, but x.amr and its HEAD version are not both UMR files"
     ) in out, out
+
+
+def test_amr_regress_reports_changed_words_and_gloss_rows_since_head(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a glossed sentence: its words and its gloss row edited, graph and
+    # alignment unchanged
+    glossed = DATA.parent / "multilingual" / "glossed.umr"
+    git(tmp_path, "init", "-q")
+    (tmp_path / "gold").mkdir()
+    shutil.copy(glossed, tmp_path / "gold" / "sw.umr")
+    rule = '[[regress.head]]\nfiles = "gold/{doc}.umr"\n'
+    (tmp_path / ".amrcheck.toml").write_text(rule + "max-changed-graphs = 0\n")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "annotations")
+    monkeypatch.chdir(tmp_path)
+    text = glossed.read_text(encoding="utf-8")
+    for old, new in (
+        ("Words:           Ninakupenda sana .", "Words:           Nakupenda sana ."),
+        ("Word Gloss (en): 1SG.love  much", "Word Gloss (en): 1SG.love  very"),
+    ):
+        assert old in text
+        text = text.replace(old, new)
+    (tmp_path / "gold" / "sw.umr").write_text(text, encoding="utf-8")
+    assert regress_main(["gold/sw.umr"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "gold/sw.umr: max-changed-graphs: 1 graph changed since HEAD "
+        "(words changed in 1 graph); at most 0 allowed"
+    ) in out, out
+    assert "graph snt1: smatch F1 1.0000: words changed since HEAD" in out, out
+    assert (
+        "  gold/sw.umr:5:18: snt1 words ~ 'Ninakupenda sana .' -> 'Nakupenda sana .'"
+    ) in out, out
+    assert (
+        "  gold/sw.umr:6:1: snt1 words ~ Word Gloss (en): '1SG.love much .' -> "
+        "'1SG.love very .'"
+    ) in out, out
+    # the words layer of min-layer-f1 against HEAD: 2 of 3 tokens kept
+    (tmp_path / ".amrcheck.toml").write_text(rule + "min-layer-f1 = {words = 1}\n")
+    assert regress_main(["gold/sw.umr"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "gold/sw.umr: min-layer-f1: words F1 0.6667 is below 1 against HEAD; "
+        "1 of 1 sentences differ"
+    ) in out, out
+    assert "  HEAD:gold/sw.umr:5:18: words missing: 'Ninakupenda'" in out, out
+    assert "  gold/sw.umr:5:18: words extra: 'Nakupenda'" in out, out

@@ -137,8 +137,8 @@ def test_discovery(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         ),
         (
             "[[iaa]]\nfiles = ['a/{doc}.umr', 'b/{doc}.umr']\nmin-layer-f1 = {}",
-            "iaa[1].min-layer-f1: names no layer: use alignment, temporal, modal, "
-            "coref",
+            "iaa[1].min-layer-f1: names no layer: use words, alignment, temporal, "
+            "modal, coref",
         ),
         (
             "[[regress.reference]]\nfiles = 'p/{doc}.amr'\nreference = 'g/{doc}.amr'\n"

@@ -9,7 +9,8 @@ leaves out is gated here, from the engine's own comparisons:
   threshold; a failure lists the sentences of the layer that score lowest,
   each difference with its place.
 * ``max-changed-graphs`` (``amr-regress`` against ``HEAD``): a sentence
-  whose alignment or document-level triples changed counts as changed
+  whose words (or another interlinear row: glosses, morphemes, the
+  translation), alignment or document-level triples changed counts as changed
   (:func:`amrcheck.workflows.umr_diff.diff_sentences`), even when its graph
   did not.
 """
@@ -27,7 +28,11 @@ from .failures import EPSILON, FlaggedGraph, GateFailure
 
 #: the layers of :func:`amrcheck.workflows.umr_diff.diff_sentences` that a
 #: sentence graph's score does not see, as a failure names them
-CHANGED_LAYERS = {"alignment": "alignment", "document": "document-level triples"}
+CHANGED_LAYERS = {
+    "words": "words",
+    "alignment": "alignment",
+    "document": "document-level triples",
+}
 
 
 def _sentence_place(sentence: UmrSentence) -> str:
@@ -127,7 +132,7 @@ def _lowest_sentences(
 def layer_changes(
     old: UmrDocument, new: UmrDocument
 ) -> dict[str, list[UmrChange]]:
-    """The alignment and document-level changes from ``old`` to ``new``, by
+    """The words, alignment and document-level changes from ``old`` to ``new``, by
     sentence key (``snt2``), in ``new``'s order. A document-level triple
     written otherwise (``(b :after a)`` for ``(a :before b)``) is the same
     relation: not a change, as a graph that scores 1 is not one."""
@@ -143,7 +148,7 @@ def layer_changes(
 
 
 def changed_remark(changes: list[UmrChange]) -> str:
-    """``alignment and document-level triples changed since HEAD``."""
+    """``words and alignment changed since HEAD``."""
     layers = [
         words for layer, words in CHANGED_LAYERS.items()
         if any(c.layer == layer for c in changes)
