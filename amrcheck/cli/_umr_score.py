@@ -286,12 +286,11 @@ def render_layer_queue(
     lowest F1 first, each difference with its place; ``names``: each
     annotator's file -> the name the other tables give it."""
     queue = layer_queue(pairs)
+    layers = f"{', '.join(LAYERS[:-1])} and {LAYERS[-1]}"
     out.print(
-        "UMR layers: adjudication queue (lowest F1 first; alignment, temporal, "
-        "modal, coref):"
+        f"UMR layers: adjudication queue (lowest F1 first; {', '.join(LAYERS)}):"
         if queue
-        else "UMR layers: the annotators agree on every sentence's alignment, "
-        "temporal, modal and coref."
+        else f"UMR layers: the annotators agree on every sentence's {layers}."
     )
     for sentence in queue[:top]:
         out.print(f"{sentence.key}  lowest {sentence.lowest:.4f}", markup=False)

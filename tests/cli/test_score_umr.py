@@ -115,7 +115,7 @@ def test_iaa_on_umr_gives_each_layer_pairwise_with_intervals() -> None:
     assert "adjudication queue" in text.stdout
 
 
-def test_iaa_on_umr_queues_the_sentences_whose_layers_disagree() -> None:
+def test_iaa_on_umr_queues_the_sentences_whose_layers_disagree(tmp_path: Path) -> None:
     import amrcheck.cli.iaa  # noqa: F401 -- registers the command
 
     # the graphs agree: only the layers' queue can say what to adjudicate
@@ -144,7 +144,25 @@ def test_iaa_on_umr_queues_the_sentences_whose_layers_disagree() -> None:
     agreed = runner.invoke(
         app, ["iaa", str(DATA / "gold.umr"), str(DATA / "concept.umr")]
     )
-    assert "the annotators agree on every sentence's alignment" in agreed.stdout
+    assert (
+        "the annotators agree on every sentence's words, alignment, temporal, "
+        "modal and coref."
+    ) in agreed.stdout
+    # the words layer: annotators who tokenized a sentence otherwise
+    text = (DATA / "gold.umr").read_text(encoding="utf-8")
+    retokenized = tmp_path / "words.umr"
+    retokenized.write_text(
+        text.replace("Words: She bought a  book .", "Words: She bought a book ,"),
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["iaa", str(DATA / "gold.umr"), str(retokenized)])
+    queue = result.stdout[result.stdout.index("UMR layers: adjudication queue"):]
+    assert queue.startswith(
+        "UMR layers: adjudication queue (lowest F1 first; words, alignment, "
+        "temporal, modal, coref):"
+    )
+    assert f"    {DATA / 'gold.umr'}:35:27: words missing: '.'" in queue, queue
+    assert f"    {retokenized}:35:26: words extra: ','" in queue, queue
 
 
 def test_html_report_draws_the_umr_sentence_graphs(tmp_path: Path) -> None:
