@@ -190,3 +190,17 @@ def test_gloss_morpheme_and_translation_rows_are_words_changes(tmp_path: Path) -
         encoding="utf-8",
     )
     assert list(diff_umr(glossed, spaced)) == []
+
+
+def test_cli_refuses_a_umr_file_against_an_amr_file() -> None:
+    amr = Path(__file__).parents[2] / "examples" / "annotations_v1.amr"
+    for old, new in ((VALID, amr), (amr, VALID)):
+        done = subprocess.run(
+            ["amrcheck", "diff", str(old), str(new)],
+            capture_output=True, text=True, check=False,
+        )
+        assert (done.returncode, done.stdout) == (2, ""), done.stderr
+        assert done.stderr == (
+            f"amrcheck diff: error: {VALID} is a UMR file and {amr} is not: diff "
+            "compares two versions of one kind (UMR layer by layer, docs/umr.md)\n"
+        )
