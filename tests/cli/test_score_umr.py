@@ -68,6 +68,24 @@ def test_umatch_alone_runs_no_search_and_takes_only(tmp_path: Path) -> None:
     assert result.stdout.strip() == "0.8750"
     result = run(DATA / "gold.umr", DATA / "concept.umr", "-m", "umatch", "--json")
     assert list(json.loads(result.stdout)) == ["version", "umatch"]
+    # what umatch alone cannot give is refused, not silently left unwritten
+    page, rows = tmp_path / "report.html", tmp_path / "pairs.tsv"
+    result = run(
+        DATA / "gold.umr", DATA / "concept.umr", "-m", "umatch",
+        "--html", page, "--per-pair", rows,
+    )
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "amrcheck score: error: --per-pair, --html: -m umatch alone scores no "
+        "sentence graph; add a graph metric (-m umatch,smatch) for them\n"
+    )
+    assert not page.exists() and not rows.exists()
+    result = run(
+        DATA / "gold.umr", DATA / "concept.umr", "-m", "umatch,smatch",
+        "--html", page, "--per-pair", rows, "-q",
+    )
+    assert result.exit_code == 0, result.output
+    assert page.exists() and rows.read_text().count("\n") == 3
 
 
 def test_per_pair_rows_are_sentences(tmp_path: Path) -> None:
@@ -183,6 +201,18 @@ def test_html_report_draws_the_umr_sentence_graphs(tmp_path: Path) -> None:
     assert "s2b2 / magazine  42:12  · 3-4: a book" in text
     assert "s2p / person  39:12  · 1-1: She" in text
     assert "UMR: each node shows the words it is aligned to" in text  # the key
+    # the document-level figures of the terminal report head the page
+    missing = tmp_path / "missing.html"
+    result = run(DATA / "gold.umr", DATA / "missing.umr", "--html", missing, "-q")
+    assert result.exit_code == 1, result.output  # snt2 counted as empty
+    head = page_text(missing.read_text(encoding="utf-8"))
+    assert (
+        f"{DATA / 'missing.umr'}: UMR layers F1 — sentence graphs (smatch) 0.7500 · "
+        "temporal 0.6667 · modal 0.8000 · coref 0.0000 · document level 0.6667 · "
+        "overall 0.7347"
+    ) in head, head
+    assert f"{DATA / 'missing.umr'}: umatch F1 0.7391 (without the document" in head
+    assert f"{DATA / 'gold.umr'}:55:14: coref missing: (s1p :same-entity s2p)" in head
 
 
 def test_html_report_shows_a_pair_that_differs_only_in_alignments(
