@@ -22,7 +22,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,7 +82,9 @@ class _Summary:
     #: (white space normalised) and place
     rows: dict[str, tuple[str, str, Place]]
     graph: dict[str, Place]
-    alignment: dict[str, tuple[str, Place]]
+    #: each node's ranges as written, place and variable as written, by
+    #: variable (the other version's name, when renamed)
+    alignment: dict[str, tuple[str, Place, str]]
     #: each document-level triple by its canonical form (``:after`` for
     #: ``:before`` ...): its text as written and its place
     document: dict[str, tuple[str, Place]]
@@ -96,8 +98,17 @@ def _place(span: Span) -> Place:
     return span.line, span.column
 
 
-def summarize(sentence: UmrSentence) -> _Summary:
+def summarize(
+    sentence: UmrSentence, rename: Mapping[str, str | None] | None = None
+) -> _Summary:
+    """What is compared of ``sentence``; ``rename`` (variable -> the other
+    version's name, None: no partner) keys its alignment and document-level
+    triples by the other version's names, so that a renamed node is no change."""
     span = sentence.span_of
+
+    def named(variable: str) -> str:
+        return (rename.get(variable) or variable) if rename else variable
+
     words = sentence.words
     words_place = (
         _place(span(words[0].start, words[0].start))
@@ -134,16 +145,17 @@ def summarize(sentence: UmrSentence) -> _Summary:
             )
             graph.setdefault(text, _place(g.role_span(index)))
     alignment = {
-        line.variable: (
+        named(line.variable): (
             ", ".join(f"{a}-{b}" for a, b in line.ranges)
             if line.error is None
             else sentence.text_of(line.start, line.end).split(":", 1)[-1].strip(),
             _place(span(line.start, line.end)),
+            line.variable,
         )
         for line in reversed(sentence.alignments)  # the first line of a node wins
     }
     document = {
-        f"{t.group} {canonical(t.relation, t.source, t.target)}": (
+        f"{t.group} {canonical(t.relation, named(t.source), named(t.target))}": (
             f"{t.group} ({t.source} {t.relation} {t.target})",
             _place(span(*t.places[0])),
         )
@@ -199,15 +211,23 @@ def diff_sentences(
     new: Iterable[UmrSentence],
     old_path: str,
     new_path: str,
+    rename: Mapping[str, str | None] | None = None,
 ) -> Iterator[UmrChange]:
     """The changes from the sentences ``old`` to ``new`` (see :func:`diff_umr`),
-    for versions that are not both files (``amr-regress`` reads HEAD's from git)."""
+    for versions that are not both files (``amr-regress`` reads HEAD's from git).
+
+    ``rename`` maps NEW's variables to OLD's (the node mapping of
+    :func:`amrcheck.workflows.umr_score.node_mapping`): an alignment or
+    document-level triple that differs only by a renamed node is then no
+    change (a triple written with the new name is a ``~`` of the same
+    relation). Without it variables are compared as written.
+    """
     before: dict[str, _Summary] = {}
     for position, sentence in enumerate(old):
         summary = summarize(sentence)
         before.setdefault(_key(summary, position), summary)
     for position, sentence in enumerate(new):
-        after = summarize(sentence)
+        after = summarize(sentence, rename)
         key = _key(after, position)
         previous = before.pop(key, None)
         if previous is None:
@@ -261,25 +281,25 @@ def _pair(  # noqa: C901 -- one pass per layer
     for relation, (text, place) in old.document.items():
         if relation not in new.document:
             yield UmrChange(key, "document", "-", text, old_path, *place)
-    for variable, (ranges, place) in new.alignment.items():
+    for variable, (ranges, place, written) in new.alignment.items():
         previous = old.alignment.get(variable)
         if previous is None:
             yield UmrChange(
-                key, "alignment", "+", f"{variable}: {ranges}", new_path, *place
+                key, "alignment", "+", f"{written}: {ranges}", new_path, *place
             )
         elif previous[0] != ranges:
             yield UmrChange(
                 key,
                 "alignment",
                 "~",
-                f"{variable}: {previous[0]} -> {ranges}",
+                f"{written}: {previous[0]} -> {ranges}",
                 new_path,
                 *place,
             )
-    for variable, (ranges, place) in old.alignment.items():
+    for variable, (ranges, place, written) in old.alignment.items():
         if variable not in new.alignment:
             yield UmrChange(
-                key, "alignment", "-", f"{variable}: {ranges}", old_path, *place
+                key, "alignment", "-", f"{written}: {ranges}", old_path, *place
             )
 
 

@@ -84,3 +84,21 @@ def test_the_words_layer_counts_tokens_matched_in_order() -> None:
         "gold.umr:35:19: words missing: 'a'",
         "x.umr:35:19: words extra: 'the'",
     )
+
+
+def test_a_renamed_node_is_no_layer_change() -> None:
+    # czech-renamed.umr renames s1z -> s1ž and s2ř -> s2č everywhere: its
+    # graphs score 1 against czech.umr, so its layers count no change either
+    czech = data_path("umr/multilingual/czech.umr")
+    renamed = data_path("umr/multilingual/czech-renamed.umr").read_text(
+        encoding="utf-8"
+    )
+    old = read_umr(czech)
+    assert layer_changes(old, read_umr_string(renamed, "x.umr")) == {}
+    # a real change under the new name is one change, named as written
+    edited = renamed.replace("s1ž: 2-3", "s1ž: 3-3")
+    changes = layer_changes(old, read_umr_string(edited, "x.umr"))
+    assert [str(c) for c in changes["snt1"]] == [
+        "x.umr:14:1: snt1 alignment ~ s1ž: 2-3 -> 3-3"
+    ]
+    assert list(changes) == ["snt1"]

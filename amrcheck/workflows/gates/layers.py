@@ -17,13 +17,14 @@ leaves out is gated here, from the engine's own comparisons:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from ...reading.umr import BlockKind, UmrDocument, UmrSentence
 from ...reading.umr_corpus import sentence_key
 from ...span import Span
 from ..umr_agreement import LAYERS, LayerAgreement, pair_layers
 from ..umr_diff import UmrChange, diff_sentences
+from ..umr_score import node_mapping
 from .failures import EPSILON, FlaggedGraph, GateFailure
 
 #: the layers of :func:`amrcheck.workflows.umr_diff.diff_sentences` that a
@@ -134,16 +135,34 @@ def layer_changes(
 ) -> dict[str, list[UmrChange]]:
     """The words, alignment and document-level changes from ``old`` to ``new``, by
     sentence key (``snt2``), in ``new``'s order. A document-level triple
-    written otherwise (``(b :after a)`` for ``(a :before b)``) is the same
-    relation: not a change, as a graph that scores 1 is not one."""
+    written otherwise (``(b :after a)`` for ``(a :before b)``), and a node
+    renamed (its alignment line and triples under the new name), are no
+    change, as a graph that scores 1 is not one."""
+    changes = _counted(diff_sentences(old.sentences, new.sentences, old.path, new.path))
+    if any(change.layer != "words" for change in changes):
+        # a renamed node is no change, as its graph scores 1: compare again
+        # with NEW's variables named as the graphs' alignment maps them
+        rename, _ = node_mapping(old, new)
+        changes = _counted(
+            diff_sentences(old.sentences, new.sentences, old.path, new.path, rename)
+        )
     found: dict[str, list[UmrChange]] = {}
-    for change in diff_sentences(old.sentences, new.sentences, old.path, new.path):
+    for change in changes:
+        key = change.sentence
+        if not key.startswith("snt"):  # a sentence without a number: #n
+            key = f"snt{key.removeprefix('#')}"
+        found.setdefault(key, []).append(change)
+    return found
+
+
+def _counted(changes: Iterable[UmrChange]) -> list[UmrChange]:
+    """The changes of the layers a graph's score does not see; a document-level
+    triple written otherwise is the same relation."""
+    found = []
+    for change in changes:
         rewritten = change.layer == "document" and change.kind == "~"
         if change.layer in CHANGED_LAYERS and not rewritten:
-            key = change.sentence
-            if not key.startswith("snt"):  # a sentence without a number: #n
-                key = f"snt{key.removeprefix('#')}"
-            found.setdefault(key, []).append(change)
+            found.append(change)
     return found
 
 
