@@ -282,17 +282,17 @@ def _pair(  # noqa: C901 -- one pass per layer
         if relation not in new.document:
             yield UmrChange(key, "document", "-", text, old_path, *place)
     for variable, (ranges, place, written) in new.alignment.items():
-        previous = old.alignment.get(variable)
-        if previous is None:
+        before = old.alignment.get(variable)
+        if before is None:
             yield UmrChange(
                 key, "alignment", "+", f"{written}: {ranges}", new_path, *place
             )
-        elif previous[0] != ranges:
+        elif before[0] != ranges:
             yield UmrChange(
                 key,
                 "alignment",
                 "~",
-                f"{written}: {previous[0]} -> {ranges}",
+                f"{written}: {before[0]} -> {ranges}",
                 new_path,
                 *place,
             )
