@@ -170,6 +170,31 @@ async def test_missing_reference_is_said(start_client: Any, tmp_path: Path) -> N
     assert score.f1 is None and "not found" in score.problem
 
 
+@pytest.mark.asyncio
+async def test_an_amr_reference_of_a_umr_document_is_said(
+    start_client: Any, tmp_path: Path
+) -> None:
+    """Not a score of 0 against graphs that cannot pair: the reason."""
+    gold = tmp_path / "gold.amr"
+    gold.write_text(
+        (ROOT / "examples" / "annotations_v1.amr").read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    document = tmp_path / "doc.umr"
+    document.write_text(
+        "# ::reference gold.amr\n" + REFERENCE.read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    client = await start_client(root=tmp_path, options={"debounceMs": 10})
+    uri = await open_umr(client, document)
+    score = await wait_score(client, uri, 1)
+    assert score.f1 is None
+    assert score.problem == (
+        f"reference file {gold} is not a UMR file: a UMR document is scored "
+        "against a UMR file (docs/umr.md)"
+    )
+
+
 def position_of(text: str, needle: str, skip: int = 0) -> types.Position:
     """The position of the first character of ``needle`` + ``skip``."""
     offset = text.index(needle) + skip
