@@ -163,8 +163,9 @@ class _Node:
         self.fixed_size = 0
         #: kept relations whose value is a node of the sentence: (name, node)
         self.node_relations: list[tuple[str, _Node]] = []
-        #: relation names (unfiltered) and ``concept``, counted
-        self.name_counts: dict[str, int] = {}
+        #: relation names (unfiltered) and ``concept``, counted; made when
+        #: first asked for (only ambiguous links ask): see :meth:`names`
+        self.name_counts: dict[str, int] | None = None
 
     def prepare(self, nodes: dict[str, _Node], keep: _Filter) -> None:
         """Find what the linking and the tally ask of the node, once."""
@@ -176,11 +177,9 @@ class _Node:
         if keep.counts_concept:
             unmapped["concept", self.concept] = fixed["concept", self.concept] = 1
             size = 1
-        names = {"concept": 1}
         ignored = keep.ignored if keep.active else None
         node_relations = self.node_relations
         for name, value in self.relations:
-            names[name] = names.get(name, 0) + 1
             if value == "" or (ignored is not None and ignored(name)):
                 continue
             size += 1
@@ -193,7 +192,15 @@ class _Node:
                 node_relations.append((name, target))
         self.unmapped_counts, self.unmapped_size = unmapped, size
         self.fixed_counts, self.fixed_size = fixed, size - len(node_relations)
-        self.name_counts = names
+
+    def names(self) -> dict[str, int]:
+        """Relation names (unfiltered) and ``concept``, counted."""
+        if self.name_counts is None:
+            names = {"concept": 1}
+            for name, _ in self.relations:
+                names[name] = names.get(name, 0) + 1
+            self.name_counts = names
+        return self.name_counts
 
     def _find_econcept(self) -> str:
         ops = sorted(
@@ -238,10 +245,6 @@ class _Sentence:
     docrels: set[tuple[str, str, str]]
 
 
-def _unquote(value: str) -> str:
-    return value[1:-1] if len(value) > 1 and value[0] == value[-1] == '"' else value
-
-
 def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:
     nodes: dict[str, _Node] = {}
     graph = sentence.graph
@@ -255,8 +258,11 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:
             if kind is not instance:
                 node = nodes.get(source)
                 if node is not None:
-                    node.relations.append((role, _unquote(target)))
-    tokens = [w.text for w in sentence.words]
+                    # a string's quotes dropped (inline: one per relation)
+                    if len(target) > 1 and target[0] == '"' == target[-1]:
+                        target = target[1:-1]
+                    node.relations.append((role, target))
+    tokens = sentence.word_texts()
     _align(nodes, sentence, tokens)
     for node in nodes.values():
         node.prepare(nodes, keep)
@@ -320,9 +326,9 @@ def _found(node: _Node, other: _Node | None) -> tuple[int, int, int]:
 
 
 def _names_in_common(node: _Node, other: _Node) -> int:
-    theirs = other.name_counts
+    theirs = other.names()
     common = 0
-    for name, count in node.name_counts.items():
+    for name, count in node.names().items():
         available = theirs.get(name)
         if available:
             common += count if count < available else available
@@ -528,18 +534,21 @@ def _tally(report: UmatchReport, gold: _Sentence, test: _Sentence) -> None:
     projections.ambiguous_candidate += sum(
         1 for n in test.nodes.values() if n.ambiguous
     )
-    for variable in sorted(gold.nodes):
-        node = gold.nodes[variable]
-        partners = [test.nodes[v] for v in sorted(node.links)]
-        results = [_found(node, p) for p in partners]
-        if not results:
-            found, mine, _ = _found(node, None)
-            report.umatch.reference += mine
+    # sums: the order of the nodes does not matter, that of a node's partners
+    # does (the first of the best)
+    for node in gold.nodes.values():
+        links = node.links
+        if not links:
+            report.umatch.reference += _found(node, None)[1]
             continue
-        best = results[0]
-        for result in results[1:]:
-            if result[0] > best[0]:
-                best = result
+        if len(links) == 1:
+            best = _found(node, test.nodes[next(iter(links))])
+        else:
+            results = [_found(node, test.nodes[v]) for v in sorted(links)]
+            best = results[0]
+            for result in results[1:]:
+                if result[0] > best[0]:
+                    best = result
         for counts in (report.umatch, report.mapped_triples):
             counts.correct += best[0]
             counts.reference += best[1]
