@@ -413,14 +413,24 @@ def _link(reference: _Sentence, candidate: _Sentence) -> None:
 
 
 def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
-    """While a node has several links, the best ambiguous link wins."""
+    """While a node has several links, the best ambiguous link wins.
+
+    A round visits the nodes of each side in variable order; it drops a
+    node's links that its partner dropped, and offers the node's links when
+    it has several. Only the nodes with several links, and those that linked
+    to a node the last round made one to one, are visited: for any other,
+    the visit does nothing (links are only ever dropped), so the rounds are
+    those of visiting every node.
+    """
     # links are made both ways: none is stale before the first round
-    if all(len(n.links) < 2 for n in reference.nodes.values()) and all(
-        len(n.links) < 2 for n in candidate.nodes.values()
-    ):
+    ref_nodes = sorted(
+        (n for n in reference.nodes.values() if len(n.links) > 1), key=_variable_of
+    )
+    cand_nodes = sorted(
+        (n for n in candidate.nodes.values() if len(n.links) > 1), key=_variable_of
+    )
+    if not ref_nodes and not cand_nodes:
         return
-    ref_nodes = [reference.nodes[v] for v in sorted(reference.nodes)]
-    cand_nodes = [candidate.nodes[v] for v in sorted(candidate.nodes)]
     while True:
         pending: list[_Link] = []
         for node in ref_nodes:
@@ -430,8 +440,36 @@ def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
         if not pending:
             return
         best = min(pending, key=cmp_to_key(_compare_links))
-        best.source.links = {best.target.variable: None}
-        best.target.links = {best.source.variable: None}
+        source, target = best.source, best.target
+        # the nodes that linked to the two ends now hold stale links
+        source_side, target_side = reference.nodes, candidate.nodes
+        if source_side.get(source.variable) is not source:
+            source_side, target_side = target_side, source_side
+        left_by_target = [source_side[v] for v in target.links if v != source.variable]
+        left_by_source = [target_side[v] for v in source.links if v != target.variable]
+        source.links = {target.variable: None}
+        target.links = {source.variable: None}
+        if source_side is reference.nodes:
+            ref_left, cand_left = left_by_target, left_by_source
+        else:
+            ref_left, cand_left = left_by_source, left_by_target
+        ref_nodes = _next_round(ref_nodes, ref_left)
+        cand_nodes = _next_round(cand_nodes, cand_left)
+
+
+def _variable_of(node: _Node) -> str:
+    return node.variable
+
+
+def _next_round(visited: list[_Node], left: list[_Node]) -> list[_Node]:
+    """The nodes the next round visits: those with several links still, and
+    those just left with a stale link, in variable order."""
+    if not left:
+        return [n for n in visited if len(n.links) > 1]
+    chosen = {n.variable: n for n in visited if len(n.links) > 1}
+    for node in left:
+        chosen[node.variable] = node
+    return [chosen[v] for v in sorted(chosen)]
 
 
 def _carry_tokens(reference: _Sentence, candidate: _Sentence) -> None:
