@@ -130,7 +130,9 @@ class _Node:
         "concept",
         "relations",
         "tokens",
-        "text",
+        "aligned",
+        "words",
+        "text_length",
         "links",
         "ambiguous",
         "econcept",
@@ -147,7 +149,12 @@ class _Node:
         self.concept = concept
         self.relations: list[tuple[str, str]] = []
         self.tokens: tuple[int, ...] | None = None  # 1-based, None: unaligned
-        self.text = ""
+        #: the tokens as aligned in the node's own file (before any carrying
+        #: over to the reference's numbers) and that file's words: the
+        #: node's text, whose length only a tie between links asks for
+        self.aligned: tuple[int, ...] = ()
+        self.words: list[str] = _NO_WORDS
+        self.text_length = -1  # not measured yet
         self.links: dict[str, None] = {}  # partner variables, ordered
         self.ambiguous = False
         # what the linking asks again and again, found once when the
@@ -155,14 +162,16 @@ class _Node:
         # the filter is one per umatch): see :meth:`prepare`
         self.econcept = concept
         #: concept and kept relations, values as written, counted
-        self.unmapped_counts: dict[_Key, int] = {}
+        #: (:meth:`prepare` sets this and the next three, never changing
+        #: the shared empty ones they start as)
+        self.unmapped_counts: dict[_Key, int] = _NO_COUNTS
         self.unmapped_size = 0
         #: the part of :attr:`unmapped_counts` whose values are not nodes of
         #: the sentence (constants, the concept): the same whatever is linked
-        self.fixed_counts: dict[_Key, int] = {}
+        self.fixed_counts: dict[_Key, int] = _NO_COUNTS
         self.fixed_size = 0
         #: kept relations whose value is a node of the sentence: (name, node)
-        self.node_relations: list[tuple[str, _Node]] = []
+        self.node_relations: list[tuple[str, _Node]] = _NO_NODE_RELATIONS
         #: relation names (unfiltered) and ``concept``, counted; made when
         #: first asked for (only ambiguous links ask): see :meth:`names`
         self.name_counts: dict[str, int] | None = None
@@ -178,7 +187,7 @@ class _Node:
             unmapped["concept", self.concept] = fixed["concept", self.concept] = 1
             size = 1
         ignored = keep.ignored if keep.active else None
-        node_relations = self.node_relations
+        node_relations: list[tuple[str, _Node]] = []
         for name, value in self.relations:
             if value == "" or (ignored is not None and ignored(name)):
                 continue
@@ -192,6 +201,16 @@ class _Node:
                 node_relations.append((name, target))
         self.unmapped_counts, self.unmapped_size = unmapped, size
         self.fixed_counts, self.fixed_size = fixed, size - len(node_relations)
+        self.node_relations = node_relations
+
+    def text_size(self) -> int:
+        """The length of the node's aligned words, joined by spaces."""
+        if self.text_length < 0:
+            words = self.words
+            self.text_length = len(
+                " ".join(words[i - 1] for i in self.aligned if 0 < i <= len(words))
+            )
+        return self.text_length
 
     def names(self) -> dict[str, int]:
         """Relation names (unfiltered) and ``concept``, counted."""
@@ -231,6 +250,9 @@ class _Node:
 
 
 _NO_PARTNER = {UNMAPPED: None}
+_NO_WORDS: list[str] = []
+_NO_COUNTS: dict[_Key, int] = {}
+_NO_NODE_RELATIONS: list[tuple[str, _Node]] = []
 
 
 def _lower_name(relation: tuple[str, str]) -> str:
@@ -279,12 +301,11 @@ def _align(nodes: dict[str, _Node], sentence: UmrSentence, tokens: list[str]) ->
         if len(line.ranges) == 1:  # most lines: one range, its tokens in order
             first, last = line.ranges[0]
             node.tokens = tuple(range(first, last + 1))
-            node.text = " ".join(tokens[max(first, 1) - 1 : max(last, 0)])
-            continue
-        node.tokens = tuple(
-            sorted({i for a, b in line.ranges for i in range(a, b + 1)})
-        )
-        node.text = " ".join(tokens[i - 1] for i in node.tokens if 0 < i <= len(tokens))
+        else:
+            node.tokens = tuple(
+                sorted({i for a, b in line.ranges for i in range(a, b + 1)})
+            )
+        node.aligned, node.words = node.tokens, tokens
 
 
 class _Filter:
@@ -351,8 +372,8 @@ def _compare_links(a: _Link, b: _Link) -> int:
         return -1 if a.strong > b.strong else 1
     if a.weak != b.weak:
         return -1 if a.weak > b.weak else 1
-    length_a = len(a.source.text) + len(a.target.text)
-    length_b = len(b.source.text) + len(b.target.text)
+    length_a = a.source.text_size() + a.target.text_size()
+    length_b = b.source.text_size() + b.target.text_size()
     if length_a != length_b:
         return -1 if length_a > length_b else 1
     same_a = a.source.variable == a.target.variable
