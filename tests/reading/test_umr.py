@@ -279,7 +279,7 @@ def test_cheap_offsets_are_those_of_the_full_parser() -> None:
     assert checked > 2000
 
 
-@given(st.lists(st.text(st.characters(blacklist_categories=("Cs",)), max_size=6)))
+@given(st.lists(st.text(st.characters(codec="utf-8"), max_size=6)))
 @settings(max_examples=200, deadline=None)
 def test_a_rows_texts_are_its_items_texts(parts: list[str]) -> None:
     """``word_texts`` (no placing) gives the texts of ``words``, whatever the
