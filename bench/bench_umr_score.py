@@ -294,7 +294,7 @@ def main() -> int:
     parser.add_argument("--rebuild", action="store_true", help="with --compiled")
     args = parser.parse_args()
     if args.compiled:
-        return _run_compiled(args.compiled, args.rebuild)
+        return _run_compiled(args)
     print(f"build measured: {_build()}")
     logging.disable(logging.CRITICAL)  # AnCast logs every sentence
     work = Path(tempfile.mkdtemp(prefix="umr-bench-"))
@@ -346,18 +346,22 @@ def main() -> int:
     return 0
 
 
-def _run_compiled(site: Path, rebuild: bool) -> int:
-    """This bench, its other arguments, run against the compiled build in ``site``."""
+def _run_compiled(args: argparse.Namespace) -> int:
+    """This bench, its other arguments, run against the compiled build in
+    ``args.compiled``."""
     from bench_compiled_core import build
 
-    seconds = build(site.resolve(), rebuild)
+    site = Path(args.compiled).resolve()
+    seconds = build(site, args.rebuild)
     if seconds is not None:
         print(f"compiled build (python -m build --wheel): {seconds:.0f} s", flush=True)
-    arguments = [a for a in sys.argv[1:] if a != "--rebuild"]
-    at = arguments.index("--compiled")
-    del arguments[at : at + 2]
+    arguments = ["--limit", str(args.limit), "--seed", str(args.seed)]
+    if args.compare_umr:
+        arguments += ["--compare-umr", str(Path(args.compare_umr).resolve())]
+    if args.no_ancast:
+        arguments.append("--no-ancast")
     env = {k: v for k, v in os.environ.items() if k != "AMRCHECK_PURE_PYTHON"}
-    env["PYTHONPATH"] = str(site.resolve())
+    env["PYTHONPATH"] = str(site)
     done = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), *arguments],
         env=env,
