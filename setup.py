@@ -42,6 +42,8 @@ COMPILED = [
     "amrcheck/reading/umr.py",
     "amrcheck/validation/umr.py",
     "amrcheck/validation/filecheck.py",
+    "amrcheck/workflows/umatch.py",
+    "amrcheck/workflows/umr_score.py",
 ]
 
 #: the commands that build extensions (not sdist, egg_info, dist_info ...)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -223,15 +223,25 @@ def compare_document(
     timings: dict[str, float],
     previous: Analysis | None = None,
     differences: bool = True,
+    umr: bool = False,
 ) -> Analysis:
     """Compare ``parsed``'s graphs with the reference ``choice`` (named on
     the line ``header``, if by a header) and make its analysis, with the
     validator's ``findings`` and ``diagnostics`` already made (and the diff
-    diagnostics, if ``differences`` and the settings ask for them)."""
+    diagnostics, if ``differences`` and the settings ask for them).
+    ``umr``: the document is UMR, and a reference that is not is a problem."""
     clock = time.perf_counter()
     corpus = parsed.corpus
     document = uri_to_path(parsed.uri)
     reference = references.get(choice, document) if choice is not None else None
+    if umr and reference is not None and reference.corpus is not None and (
+        reference.umr is None
+    ):
+        reference = replace(
+            reference, corpus=None, lines=None,
+            problem=f"reference file {reference.path} is not a UMR file: a UMR "
+            "document is scored against a UMR file (docs/umr.md)",
+        )
     graphs = [GraphReport(entry) for entry in corpus.entries]
     paired = _Paired()
     if reference is not None and reference.corpus is not None:

@@ -11,12 +11,17 @@ webview shows). The shape is documented in ``docs/lsp.md``.
 The explanation is that of the lens metric (``amrcheck.metric``); a metric
 without an alignment (rematch, SemBleu, SEMA, WLK) lists its units, and
 the colours and links come from smatch, as the diff diagnostics do.
+
+In a UMR document (:class:`UmrSentences`) each side also carries its
+sentence's words, and each concept node the words it is aligned to, drawn
+under its label as the HTML reports draw them
+(:func:`amrcheck.render.mark_words`).
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,13 +31,17 @@ from pygls.exceptions import JsonRpcException
 from amrcheck import Entry, Finding
 from amrcheck.cache import ByteBoundedLru, approximate_size
 from amrcheck.reading.locate import entry_at
+from amrcheck.reading.umr import UmrSentence
 from amrcheck.render import (
     PALETTE,
+    AlignedWords,
     LayoutError,
     PairView,
     Side,
+    aligned_words,
     lay_out,
     lay_out_pairs,
+    mark_words,
     pair_drawing,
     pair_view,
     scene_dot,
@@ -66,6 +75,21 @@ def legend() -> list[dict[str, Any]]:
         }
         for status, meaning in status_legend(ROLES).items()
     ]
+
+@dataclass(frozen=True, slots=True)
+class UmrSentences:
+    """A UMR document's sentences and its reference's, whose words and
+    alignments the view shows (a UMR corpus's entry ``i`` is sentence ``i``)."""
+
+    own: Sequence[UmrSentence]
+    reference: Sequence[UmrSentence] = ()
+
+    def words(self, entry: Entry, reference: bool = False) -> AlignedWords | None:
+        sentences = self.reference if reference else self.own
+        if 0 <= entry.index < len(sentences):
+            return aligned_words(sentences[entry.index])
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class GraphParams:
@@ -122,12 +146,17 @@ class GraphViews:
         return {"views": self._views.stats(), "drawings": self._svgs.stats()}
 
     def answer(
-        self, analysis: Analysis, comparer: Comparer, params: GraphParams
+        self,
+        analysis: Analysis,
+        comparer: Comparer,
+        params: GraphParams,
+        umr: UmrSentences | None = None,
     ) -> dict[str, Any] | None:
         parsed = analysis.parsed
         entry = _entry_near(analysis, parsed.offset(params.position))
         if entry is None:
             return None
+        words = None if umr is None else umr.words(entry)
         report = analysis.report_for(entry)
         comparison = report.comparison if report is not None else None
         reference = analysis.reference
@@ -143,28 +172,35 @@ class GraphViews:
             "legend": None,
         }
         if entry.graph is None:
-            answer["graph"] = _unparsed(entry, parsed.lines)
+            answer["graph"] = _unparsed(entry, parsed.lines, words)
             return answer
         if comparison is None or reference is None or reference.lines is None:
             graph = entry.graph
-            side = self._view(key, lambda: single_view(graph))
+            side = self._view(key, lambda: _marked(single_view(graph), words))
             assert isinstance(side, Side)
-            answer["graph"] = _side(side, entry, parsed.lines)
+            answer["graph"] = _side(side, entry, parsed.lines, words)
             if params.svg:
                 self._draw(answer, [(answer["graph"], side, "c-")])
             return answer
         partner = comparison.reference
         assert partner.graph is not None
         ref_graph, graph = partner.graph, entry.graph
+        theirs = None if umr is None else umr.words(partner, reference=True)
+
+        def make() -> PairView:
+            view = pair_view(graph, ref_graph, comparer.metric, comparer.aligner)
+            mark_words(view.candidate, words)
+            mark_words(view.reference, theirs)
+            return view
+
         view = self._view(
-            (*key, reference.uri, reference.generation, partner.index),
-            lambda: pair_view(graph, ref_graph, comparer.metric, comparer.aligner),
+            (*key, reference.uri, reference.generation, partner.index), make
         )
         assert isinstance(view, PairView)
-        answer["graph"] = _side(view.candidate, entry, parsed.lines)
+        answer["graph"] = _side(view.candidate, entry, parsed.lines, words)
         answer["reference"] = {
             "uri": reference.uri,
-            **_side(view.reference, partner, reference.lines),
+            **_side(view.reference, partner, reference.lines, theirs),
         }
         answer["explanation"] = _explanation(
             view, (entry.source, parsed.lines), (partner.source, reference.lines)
@@ -241,10 +277,38 @@ def _error_text(error: Finding) -> str:
     return f"{error.span.line}:{error.span.column}: {error.code} {error.message}"
 
 
-def _unparsed(entry: Entry, lines: LineIndex) -> dict[str, Any]:
+def _marked(side: Side, words: AlignedWords | None) -> Side:
+    mark_words(side, words)
+    return side
+
+
+def _words(words: AlignedWords | None) -> list[dict[str, Any]] | None:
+    """A UMR sentence's words, each with the nodes aligned to it (None: AMR)."""
+    if words is None:
+        return None
+    return [
+        {
+            "position": chip.position,
+            "text": chip.text,
+            "gloss": chip.gloss,
+            "variables": list(chip.variables),
+        }
+        for chip in words.chips()
+    ]
+
+
+def _sentence(entry: Entry, words: AlignedWords | None) -> str | None:
+    """``::snt`` of an AMR graph; the words of a UMR sentence."""
+    return entry.metadata.get("snt") or (None if words is None else words.sentence)
+
+
+def _unparsed(
+    entry: Entry, lines: LineIndex, words: AlignedWords | None = None
+) -> dict[str, Any]:
     return {
         "id": entry.label,
-        "sentence": entry.metadata.get("snt"),
+        "sentence": _sentence(entry, words),
+        "words": _words(words),
         "range": lsp_range(entry.span, lines),
         "text": entry.text,
         "errors": [
@@ -257,11 +321,14 @@ def _unparsed(entry: Entry, lines: LineIndex) -> dict[str, Any]:
     }
 
 
-def _side(side: Side, entry: Entry, lines: LineIndex) -> dict[str, Any]:
+def _side(
+    side: Side, entry: Entry, lines: LineIndex, words: AlignedWords | None = None
+) -> dict[str, Any]:
     scene = side.scene
     return {
         "id": entry.label,
-        "sentence": entry.metadata.get("snt"),
+        "sentence": _sentence(entry, words),
+        "words": _words(words),
         "range": lsp_range(entry.span, lines),
         "nodes": [
             {
@@ -272,6 +339,8 @@ def _side(side: Side, entry: Entry, lines: LineIndex) -> dict[str, Any]:
                 "root": node.root,
                 "status": side.nodes.get(node.key),
                 "partner": side.partners.get(node.key),
+                # a UMR node's aligned words, as drawn under its label
+                "aligned": side.notes.get(node.key),
                 "range": lsp_range(node.span, lines),
             }
             for node in scene.nodes

@@ -58,7 +58,7 @@ from .convert import (
 )
 from .diagnostics import DiagnosticStore
 from .documents import DocumentStore, ParsedDocument
-from .graph import GRAPH_REQUEST, GraphViews, graph_params
+from .graph import GRAPH_REQUEST, GraphViews, UmrSentences, graph_params
 from .graph_report import GraphReport, is_low
 from .hover import hover_markdown
 from .lenses import (
@@ -1343,12 +1343,25 @@ async def code_action(
 async def graph(ls: AmrLanguageServer, params: Any) -> dict[str, Any] | None:
     """The graph under the cursor, its reference graph and the explanation."""
     request = graph_params(params)
-    if request.uri in ls.umr_uris:
-        return None  # drawings of UMR graphs come with UMR scoring
     clock = time.perf_counter()
     analysis = await ls.analysis(request.uri)
+    umr = None
+    if request.uri in ls.umr_uris:  # its sentences' words, and its reference's
+        own = await ls.umr(request.uri)
+        if own.version != analysis.version:
+            raise JsonRpcException("the document changed; try again",
+                                   code=types.LSPErrorCodes.ContentModified)
+        reference = analysis.reference
+        umr = UmrSentences(
+            own.sentences,
+            reference.umr.sentences
+            if reference is not None and reference.umr is not None
+            else (),
+        )
     waited = time.perf_counter() - clock
-    answer = await ls.run_engine(ls.graph_views.answer, analysis, ls.comparer, request)
+    answer = await ls.run_engine(
+        ls.graph_views.answer, analysis, ls.comparer, request, umr
+    )
     log.debug(
         "amr/graph %s v%s: analysis %d ms, drawing %d ms", request.uri,
         analysis.version, waited * 1000, (time.perf_counter() - clock - waited) * 1000,

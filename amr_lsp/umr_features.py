@@ -213,6 +213,11 @@ def _word_hover(analysis: UmrAnalysis, word: Occurrence) -> str:
         if any(a <= word.detail <= b for a, b in line.ranges)
     ]
     lines = [f"word {word.detail} **{word.name}**"]
+    lines[0] += "".join(
+        f" · {name}: {items[word.detail - 1]}"
+        for name, items in word_rows(sentence)
+        if 0 < word.detail <= len(items)
+    )
     if aligned:
         lines.extend(f"- `{v}` / {nodes.get(v, '?')}" for v in aligned)
     else:
@@ -253,9 +258,32 @@ def _variable_hover(analysis: UmrAnalysis, name: str) -> str:
     return "\n\n".join(parts)
 
 
+#: interlinear rows with one item per word (a glossed language's glosses,
+#: morphemes, parts of speech; UMR 1.0's ``ge``, ``mb``, ``ps``)
+_WORD_ROWS = ("Word Gloss", "Morphemes", "Part of Speech", "ge", "mb", "ps")
+
+
+def word_rows(sentence: UmrSentence) -> list[tuple[str, list[str]]]:
+    """The sentence's rows with one item per word, by name (``Word Gloss
+    (en)``); a row whose length is not the words' (U108) is left out, as
+    its items would gloss the wrong words."""
+    count = len(sentence.words)
+    return [
+        (row.name, [item.text for item in row.items])
+        for row in sentence.rows
+        if row.header in _WORD_ROWS and len(row.items) == count
+    ]
+
+
 def aligned_words(sentence: UmrSentence, name: str) -> str:
-    """``aligned to 2-3 “left Paris”``: what the alignment block says of ``name``."""
+    """``aligned to 2-3 “left Paris”``: what the alignment block says of
+    ``name``; in a glossed sentence with each word's gloss (``aligned to 1-1
+    “Ninakupenda” (1SG.love)``)."""
     words = sentence.words
+    glosses = next(
+        (items for row, items in word_rows(sentence) if row.startswith("Word Gloss")),
+        None,
+    )
     for line in sentence.alignments:
         if line.variable != name:
             continue
@@ -263,10 +291,12 @@ def aligned_words(sentence: UmrSentence, name: str) -> str:
             return f"alignment: {line.error}"
         if line.ranges == [(0, 0)]:
             return "aligned to no word (0-0)"
-        texts = [
-            f"{a}-{b} “{' '.join(w.text for w in words[a - 1 : b])}”"
-            for a, b in line.ranges
-        ]
+        texts = []
+        for a, b in line.ranges:
+            text = f"{a}-{b} “{' '.join(w.text for w in words[a - 1 : b])}”"
+            if glosses is not None and glosses[a - 1 : b]:
+                text += f" ({' '.join(glosses[a - 1 : b])})"
+            texts.append(text)
         return "aligned to " + ", ".join(texts)
     return "no alignment line"
 

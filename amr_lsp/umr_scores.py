@@ -134,7 +134,7 @@ def score_umr(
     # as it is read (``amrcheck diff`` lists the changes per layer)
     analysis = compare_document(
         parsed, settings, comparer, references, root, choice, header, [],
-        diagnostics, timings, previous, differences=False,
+        diagnostics, timings, previous, differences=False, umr=True,
     )
     reference = analysis.reference
     if reference is not None and reference.umr is not None:

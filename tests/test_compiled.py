@@ -10,8 +10,10 @@ not this checkout:
 * both ways read, standardise, number and score real data — Little Prince
   (each graph against the next) and BAMBOO dev (the main pairs of sts,
   sick and para) —
-  with smatch (strict and ``--compat smatch-1.0.4``) and rematch, and every
-  result is the same;
+  with smatch (strict and ``--compat smatch-1.0.4``) and rematch, and score
+  UMR pairs (the hand-made probes against their gold, English release
+  files against the next) with umatch (with filters, with and without
+  document level) and the document level, and every result is the same;
 * scoring more pairs than ``SWITCH_AFTER`` never loads numba compiled
   (the compiled search is as fast);
 * the smatch and s2match tests, the smatch parity and invariance suites
@@ -34,6 +36,9 @@ import pytest
 
 from tests.conftest import REPO, SHARED_DATA
 
+#: hand-made UMR pairs: gold.umr and copies of it with one edit each
+UMR_PROBES = REPO / "tests" / "data" / "umr" / "scoring"
+
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.slow,
@@ -45,8 +50,8 @@ pytestmark = [
 ]
 
 #: the modules setup.py compiles: reading, standardising, canonical numbering,
-#: the (plain) search, and UMR reading and validation with the core types
-#: they build (graphs, spans, findings)
+#: the (plain) search, UMR reading and validation with the core types they
+#: build (graphs, spans, findings), and UMR scoring (umatch, document level)
 COMPILED = [
     "amrcheck.canonical",
     "amrcheck.standardize",
@@ -61,6 +66,8 @@ COMPILED = [
     "amrcheck.reading.umr",
     "amrcheck.validation.umr",
     "amrcheck.validation.filecheck",
+    "amrcheck.workflows.umatch",
+    "amrcheck.workflows.umr_score",
 ]
 
 #: prints, as JSON: where each compiled module was loaded from, and a digest
@@ -74,7 +81,7 @@ from amrcheck.reading.corpus import read_corpus
 from amrcheck.standardize import STRICT, standardize
 
 shared = Path(sys.argv[1])
-modules = sys.argv[2:]
+modules = sys.argv[3:]
 files = [shared / "little_prince" / "amr-bank-struct-v3.0.txt"]
 files += sorted(shared.glob("bamboo/*/main/*.dev.amr"))
 graphs = {}
@@ -100,6 +107,21 @@ for path in sorted((shared / "umr" / "english").glob("*.umr"))[::10]:
     result = check_file(path, [], [])
     umr.update("\n".join([path.name, *finding_lines(result.findings)]).encode())
 digests["umr english, every 10th file, checked"] = umr.hexdigest()
+from amrcheck.reading.umr import read_umr
+from amrcheck.workflows.umatch import umatch
+from amrcheck.workflows.umr_score import document_dict, score_document
+probes = Path(sys.argv[2])
+umr_pairs = [(probes / "gold.umr", p) for p in sorted(probes.glob("*.umr"))]
+english = sorted((shared / "umr" / "english").glob("*.umr"))[::20]
+umr_pairs += list(zip(english, english[1:]))  # unlike tokens: realigned
+for gold, test in umr_pairs:
+    reference, candidate = read_umr(gold), read_umr(test)
+    digests[f"umr {gold.name} {test.name} umatch"] = repr((
+        umatch(reference, candidate),
+        umatch(reference, candidate, document_level=False, exclude=["ARG0"]),
+        umatch(reference, candidate, only=["concept", "temporal"])))
+    digests[f"umr {gold.name} {test.name} document"] = repr(
+        document_dict(score_document(reference, candidate)))
 pairs = {"little prince, each graph against the next": list(zip(
     graphs[files[0]][:-1], graphs[files[0]][1:]))}
 for task in sorted({p.parent.parent.name for p in files[1:]}):
@@ -184,7 +206,8 @@ def _env(site: Path, pure: bool) -> dict[str, str]:
 
 def _results(site: Path, pure: bool, cwd: Path) -> dict[str, dict[str, object]]:
     done = subprocess.run(
-        [sys.executable, "-c", _RESULTS, str(SHARED_DATA), *COMPILED],
+        [sys.executable, "-c", _RESULTS, str(SHARED_DATA), str(UMR_PROBES),
+         *COMPILED],
         capture_output=True, text=True, timeout=1200, env=_env(site, pure), cwd=cwd,
     )
     assert done.returncode == 0, done.stderr
@@ -223,6 +246,8 @@ SUITES = [
     "tests/metrics/test_invariance.py",
     "tests/reading",
     "tests/validation/test_umr.py",
+    "tests/workflows/test_umatch.py",
+    "tests/workflows/test_umr_score.py",
 ]
 
 _WHERE = '''

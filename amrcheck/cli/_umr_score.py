@@ -61,6 +61,33 @@ class UmrFigures:
         if self.umatch is not None:
             render_umatch(out, self.umatch)
 
+    def facts(self) -> list[str]:
+        """The same figures as lines for the ``--html`` report's header: per
+        candidate the layers' F1 and umatch, then each document-level triple
+        missing or extra, at its place."""
+        lines = []
+        for path, score in (self.layers or {}).items():
+            layers = document_dict(score)
+            lines.append(
+                f"{path}: UMR layers F1 — "
+                + " · ".join(
+                    f"{label} {layers[name]['f1']:.4f}" for name, label in _LAYERS
+                )
+            )
+            if self.umatch is not None and path in self.umatch:
+                full, sentences = self.umatch[path]
+                lines.append(
+                    f"{path}: umatch F1 {full.umatch.f1:.4f} (without the "
+                    f"document level {sentences.umatch.f1:.4f})"
+                )
+            lines.extend(
+                f"{item['where']}: {name} {kind}: {item['triple']}"
+                for name in ("temporal", "modal", "coref")
+                for kind in ("missing", "extra")
+                for item in layers[name][kind]
+            )
+        return lines
+
 
 def umr_figures(
     reference: Path,
@@ -289,15 +316,14 @@ def render_layer_queue(
     """The sentences annotators disagree on in the layers beyond the graph,
     lowest F1 first, each difference with its place; ``names``: each
     annotator's file -> the name the other tables give it."""
-    from ..workflows.umr_agreement import layer_queue
+    from ..workflows.umr_agreement import LAYERS, layer_queue
 
     queue = layer_queue(pairs)
+    layers = f"{', '.join(LAYERS[:-1])} and {LAYERS[-1]}"
     out.print(
-        "UMR layers: adjudication queue (lowest F1 first; alignment, temporal, "
-        "modal, coref):"
+        f"UMR layers: adjudication queue (lowest F1 first; {', '.join(LAYERS)}):"
         if queue
-        else "UMR layers: the annotators agree on every sentence's alignment, "
-        "temporal, modal and coref."
+        else f"UMR layers: the annotators agree on every sentence's {layers}."
     )
     for sentence in queue[:top]:
         out.print(f"{sentence.key}  lowest {sentence.lowest:.4f}", markup=False)

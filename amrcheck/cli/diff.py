@@ -135,6 +135,7 @@ def diff(
     graphs added, removed or changed, 2 usage or input errors, 130
     interrupted.
     """
+    _refuse_mixed_kinds(old, new)
     if is_umr_path(old) or is_umr_path(new):
         amr_only = {
             "--motifs": motifs, "--stat": stat, "--metadata": metadata,
@@ -207,6 +208,18 @@ def diff(
         if not quiet:
             out.print(summary_line(result))
     raise typer.Exit(code=1 if result.differs else 0)
+
+
+def _refuse_mixed_kinds(old: Path, new: Path) -> None:
+    """A UMR file against an AMR file is an error (a missing file is told
+    when it is read)."""
+    kinds = [is_umr_path(path) if path.is_file() else None for path in (old, new)]
+    if None not in kinds and kinds[0] != kinds[1]:
+        umr, amr = (old, new) if kinds[0] else (new, old)
+        raise fail(
+            "diff", f"{umr} is a UMR file and {amr} is not: diff compares two "
+            "versions of one kind (UMR layer by layer, docs/umr.md)"
+        )
 
 
 def _umr(

@@ -483,6 +483,10 @@ def score(
             raise fail("score", "--strict and --skip-unreadable exclude each other")
         metric, umr = umr_figures(reference, candidates, metric, only, exclude)
         if umr.umatch_only and umr.umatch is not None:
+            _refuse_graph_options(
+                {"--per-pair": per_pair, "--html": html, "--ci": ci,
+                 "--compare": compare, "--aspects": aspects}
+            )
             raise typer.Exit(code=_umatch_only(umr.umatch, as_json, quiet))
         names = split_metrics(metric)
         damonte = compat is ScoreCompat.DAMONTE
@@ -542,6 +546,7 @@ def score(
                 page = score_report(
                     evaluation, ref_corpus, [c for c, _ in read], metrics,
                     by.value, jobs, done, draw_all=draw_all, words=words,
+                    notes=umr.facts(),
                 )
             html.write_text(page, encoding="utf-8")
     if not as_json:
@@ -583,6 +588,18 @@ def announce(evaluation: Evaluation) -> None:
     for path, pairing in evaluation.pairings.items():
         label = path if several else None
         announce_pairing("score", pairing.by, pairing.note, pairing.mismatches, label)
+
+
+def _refuse_graph_options(given: dict[str, object]) -> None:
+    """``-m umatch`` alone scores no sentence graph: the options whose output
+    is made of graph scores are an error, not silently dropped."""
+    named = [name for name, value in given.items() if value]
+    if named:
+        raise fail(
+            "score", f"{', '.join(named)}: -m umatch alone scores no sentence "
+            "graph; add a graph metric (-m umatch,smatch) for "
+            f"{'them' if len(named) > 1 else 'it'}"
+        )
 
 
 def _umatch_only(figures: dict[str, Any], as_json: bool, quiet: bool) -> int:

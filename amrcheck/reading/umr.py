@@ -174,6 +174,13 @@ class Row:
             self._items = _split_items(self.rest, self.rest_start)
         return self._items
 
+    def texts(self) -> list[str]:
+        """The texts of :attr:`items`, without placing them (what a
+        comparison of tokens asks; the items are cut as ``str.split`` cuts)."""
+        if self._items is None:
+            return self.rest.split()
+        return [item.text for item in self._items]
+
     @property
     def name(self) -> str:
         """The header as written: ``Word Gloss (en)``."""
@@ -258,11 +265,20 @@ class UmrSentence:
     @property
     def words(self) -> list[Word]:
         """The tokens: the ``Words`` row, else tokens on the id line."""
+        row = self._token_row()
+        return row.items if row is not None else []
+
+    def word_texts(self) -> list[str]:
+        """The texts of :attr:`words`, without placing them."""
+        row = self._token_row()
+        return row.texts() if row is not None else []
+
+    def _token_row(self) -> Row | None:
         for name in ("Words", "tx", "snt"):
             for row in self.rows:
                 if row.header == name:
-                    return row.items
-        return []
+                    return row
+        return None
 
     @property
     def label(self) -> str:

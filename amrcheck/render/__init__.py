@@ -43,7 +43,13 @@ from .reports import (
 )
 from .scene import Scene, SceneEdge, SceneNode, graph_scene
 from .union import PairDrawing, lay_out_pairs, pair_drawing
-from .words import AlignedWords, WordChip, aligned_words, read_with_words
+from .words import (
+    AlignedWords,
+    WordChip,
+    aligned_words,
+    mark_words,
+    read_with_words,
+)
 
 __all__ = [
     "AlignedWords",
@@ -70,6 +76,7 @@ __all__ = [
     "graphs_report",
     "lay_out",
     "lay_out_pairs",
+    "mark_words",
     "pair_drawing",
     "pair_view",
     "picture",

@@ -411,6 +411,7 @@ def score_report(
     progress: Progress | None = None,
     draw_all: bool = False,
     words: Mapping[str, WordTable] | None = None,
+    notes: Sequence[str] = (),
 ) -> str:
     """Each candidate's pairs as a page, drawn with the first metric's explanation.
 
@@ -420,7 +421,8 @@ def score_report(
     alignment when that metric has none). Identical pairs are rows of
     the table only, unless ``draw_all``. ``words`` holds the UMR files'
     words and alignments (by corpus path, :func:`~.words.read_with_words`):
-    their drawings show which node is aligned to which words.
+    their drawings show which node is aligned to which words. ``notes``
+    are more lines for the header (a UMR file's document-level figures).
     """
     first = metrics[0]
     fallback = first if first.name == "smatch" else get_metric("smatch")
@@ -471,6 +473,7 @@ def score_report(
             )
         ),
     ]
+    facts.extend(notes)
     if any(tables.values()):
         facts.append(WORDS_NOTE)
     statuses = ["different", "identical", "error"]

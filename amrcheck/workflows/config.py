@@ -188,6 +188,8 @@ class HeadRule:
     files: PathPattern
     max_changed_graphs: int | None = None
     min_f1_vs_head: float | None = None
+    #: ``min-layer-f1``: a minimum F1 per UMR layer against the ``HEAD`` version
+    min_layer_f1: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -408,11 +410,18 @@ def _head_rule(table: _Table) -> HeadRule:
         files=files,
         max_changed_graphs=table.count("max-changed-graphs"),
         min_f1_vs_head=table.fraction("min-f1-vs-head"),
+        min_layer_f1=table.layer_fractions("min-layer-f1"),
     )
     table.finish()
-    if rule.max_changed_graphs is None and rule.min_f1_vs_head is None:
+    if (
+        rule.max_changed_graphs is None
+        and rule.min_f1_vs_head is None
+        and not rule.min_layer_f1
+    ):
         raise table.error(
-            None, "sets no threshold: add max-changed-graphs or min-f1-vs-head"
+            None,
+            "sets no threshold: add max-changed-graphs, min-f1-vs-head or "
+            "min-layer-f1",
         )
     return rule
 

@@ -130,7 +130,9 @@ class _Node:
         "concept",
         "relations",
         "tokens",
-        "text",
+        "aligned",
+        "words",
+        "text_length",
         "links",
         "ambiguous",
         "econcept",
@@ -147,7 +149,12 @@ class _Node:
         self.concept = concept
         self.relations: list[tuple[str, str]] = []
         self.tokens: tuple[int, ...] | None = None  # 1-based, None: unaligned
-        self.text = ""
+        #: the tokens as aligned in the node's own file (before any carrying
+        #: over to the reference's numbers) and that file's words: the
+        #: node's text, whose length only a tie between links asks for
+        self.aligned: tuple[int, ...] = ()
+        self.words: list[str] = _NO_WORDS
+        self.text_length = -1  # not measured yet
         self.links: dict[str, None] = {}  # partner variables, ordered
         self.ambiguous = False
         # what the linking asks again and again, found once when the
@@ -155,16 +162,19 @@ class _Node:
         # the filter is one per umatch): see :meth:`prepare`
         self.econcept = concept
         #: concept and kept relations, values as written, counted
-        self.unmapped_counts: dict[_Key, int] = {}
+        #: (:meth:`prepare` sets this and the next three, never changing
+        #: the shared empty ones they start as)
+        self.unmapped_counts: dict[_Key, int] = _NO_COUNTS
         self.unmapped_size = 0
         #: the part of :attr:`unmapped_counts` whose values are not nodes of
         #: the sentence (constants, the concept): the same whatever is linked
-        self.fixed_counts: dict[_Key, int] = {}
+        self.fixed_counts: dict[_Key, int] = _NO_COUNTS
         self.fixed_size = 0
         #: kept relations whose value is a node of the sentence: (name, node)
-        self.node_relations: list[tuple[str, _Node]] = []
-        #: relation names (unfiltered) and ``concept``, counted
-        self.name_counts: dict[str, int] = {}
+        self.node_relations: list[tuple[str, _Node]] = _NO_NODE_RELATIONS
+        #: relation names (unfiltered) and ``concept``, counted; made when
+        #: first asked for (only ambiguous links ask): see :meth:`names`
+        self.name_counts: dict[str, int] | None = None
 
     def prepare(self, nodes: dict[str, _Node], keep: _Filter) -> None:
         """Find what the linking and the tally ask of the node, once."""
@@ -176,11 +186,9 @@ class _Node:
         if keep.counts_concept:
             unmapped["concept", self.concept] = fixed["concept", self.concept] = 1
             size = 1
-        names = {"concept": 1}
         ignored = keep.ignored if keep.active else None
-        node_relations = self.node_relations
+        node_relations: list[tuple[str, _Node]] = []
         for name, value in self.relations:
-            names[name] = names.get(name, 0) + 1
             if value == "" or (ignored is not None and ignored(name)):
                 continue
             size += 1
@@ -193,7 +201,25 @@ class _Node:
                 node_relations.append((name, target))
         self.unmapped_counts, self.unmapped_size = unmapped, size
         self.fixed_counts, self.fixed_size = fixed, size - len(node_relations)
-        self.name_counts = names
+        self.node_relations = node_relations
+
+    def text_size(self) -> int:
+        """The length of the node's aligned words, joined by spaces."""
+        if self.text_length < 0:
+            words = self.words
+            self.text_length = len(
+                " ".join(words[i - 1] for i in self.aligned if 0 < i <= len(words))
+            )
+        return self.text_length
+
+    def names(self) -> dict[str, int]:
+        """Relation names (unfiltered) and ``concept``, counted."""
+        if self.name_counts is None:
+            names = {"concept": 1}
+            for name, _ in self.relations:
+                names[name] = names.get(name, 0) + 1
+            self.name_counts = names
+        return self.name_counts
 
     def _find_econcept(self) -> str:
         ops = sorted(
@@ -224,6 +250,9 @@ class _Node:
 
 
 _NO_PARTNER = {UNMAPPED: None}
+_NO_WORDS: list[str] = []
+_NO_COUNTS: dict[_Key, int] = {}
+_NO_NODE_RELATIONS: list[tuple[str, _Node]] = []
 
 
 def _lower_name(relation: tuple[str, str]) -> str:
@@ -236,10 +265,6 @@ class _Sentence:
     tokens: list[str]
     nodes: dict[str, _Node]
     docrels: set[tuple[str, str, str]]
-
-
-def _unquote(value: str) -> str:
-    return value[1:-1] if len(value) > 1 and value[0] == value[-1] == '"' else value
 
 
 def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:
@@ -255,8 +280,11 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:
             if kind is not instance:
                 node = nodes.get(source)
                 if node is not None:
-                    node.relations.append((role, _unquote(target)))
-    tokens = [w.text for w in sentence.words]
+                    # a string's quotes dropped (inline: one per relation)
+                    if len(target) > 1 and target[0] == '"' == target[-1]:
+                        target = target[1:-1]
+                    node.relations.append((role, target))
+    tokens = sentence.word_texts()
     _align(nodes, sentence, tokens)
     for node in nodes.values():
         node.prepare(nodes, keep)
@@ -273,12 +301,11 @@ def _align(nodes: dict[str, _Node], sentence: UmrSentence, tokens: list[str]) ->
         if len(line.ranges) == 1:  # most lines: one range, its tokens in order
             first, last = line.ranges[0]
             node.tokens = tuple(range(first, last + 1))
-            node.text = " ".join(tokens[max(first, 1) - 1 : max(last, 0)])
-            continue
-        node.tokens = tuple(
-            sorted({i for a, b in line.ranges for i in range(a, b + 1)})
-        )
-        node.text = " ".join(tokens[i - 1] for i in node.tokens if 0 < i <= len(tokens))
+        else:
+            node.tokens = tuple(
+                sorted({i for a, b in line.ranges for i in range(a, b + 1)})
+            )
+        node.aligned, node.words = node.tokens, tokens
 
 
 class _Filter:
@@ -320,9 +347,9 @@ def _found(node: _Node, other: _Node | None) -> tuple[int, int, int]:
 
 
 def _names_in_common(node: _Node, other: _Node) -> int:
-    theirs = other.name_counts
+    theirs = other.names()
     common = 0
-    for name, count in node.name_counts.items():
+    for name, count in node.names().items():
         available = theirs.get(name)
         if available:
             common += count if count < available else available
@@ -345,8 +372,8 @@ def _compare_links(a: _Link, b: _Link) -> int:
         return -1 if a.strong > b.strong else 1
     if a.weak != b.weak:
         return -1 if a.weak > b.weak else 1
-    length_a = len(a.source.text) + len(a.target.text)
-    length_b = len(b.source.text) + len(b.target.text)
+    length_a = a.source.text_size() + a.target.text_size()
+    length_b = b.source.text_size() + b.target.text_size()
     if length_a != length_b:
         return -1 if length_a > length_b else 1
     same_a = a.source.variable == a.target.variable
@@ -407,14 +434,24 @@ def _link(reference: _Sentence, candidate: _Sentence) -> None:
 
 
 def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
-    """While a node has several links, the best ambiguous link wins."""
+    """While a node has several links, the best ambiguous link wins.
+
+    A round visits the nodes of each side in variable order; it drops a
+    node's links that its partner dropped, and offers the node's links when
+    it has several. Only the nodes with several links, and those that linked
+    to a node the last round made one to one, are visited: for any other,
+    the visit does nothing (links are only ever dropped), so the rounds are
+    those of visiting every node.
+    """
     # links are made both ways: none is stale before the first round
-    if all(len(n.links) < 2 for n in reference.nodes.values()) and all(
-        len(n.links) < 2 for n in candidate.nodes.values()
-    ):
+    ref_nodes = sorted(
+        (n for n in reference.nodes.values() if len(n.links) > 1), key=_variable_of
+    )
+    cand_nodes = sorted(
+        (n for n in candidate.nodes.values() if len(n.links) > 1), key=_variable_of
+    )
+    if not ref_nodes and not cand_nodes:
         return
-    ref_nodes = [reference.nodes[v] for v in sorted(reference.nodes)]
-    cand_nodes = [candidate.nodes[v] for v in sorted(candidate.nodes)]
     while True:
         pending: list[_Link] = []
         for node in ref_nodes:
@@ -424,8 +461,36 @@ def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
         if not pending:
             return
         best = min(pending, key=cmp_to_key(_compare_links))
-        best.source.links = {best.target.variable: None}
-        best.target.links = {best.source.variable: None}
+        source, target = best.source, best.target
+        # the nodes that linked to the two ends now hold stale links
+        source_side, target_side = reference.nodes, candidate.nodes
+        if source_side.get(source.variable) is not source:
+            source_side, target_side = target_side, source_side
+        left_by_target = [source_side[v] for v in target.links if v != source.variable]
+        left_by_source = [target_side[v] for v in source.links if v != target.variable]
+        source.links = {target.variable: None}
+        target.links = {source.variable: None}
+        if source_side is reference.nodes:
+            ref_left, cand_left = left_by_target, left_by_source
+        else:
+            ref_left, cand_left = left_by_source, left_by_target
+        ref_nodes = _next_round(ref_nodes, ref_left)
+        cand_nodes = _next_round(cand_nodes, cand_left)
+
+
+def _variable_of(node: _Node) -> str:
+    return node.variable
+
+
+def _next_round(visited: list[_Node], left: list[_Node]) -> list[_Node]:
+    """The nodes the next round visits: those with several links still, and
+    those just left with a stale link, in variable order."""
+    if not left:
+        return [n for n in visited if len(n.links) > 1]
+    chosen = {n.variable: n for n in visited if len(n.links) > 1}
+    for node in left:
+        chosen[node.variable] = node
+    return [chosen[v] for v in sorted(chosen)]
 
 
 def _carry_tokens(reference: _Sentence, candidate: _Sentence) -> None:
@@ -528,18 +593,21 @@ def _tally(report: UmatchReport, gold: _Sentence, test: _Sentence) -> None:
     projections.ambiguous_candidate += sum(
         1 for n in test.nodes.values() if n.ambiguous
     )
-    for variable in sorted(gold.nodes):
-        node = gold.nodes[variable]
-        partners = [test.nodes[v] for v in sorted(node.links)]
-        results = [_found(node, p) for p in partners]
-        if not results:
-            found, mine, _ = _found(node, None)
-            report.umatch.reference += mine
+    # sums: the order of the nodes does not matter, that of a node's partners
+    # does (the first of the best)
+    for node in gold.nodes.values():
+        links = node.links
+        if not links:
+            report.umatch.reference += _found(node, None)[1]
             continue
-        best = results[0]
-        for result in results[1:]:
-            if result[0] > best[0]:
-                best = result
+        if len(links) == 1:
+            best = _found(node, test.nodes[next(iter(links))])
+        else:
+            results = [_found(node, test.nodes[v]) for v in sorted(links)]
+            best = results[0]
+            for result in results[1:]:
+                if result[0] > best[0]:
+                    best = result
         for counts in (report.umatch, report.mapped_triples):
             counts.correct += best[0]
             counts.reference += best[1]

@@ -5,6 +5,9 @@ graphs' agreement is :func:`amrcheck.workflows.iaa.agreement` (UMR files are
 read as their sentence graphs there); this module adds, for each pair of
 annotators (the first as reference), the layers the graph leaves out:
 
+* ``words``: the sentences' tokens (the ``Words`` row), matched in order
+  (:class:`difflib.SequenceMatcher`): a token found on both sides agrees;
+  annotators who tokenized alike score 1;
 * ``alignment``: the aligned token sets of the two annotations, as
   ``compare_umr.pl`` compares them (a set found on both sides agrees);
 * ``temporal``, ``modal``, ``coref``: the document-level groups under the
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from itertools import combinations
 from pathlib import Path
 
@@ -38,7 +42,7 @@ from ..reading.umr import UmrDocument, UmrSentence, read_umr
 from ..reading.umr_corpus import sentence_key
 from .umr_score import GROUPS, score_document
 
-LAYERS = ("alignment", *GROUPS)
+LAYERS = ("words", "alignment", *GROUPS)
 
 
 @dataclass(slots=True)
@@ -104,6 +108,31 @@ def _token_sets(sentence: UmrSentence) -> dict[tuple[int, ...], str]:
     return sets
 
 
+def _word_differences(
+    reference: UmrSentence | None, candidate: UmrSentence | None
+) -> tuple[tuple[int, int, int, int], list[str]]:
+    """The words layer of one sentence: (correct, candidate, found,
+    reference) tokens, and each token run only one side has, at its place."""
+    ours = reference.words if reference is not None else []
+    theirs = candidate.words if candidate is not None else []
+    matcher = SequenceMatcher(
+        None, [w.text for w in ours], [w.text for w in theirs], autojunk=False
+    )
+    lines = []
+    for tag, i, j, k, m in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        for sentence, words, kind in (
+            (reference, ours[i:j], "missing"), (candidate, theirs[k:m], "extra")
+        ):
+            if words and sentence is not None:
+                place = sentence.span_of(words[0].start, words[-1].end)
+                text = " ".join(w.text for w in words)
+                lines.append(f"{place}: words {kind}: {text!r}")
+    matched = sum(block.size for block in matcher.get_matching_blocks())
+    return (matched, len(theirs), matched, len(ours)), lines
+
+
 def pair_layers(
     first: UmrDocument,
     second: UmrDocument,
@@ -117,7 +146,12 @@ def pair_layers(
     keys = list(dict.fromkeys([*ours, *theirs]))
     aligned: dict[str, tuple[int, int, int, int]] = {}
     realigned: dict[str, list[str]] = {}
+    tokens: dict[str, tuple[int, int, int, int]] = {}
+    retokenized: dict[str, list[str]] = {}
     for key in keys:
+        tokens[key], lines = _word_differences(ours.get(key), theirs.get(key))
+        if lines:
+            retokenized[key] = lines
         a = _token_sets(ours[key]) if key in ours else {}
         b = _token_sets(theirs[key]) if key in theirs else {}
         common = len(a.keys() & b.keys())
@@ -127,9 +161,10 @@ def pair_layers(
         if lines:
             realigned[key] = lines
     layers = {
+        "words": _layer("words", tokens, resamples, confidence, seed, retokenized),
         "alignment": _layer(
             "alignment", aligned, resamples, confidence, seed, realigned
-        )
+        ),
     }
     scores = score_document(first, second)
     for group in GROUPS:
@@ -211,8 +246,8 @@ class QueuedSentence:
 def layer_queue(
     pairs: Sequence[tuple[str, str, dict[str, LayerAgreement]]],
 ) -> list[QueuedSentence]:
-    """The sentences annotators disagree on in alignment, temporal, modal or
-    coref, lowest F1 first (then in sentence order)."""
+    """The sentences annotators disagree on in words, alignment, temporal,
+    modal or coref, lowest F1 first (then in sentence order)."""
     found: dict[str, QueuedSentence] = {}
     for a, b, layers in pairs:
         for name, layer in layers.items():

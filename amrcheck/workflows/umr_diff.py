@@ -22,7 +22,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,8 +77,14 @@ class _Summary:
     label: str
     place: Place
     words: tuple[str, Place]
+    #: the other interlinear rows (``Index``, ``Word Gloss (en)``,
+    #: ``Morphemes``, ``Translation`` ...) by header: name as written, items
+    #: (white space normalised) and place
+    rows: dict[str, tuple[str, str, Place]]
     graph: dict[str, Place]
-    alignment: dict[str, tuple[str, Place]]
+    #: each node's ranges as written, place and variable as written, by
+    #: variable (the other version's name, when renamed)
+    alignment: dict[str, tuple[str, Place, str]]
     #: each document-level triple by its canonical form (``:after`` for
     #: ``:before`` ...): its text as written and its place
     document: dict[str, tuple[str, Place]]
@@ -92,14 +98,40 @@ def _place(span: Span) -> Place:
     return span.line, span.column
 
 
-def summarize(sentence: UmrSentence) -> _Summary:
+def summarize(
+    sentence: UmrSentence, rename: Mapping[str, str | None] | None = None
+) -> _Summary:
+    """What is compared of ``sentence``; ``rename`` (variable -> the other
+    version's name, None: no partner) keys its alignment and document-level
+    triples by the other version's names, so that a renamed node is no change."""
     span = sentence.span_of
+
+    def named(variable: str) -> str:
+        return (rename.get(variable) or variable) if rename else variable
+
     words = sentence.words
     words_place = (
         _place(span(words[0].start, words[0].start))
         if words
         else (_place(sentence.span))
     )
+    # the row the words come from (as UmrSentence.words picks it) is compared
+    # as the words; tokens on the id line are no row of their own
+    token_row = next(
+        (r for name in ("Words", "tx") for r in sentence.rows if r.header == name),
+        None,
+    )
+    rows: dict[str, tuple[str, str, Place]] = {}
+    for row in sentence.rows:
+        if row is not token_row and row.header != "snt":
+            rows.setdefault(
+                row.header,
+                (
+                    row.name,
+                    " ".join(item.text for item in row.items),
+                    _place(span(row.start, row.start)),
+                ),
+            )
     graph: dict[str, Place] = {}
     if sentence.graph is not None:
         g = sentence.graph
@@ -113,16 +145,17 @@ def summarize(sentence: UmrSentence) -> _Summary:
             )
             graph.setdefault(text, _place(g.role_span(index)))
     alignment = {
-        line.variable: (
+        named(line.variable): (
             ", ".join(f"{a}-{b}" for a, b in line.ranges)
             if line.error is None
             else sentence.text_of(line.start, line.end).split(":", 1)[-1].strip(),
             _place(span(line.start, line.end)),
+            line.variable,
         )
         for line in reversed(sentence.alignments)  # the first line of a node wins
     }
     document = {
-        f"{t.group} {canonical(t.relation, t.source, t.target)}": (
+        f"{t.group} {canonical(t.relation, named(t.source), named(t.target))}": (
             f"{t.group} ({t.source} {t.relation} {t.target})",
             _place(span(*t.places[0])),
         )
@@ -132,6 +165,7 @@ def summarize(sentence: UmrSentence) -> _Summary:
         sentence.label,
         _place(sentence.span),
         (" ".join(w.text for w in words), words_place),
+        rows,
         graph,
         alignment,
         document,
@@ -177,15 +211,23 @@ def diff_sentences(
     new: Iterable[UmrSentence],
     old_path: str,
     new_path: str,
+    rename: Mapping[str, str | None] | None = None,
 ) -> Iterator[UmrChange]:
     """The changes from the sentences ``old`` to ``new`` (see :func:`diff_umr`),
-    for versions that are not both files (``amr-regress`` reads HEAD's from git)."""
+    for versions that are not both files (``amr-regress`` reads HEAD's from git).
+
+    ``rename`` maps NEW's variables to OLD's (the node mapping of
+    :func:`amrcheck.workflows.umr_score.node_mapping`): an alignment or
+    document-level triple that differs only by a renamed node is then no
+    change (a triple written with the new name is a ``~`` of the same
+    relation). Without it variables are compared as written.
+    """
     before: dict[str, _Summary] = {}
     for position, sentence in enumerate(old):
         summary = summarize(sentence)
         before.setdefault(_key(summary, position), summary)
     for position, sentence in enumerate(new):
-        after = summarize(sentence)
+        after = summarize(sentence, rename)
         key = _key(after, position)
         previous = before.pop(key, None)
         if previous is None:
@@ -208,6 +250,7 @@ def _pair(  # noqa: C901 -- one pass per layer
             new_path,
             *new.words[1],
         )
+    yield from _row_changes(key, old.rows, new.rows, old_path, new_path)
     unreadable = [
         (summary.graph_errors, path)
         for summary, path in ((old, old_path), (new, new_path))
@@ -238,23 +281,46 @@ def _pair(  # noqa: C901 -- one pass per layer
     for relation, (text, place) in old.document.items():
         if relation not in new.document:
             yield UmrChange(key, "document", "-", text, old_path, *place)
-    for variable, (ranges, place) in new.alignment.items():
-        previous = old.alignment.get(variable)
-        if previous is None:
+    for variable, (ranges, place, written) in new.alignment.items():
+        before = old.alignment.get(variable)
+        if before is None:
             yield UmrChange(
-                key, "alignment", "+", f"{variable}: {ranges}", new_path, *place
+                key, "alignment", "+", f"{written}: {ranges}", new_path, *place
             )
-        elif previous[0] != ranges:
+        elif before[0] != ranges:
             yield UmrChange(
                 key,
                 "alignment",
                 "~",
-                f"{variable}: {previous[0]} -> {ranges}",
+                f"{written}: {before[0]} -> {ranges}",
                 new_path,
                 *place,
             )
-    for variable, (ranges, place) in old.alignment.items():
+    for variable, (ranges, place, written) in old.alignment.items():
         if variable not in new.alignment:
             yield UmrChange(
-                key, "alignment", "-", f"{variable}: {ranges}", old_path, *place
+                key, "alignment", "-", f"{written}: {ranges}", old_path, *place
             )
+
+
+def _row_changes(
+    key: str,
+    old: dict[str, tuple[str, str, Place]],
+    new: dict[str, tuple[str, str, Place]],
+    old_path: str,
+    new_path: str,
+) -> Iterator[UmrChange]:
+    """The interlinear rows besides the words (glosses, morphemes, the
+    translation ...), in the ``words`` layer: each named, at its header."""
+    for header, (name, items, place) in new.items():
+        previous = old.get(header)
+        if previous is None:
+            yield UmrChange(key, "words", "+", f"{name}: {items!r}", new_path, *place)
+        elif previous[1] != items:
+            yield UmrChange(
+                key, "words", "~", f"{name}: {previous[1]!r} -> {items!r}",
+                new_path, *place,
+            )
+    for header, (name, items, place) in old.items():
+        if header not in new:
+            yield UmrChange(key, "words", "-", f"{name}: {items!r}", old_path, *place)

@@ -68,6 +68,24 @@ def test_umatch_alone_runs_no_search_and_takes_only(tmp_path: Path) -> None:
     assert result.stdout.strip() == "0.8750"
     result = run(DATA / "gold.umr", DATA / "concept.umr", "-m", "umatch", "--json")
     assert list(json.loads(result.stdout)) == ["version", "umatch"]
+    # what umatch alone cannot give is refused, not silently left unwritten
+    page, rows = tmp_path / "report.html", tmp_path / "pairs.tsv"
+    result = run(
+        DATA / "gold.umr", DATA / "concept.umr", "-m", "umatch",
+        "--html", page, "--per-pair", rows,
+    )
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "amrcheck score: error: --per-pair, --html: -m umatch alone scores no "
+        "sentence graph; add a graph metric (-m umatch,smatch) for them\n"
+    )
+    assert not page.exists() and not rows.exists()
+    result = run(
+        DATA / "gold.umr", DATA / "concept.umr", "-m", "umatch,smatch",
+        "--html", page, "--per-pair", rows, "-q",
+    )
+    assert result.exit_code == 0, result.output
+    assert page.exists() and rows.read_text().count("\n") == 3
 
 
 def test_per_pair_rows_are_sentences(tmp_path: Path) -> None:
@@ -115,7 +133,7 @@ def test_iaa_on_umr_gives_each_layer_pairwise_with_intervals() -> None:
     assert "adjudication queue" in text.stdout
 
 
-def test_iaa_on_umr_queues_the_sentences_whose_layers_disagree() -> None:
+def test_iaa_on_umr_queues_the_sentences_whose_layers_disagree(tmp_path: Path) -> None:
     import amrcheck.cli.iaa  # noqa: F401 -- registers the command
 
     # the graphs agree: only the layers' queue can say what to adjudicate
@@ -144,7 +162,25 @@ def test_iaa_on_umr_queues_the_sentences_whose_layers_disagree() -> None:
     agreed = runner.invoke(
         app, ["iaa", str(DATA / "gold.umr"), str(DATA / "concept.umr")]
     )
-    assert "the annotators agree on every sentence's alignment" in agreed.stdout
+    assert (
+        "the annotators agree on every sentence's words, alignment, temporal, "
+        "modal and coref."
+    ) in agreed.stdout
+    # the words layer: annotators who tokenized a sentence otherwise
+    text = (DATA / "gold.umr").read_text(encoding="utf-8")
+    retokenized = tmp_path / "words.umr"
+    retokenized.write_text(
+        text.replace("Words: She bought a  book .", "Words: She bought a book ,"),
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["iaa", str(DATA / "gold.umr"), str(retokenized)])
+    queue = result.stdout[result.stdout.index("UMR layers: adjudication queue"):]
+    assert queue.startswith(
+        "UMR layers: adjudication queue (lowest F1 first; words, alignment, "
+        "temporal, modal, coref):"
+    )
+    assert f"    {DATA / 'gold.umr'}:35:27: words missing: '.'" in queue, queue
+    assert f"    {retokenized}:35:26: words extra: ','" in queue, queue
 
 
 def test_html_report_draws_the_umr_sentence_graphs(tmp_path: Path) -> None:
@@ -165,6 +201,18 @@ def test_html_report_draws_the_umr_sentence_graphs(tmp_path: Path) -> None:
     assert "s2b2 / magazine  42:12  · 3-4: a book" in text
     assert "s2p / person  39:12  · 1-1: She" in text
     assert "UMR: each node shows the words it is aligned to" in text  # the key
+    # the document-level figures of the terminal report head the page
+    missing = tmp_path / "missing.html"
+    result = run(DATA / "gold.umr", DATA / "missing.umr", "--html", missing, "-q")
+    assert result.exit_code == 1, result.output  # snt2 counted as empty
+    head = page_text(missing.read_text(encoding="utf-8"))
+    assert (
+        f"{DATA / 'missing.umr'}: UMR layers F1 — sentence graphs (smatch) 0.7500 · "
+        "temporal 0.6667 · modal 0.8000 · coref 0.0000 · document level 0.6667 · "
+        "overall 0.7347"
+    ) in head, head
+    assert f"{DATA / 'missing.umr'}: umatch F1 0.7391 (without the document" in head
+    assert f"{DATA / 'gold.umr'}:55:14: coref missing: (s1p :same-entity s2p)" in head
 
 
 def test_html_report_shows_a_pair_that_differs_only_in_alignments(

@@ -68,6 +68,10 @@ def test_amr_regress_against_head_on_a_czech_umr_file(
     git(tmp_path, "commit", "-q", "-m", "annotations")
     monkeypatch.chdir(tmp_path)
     assert regress_main(["gold/cs.umr"]) == 0
+    # renaming nodes (s1z -> s1ž, in graph, alignment and document level) is
+    # no change in any layer
+    shutil.copy(czech / "czech-renamed.umr", tmp_path / "gold" / "cs.umr")
+    assert regress_main(["gold/cs.umr"]) == 0, capsys.readouterr().out
     shutil.copy(czech / "czech-edited.umr", tmp_path / "gold" / "cs.umr")
     assert regress_main(["gold/cs.umr"]) == 1
     out = capsys.readouterr().out
@@ -222,3 +226,98 @@ def test_amr_iaa_min_layer_f1_lists_the_lowest_sentences_first(
     assert iaa_main(["--show", "1", "b/x.umr"]) == 1
     out = capsys.readouterr().out
     assert "graph snt1" not in out and "... and 1 more graph" in out, out
+
+
+def test_amr_regress_min_layer_f1_against_head(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the same key as against a reference, in a [[regress.head]] rule: each
+    # layer of the new version against the committed one
+    rule = '[[regress.head]]\nfiles = "gold/{doc}.umr"\n'
+    _umr_repository(tmp_path, rule + "min-layer-f1 = {alignment = 0.9, coref = 1}\n")
+    monkeypatch.chdir(tmp_path)
+    assert regress_main(["gold/x.umr"]) == 0, capsys.readouterr().out
+    shutil.copy(DATA / "alignment.umr", tmp_path / "gold" / "x.umr")
+    assert regress_main(["gold/x.umr"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "gold/x.umr: min-layer-f1: alignment F1 0.8333 is below 0.9 against "
+        "HEAD; 1 of 2 sentences differ"
+    ) in out, out
+    assert "gold/x.umr:38:1: graph snt2: alignment F1 0.6667" in out, out
+    assert "  HEAD:gold/x.umr:49:1: s2b2: 3-4: alignment missing" in out, out
+    assert "  gold/x.umr:49:1: s2b2: 4-4: alignment extra" in out, out
+    assert "coref" not in out and "max-changed-graphs" not in out, out
+    # a dropped coref triple fails its layer, at HEAD's place of the triple
+    shutil.copy(DATA / "docrel.umr", tmp_path / "gold" / "x.umr")
+    assert regress_main(["gold/x.umr"]) == 1
+    out = capsys.readouterr().out
+    assert "min-layer-f1: coref F1 0.0000 is below 1 against HEAD" in out, out
+    assert "  HEAD:gold/x.umr:55:14: coref missing: (s1p :same-entity s2p)" in out
+
+
+def test_amr_regress_min_layer_f1_against_head_of_an_amr_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    git(tmp_path, "init", "-q")
+    (tmp_path / "x.amr").write_text("# ::id a\n(w / want-01 :ARG0 (b / boy))\n")
+    (tmp_path / ".amrcheck.toml").write_text(
+        '[[regress.head]]\nfiles = "x.amr"\nmin-layer-f1 = {modal = 1}\n'
+    )
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "graphs")
+    monkeypatch.chdir(tmp_path)
+    assert regress_main(["x.amr"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "x.amr: min-layer-f1: .amrcheck.toml: regress.head[1] sets UMR layer "
+        "thresholds, but x.amr and its HEAD version are not both UMR files"
+    ) in out, out
+
+
+def test_amr_regress_reports_changed_words_and_gloss_rows_since_head(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a glossed sentence: its words and its gloss row edited, graph and
+    # alignment unchanged
+    glossed = DATA.parent / "multilingual" / "glossed.umr"
+    git(tmp_path, "init", "-q")
+    (tmp_path / "gold").mkdir()
+    shutil.copy(glossed, tmp_path / "gold" / "sw.umr")
+    rule = '[[regress.head]]\nfiles = "gold/{doc}.umr"\n'
+    (tmp_path / ".amrcheck.toml").write_text(rule + "max-changed-graphs = 0\n")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "annotations")
+    monkeypatch.chdir(tmp_path)
+    text = glossed.read_text(encoding="utf-8")
+    for old, new in (
+        ("Words:           Ninakupenda sana .", "Words:           Nakupenda sana ."),
+        ("Word Gloss (en): 1SG.love  much", "Word Gloss (en): 1SG.love  very"),
+    ):
+        assert old in text
+        text = text.replace(old, new)
+    (tmp_path / "gold" / "sw.umr").write_text(text, encoding="utf-8")
+    assert regress_main(["gold/sw.umr"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "gold/sw.umr: max-changed-graphs: 1 graph changed since HEAD "
+        "(words changed in 1 graph); at most 0 allowed"
+    ) in out, out
+    assert "graph snt1: smatch F1 1.0000: words changed since HEAD" in out, out
+    assert (
+        "  gold/sw.umr:5:18: snt1 words ~ 'Ninakupenda sana .' -> 'Nakupenda sana .'"
+    ) in out, out
+    assert (
+        "  gold/sw.umr:6:1: snt1 words ~ Word Gloss (en): '1SG.love much .' -> "
+        "'1SG.love very .'"
+    ) in out, out
+    # the words layer of min-layer-f1 against HEAD: 2 of 3 tokens kept
+    (tmp_path / ".amrcheck.toml").write_text(rule + "min-layer-f1 = {words = 1}\n")
+    assert regress_main(["gold/sw.umr"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "gold/sw.umr: min-layer-f1: words F1 0.6667 is below 1 against HEAD; "
+        "1 of 1 sentences differ"
+    ) in out, out
+    assert "  HEAD:gold/sw.umr:5:18: words missing: 'Ninakupenda'" in out, out
+    assert "  gold/sw.umr:5:18: words extra: 'Nakupenda'" in out, out

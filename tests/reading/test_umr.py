@@ -277,3 +277,29 @@ def test_cheap_offsets_are_those_of_the_full_parser() -> None:
             assert graph.offsets == expected, (path, sentence.label)
             checked += 1
     assert checked > 2000
+
+
+@given(st.lists(st.text(st.characters(codec="utf-8"), max_size=6)))
+@settings(max_examples=200, deadline=None)
+def test_a_rows_texts_are_its_items_texts(parts: list[str]) -> None:
+    """``word_texts`` (no placing) gives the texts of ``words``, whatever the
+    white space between the items; before and after the items are cut."""
+    line = " ".join(parts).replace("\n", " ").replace("\r", " ")
+    text = f"# :: snt1\nWords: {line}\n\n# sentence level graph:\n(s1x / x)\n\n\n"
+    for cut_first in (False, True):
+        sentence = read_umr_string(text).sentences[0]
+        if cut_first:
+            expected = [word.text for word in sentence.words]
+            assert sentence.word_texts() == expected
+        else:
+            texts = sentence.word_texts()
+            assert texts == [word.text for word in sentence.words]
+
+
+def test_word_texts_on_the_release_and_the_id_line() -> None:
+    for path in sorted(ENGLISH.glob("*.umr"))[::25]:
+        for sentence in read_umr(path).sentences:
+            assert sentence.word_texts() == [w.text for w in sentence.words]
+    on_id_line = read_umr_string("# :: snt1 Dogs  bark\n\n(s1b / bark-01)\n\n\n")
+    assert on_id_line.sentences[0].word_texts() == ["Dogs", "bark"]
+    assert read_umr_string("(s1b / bark-01)\n\n\n").sentences[0].word_texts() == []

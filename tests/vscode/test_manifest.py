@@ -129,7 +129,10 @@ def test_show_graph_command() -> None:
     assert commands["amr.showGraph"]["title"] == "Show graph"
     assert commands["amr.showGraph"]["category"] == "AMR"
     palette = {m["command"]: m["when"] for m in contributes["menus"]["commandPalette"]}
-    assert palette["amr.showGraph"] == "editorLangId == amr"
+    # UMR sentence graphs too (with their aligned words, issue 31)
+    assert palette["amr.showGraph"] == "editorLangId == amr || editorLangId == umr"
+    title = {m["command"]: m["when"] for m in contributes["menus"]["editor/title"]}
+    assert title["amr.showGraph"] == "resourceLangId == amr || resourceLangId == umr"
 
 
 def test_choices_are_the_server_s_issue_22() -> None:

@@ -32,6 +32,10 @@ max-drop = 0
 files = "gold/**/*.amr"
 max-changed-graphs = 10
 
+[[tool.amrcheck.regress.head]]
+files = "gold/*.umr"
+min-layer-f1 = { temporal = 0.8 }
+
 [[tool.amrcheck.iaa]]
 files = ["a1/{doc}.amr", "a2/{doc}.amr"]
 min-graph-f1 = 0.5
@@ -57,6 +61,8 @@ def test_every_key(tmp_path: Path) -> None:
     assert [p.text for p in config.iaa[0].files] == ["a1/{doc}.amr", "a2/{doc}.amr"]
     assert config.iaa[0].min_layer_f1 == {"alignment": 0.9, "coref": 1.0}
     assert rule.min_layer_f1 == {}
+    assert config.heads[0].min_layer_f1 == {}
+    assert config.heads[1].min_layer_f1 == {"temporal": 0.8}
 
 
 def test_discovery(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -131,13 +137,23 @@ def test_discovery(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         ),
         (
             "[[iaa]]\nfiles = ['a/{doc}.umr', 'b/{doc}.umr']\nmin-layer-f1 = {}",
-            "iaa[1].min-layer-f1: names no layer: use alignment, temporal, modal, "
-            "coref",
+            "iaa[1].min-layer-f1: names no layer: use words, alignment, temporal, "
+            "modal, coref",
         ),
         (
             "[[regress.reference]]\nfiles = 'p/{doc}.amr'\nreference = 'g/{doc}.amr'\n"
             "max-drop = 0.1\nmin-f1 = 0.1\nmin_f1 = 0.2",
             "regress.reference[1]: 'min-f1' and 'min_f1' are the same key",
+        ),
+        (
+            "[[regress.head]]\nfiles = 'g/*.umr'",
+            "regress.head[2]: sets no threshold: add max-changed-graphs, "
+            "min-f1-vs-head or min-layer-f1",
+        ),
+        (
+            "[[regress.head]]\nfiles = 'g/*.umr'\nmin-layer-f1 = {temporl = 0.8}",
+            "regress.head[2].min-layer-f1: unknown key 'temporl' "
+            "(did you mean 'temporal'?)",
         ),
         (
             "[[regress.head]]\nfiles = 'g/*.amr'\nmax-changed-graphs = 1.5",

@@ -40,7 +40,7 @@ def test_a_sentence_is_listed_once_per_layer() -> None:
     assert sum("graph snt2: coref F1" in line for line in lines) == 1
 
 
-def test_layer_changes_keep_alignment_and_document_changes_only() -> None:
+def test_layer_changes_keep_words_alignment_and_document_changes() -> None:
     gold = data_path(f"{SCORING}/gold.umr").read_text(encoding="utf-8")
     old = read_umr_string(gold, "HEAD:x.umr")
     edited = (
@@ -49,11 +49,56 @@ def test_layer_changes_keep_alignment_and_document_changes_only() -> None:
         .replace("Words: She bought", "Words: He bought")  # the words
     )
     changes = layer_changes(old, read_umr_string(edited, "x.umr"))
-    assert list(changes) == ["snt1"]
+    assert list(changes) == ["snt1", "snt2"]
     (change,) = changes["snt1"]
     assert str(change) == "x.umr:21:1: snt1 alignment ~ s1c: 3-3 -> 3-4"
+    (change,) = changes["snt2"]
+    assert str(change) == (
+        "x.umr:35:8: snt2 words ~ 'She bought a book .' -> 'He bought a book .'"
+    )
     dropped = gold.replace("\n    :coref ((s1p :same-entity s2p))", "")
     changes = layer_changes(old, read_umr_string(dropped, "x.umr"))
     assert [str(c) for c in changes["snt2"]] == [
         "HEAD:x.umr:55:14: snt2 document - :coref (s1p :same-entity s2p)"
     ]
+
+
+def test_the_words_layer_counts_tokens_matched_in_order() -> None:
+    gold = data_path(f"{SCORING}/gold.umr").read_text(encoding="utf-8")
+    reference = read_umr_string(gold, "gold.umr")
+    retokenized = read_umr_string(
+        gold.replace("Words: She bought a  book .", "Words: She bought a book ."),
+        "same.umr",
+    )
+    assert layer_failures("x.umr", reference, retokenized, {"words": 1}) == []
+    edited = read_umr_string(
+        gold.replace("Words: She bought a  book .", "Words: She bought the book ."),
+        "x.umr",
+    )
+    (failure,) = layer_failures("x.umr", reference, edited, {"words": 1})
+    # 4 of snt2's 5 tokens and all 4 of snt1's: 8 of 9 on each side
+    assert failure.message == "words F1 0.8889 is below 1; 1 of 2 sentences differ"
+    (sentence,) = failure.graphs
+    assert (sentence.label, round(sentence.f1 or 0, 4)) == ("snt2", 0.8)
+    assert sentence.changes == (
+        "gold.umr:35:19: words missing: 'a'",
+        "x.umr:35:19: words extra: 'the'",
+    )
+
+
+def test_a_renamed_node_is_no_layer_change() -> None:
+    # czech-renamed.umr renames s1z -> s1ž and s2ř -> s2č everywhere: its
+    # graphs score 1 against czech.umr, so its layers count no change either
+    czech = data_path("umr/multilingual/czech.umr")
+    renamed = data_path("umr/multilingual/czech-renamed.umr").read_text(
+        encoding="utf-8"
+    )
+    old = read_umr(czech)
+    assert layer_changes(old, read_umr_string(renamed, "x.umr")) == {}
+    # a real change under the new name is one change, named as written
+    edited = renamed.replace("s1ž: 2-3", "s1ž: 3-3")
+    changes = layer_changes(old, read_umr_string(edited, "x.umr"))
+    assert [str(c) for c in changes["snt1"]] == [
+        "x.umr:14:1: snt1 alignment ~ s1ž: 2-3 -> 3-3"
+    ]
+    assert list(changes) == ["snt1"]

@@ -158,3 +158,49 @@ def test_options_for_amr_files_only_are_refused_on_umr() -> None:
         "amrcheck diff: error: --stat, --by: AMR files only; UMR files are compared "
         "layer by layer, sentences paired by number (docs/umr.md)\n"
     )
+
+
+def test_gloss_morpheme_and_translation_rows_are_words_changes(tmp_path: Path) -> None:
+    glossed = TEST_DATA / "umr" / "multilingual" / "glossed.umr"
+    text = glossed.read_text(encoding="utf-8")
+    for old, new in (
+        ("Word Gloss (en): 1SG.love  much", "Word Gloss (en): 1SG.love  very"),
+        ("Morphemes:       ni-na-ku-penda", "Morphemes:       ni-na-ku-pend-a"),
+        (
+            "Sentence Gloss (en): I love you very much.",
+            "Translation(English): I love you so much.",
+        ),
+    ):
+        assert old in text
+        text = text.replace(old, new, 1)
+    new_path = tmp_path / "new.umr"
+    new_path.write_text(text, encoding="utf-8")
+    assert [str(c) for c in diff_umr(glossed, new_path)] == [
+        f"{new_path}:6:1: snt1 words ~ Word Gloss (en): '1SG.love much .' -> "
+        "'1SG.love very .'",
+        f"{new_path}:7:1: snt1 words ~ Morphemes: 'ni-na-ku-penda sana .' -> "
+        "'ni-na-ku-pend-a sana .'",
+        f"{new_path}:8:1: snt1 words + Translation (English): 'I love you so much.'",
+        f"{glossed}:8:1: snt1 words - Sentence Gloss (en): 'I love you very much.'",
+    ]
+    # white space inside a row is layout, not a change
+    spaced = tmp_path / "spaced.umr"
+    spaced.write_text(
+        glossed.read_text(encoding="utf-8").replace("1SG.love  much", "1SG.love much"),
+        encoding="utf-8",
+    )
+    assert list(diff_umr(glossed, spaced)) == []
+
+
+def test_cli_refuses_a_umr_file_against_an_amr_file() -> None:
+    amr = Path(__file__).parents[2] / "examples" / "annotations_v1.amr"
+    for old, new in ((VALID, amr), (amr, VALID)):
+        done = subprocess.run(
+            ["amrcheck", "diff", str(old), str(new)],
+            capture_output=True, text=True, check=False,
+        )
+        assert (done.returncode, done.stdout) == (2, ""), done.stderr
+        assert done.stderr == (
+            f"amrcheck diff: error: {VALID} is a UMR file and {amr} is not: diff "
+            "compares two versions of one kind (UMR layer by layer, docs/umr.md)\n"
+        )

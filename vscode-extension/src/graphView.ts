@@ -2,6 +2,7 @@
 // and its reference graph, drawn by the server (amr/graph, laid out by Graphviz).
 // It follows the cursor and the edits; a click on a node moves the cursor there.
 import * as vscode from "vscode";
+import { isScored } from "./server";
 
 export const GRAPH_REQUEST = "amr/graph";
 const RETRY_MS = 300;
@@ -12,7 +13,7 @@ type Range = { start: Position; end: Position };
 type Reveal = { type: "reveal"; side: "graph" | "reference"; range: Range };
 type Request = (method: string, params: unknown) => Promise<unknown> | undefined;
 
-/** The one graph panel; it follows the active AMR editor. */
+/** The one graph panel; it follows the active AMR or UMR editor. */
 export class GraphPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private document: vscode.TextDocument | undefined;
@@ -29,8 +30,8 @@ export class GraphPanel implements vscode.Disposable {
 
   /** Open the panel beside the editor (or bring it back), drawing its cursor's graph. */
   show(editor: vscode.TextEditor | undefined): void {
-    if (!editor || editor.document.languageId !== "amr") {
-      void vscode.window.showWarningMessage("AMR: open an .amr file first.");
+    if (!editor || !isScored(editor.document)) {
+      void vscode.window.showWarningMessage("AMR: open an .amr or .umr file first.");
       return;
     }
     this.follow(editor.document, editor.selection.active);
@@ -49,12 +50,12 @@ export class GraphPanel implements vscode.Disposable {
       this.panel.webview.onDidReceiveMessage((message: Reveal) => this.reveal(message)),
       this.panel.onDidDispose(() => this.closed()),
       vscode.window.onDidChangeTextEditorSelection((event) => {
-        if (event.textEditor.document.languageId !== "amr") return;
+        if (!isScored(event.textEditor.document)) return;
         this.follow(event.textEditor.document, event.selections[0].active);
         this.schedule(60);
       }),
       vscode.window.onDidChangeActiveTextEditor((active) => {
-        if (active?.document.languageId !== "amr") return;
+        if (!active || !isScored(active.document)) return;
         this.follow(active.document, active.selection.active);
         this.schedule(0);
       }),

@@ -3,31 +3,37 @@
 A UMR file's sentence graphs are gated like AMR graphs; what the graph
 leaves out is gated here, from the engine's own comparisons:
 
-* ``min-layer-f1`` (``amr-regress`` against a reference, ``amr-iaa``
-  between annotators): each layer's F1
+* ``min-layer-f1`` (``amr-regress`` against a reference or against the
+  ``HEAD`` version, ``amr-iaa`` between annotators): each layer's F1
   (:func:`amrcheck.workflows.umr_agreement.pair_layers`) against its
   threshold; a failure lists the sentences of the layer that score lowest,
   each difference with its place.
 * ``max-changed-graphs`` (``amr-regress`` against ``HEAD``): a sentence
-  whose alignment or document-level triples changed counts as changed
+  whose words (or another interlinear row: glosses, morphemes, the
+  translation), alignment or document-level triples changed counts as changed
   (:func:`amrcheck.workflows.umr_diff.diff_sentences`), even when its graph
   did not.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from ...reading.umr import BlockKind, UmrDocument, UmrSentence
 from ...reading.umr_corpus import sentence_key
 from ...span import Span
 from ..umr_agreement import LAYERS, LayerAgreement, pair_layers
 from ..umr_diff import UmrChange, diff_sentences
+from ..umr_score import node_mapping
 from .failures import EPSILON, FlaggedGraph, GateFailure
 
 #: the layers of :func:`amrcheck.workflows.umr_diff.diff_sentences` that a
 #: sentence graph's score does not see, as a failure names them
-CHANGED_LAYERS = {"alignment": "alignment", "document": "document-level triples"}
+CHANGED_LAYERS = {
+    "words": "words",
+    "alignment": "alignment",
+    "document": "document-level triples",
+}
 
 
 def _sentence_place(sentence: UmrSentence) -> str:
@@ -127,23 +133,41 @@ def _lowest_sentences(
 def layer_changes(
     old: UmrDocument, new: UmrDocument
 ) -> dict[str, list[UmrChange]]:
-    """The alignment and document-level changes from ``old`` to ``new``, by
+    """The words, alignment and document-level changes from ``old`` to ``new``, by
     sentence key (``snt2``), in ``new``'s order. A document-level triple
-    written otherwise (``(b :after a)`` for ``(a :before b)``) is the same
-    relation: not a change, as a graph that scores 1 is not one."""
+    written otherwise (``(b :after a)`` for ``(a :before b)``), and a node
+    renamed (its alignment line and triples under the new name), are no
+    change, as a graph that scores 1 is not one."""
+    changes = _counted(diff_sentences(old.sentences, new.sentences, old.path, new.path))
+    if any(change.layer != "words" for change in changes):
+        # a renamed node is no change, as its graph scores 1: compare again
+        # with NEW's variables named as the graphs' alignment maps them
+        rename, _ = node_mapping(old, new)
+        changes = _counted(
+            diff_sentences(old.sentences, new.sentences, old.path, new.path, rename)
+        )
     found: dict[str, list[UmrChange]] = {}
-    for change in diff_sentences(old.sentences, new.sentences, old.path, new.path):
+    for change in changes:
+        key = change.sentence
+        if not key.startswith("snt"):  # a sentence without a number: #n
+            key = f"snt{key.removeprefix('#')}"
+        found.setdefault(key, []).append(change)
+    return found
+
+
+def _counted(changes: Iterable[UmrChange]) -> list[UmrChange]:
+    """The changes of the layers a graph's score does not see; a document-level
+    triple written otherwise is the same relation."""
+    found = []
+    for change in changes:
         rewritten = change.layer == "document" and change.kind == "~"
         if change.layer in CHANGED_LAYERS and not rewritten:
-            key = change.sentence
-            if not key.startswith("snt"):  # a sentence without a number: #n
-                key = f"snt{key.removeprefix('#')}"
-            found.setdefault(key, []).append(change)
+            found.append(change)
     return found
 
 
 def changed_remark(changes: list[UmrChange]) -> str:
-    """``alignment and document-level triples changed since HEAD``."""
+    """``words and alignment changed since HEAD``."""
     layers = [
         words for layer, words in CHANGED_LAYERS.items()
         if any(c.layer == layer for c in changes)

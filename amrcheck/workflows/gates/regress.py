@@ -209,7 +209,8 @@ class RegressGate:
         return entry
 
     def against_head(self, rule: HeadRule, path: str) -> list[GateFailure]:
-        """``max-changed-graphs`` and ``min-f1-vs-head`` of ``path`` vs its HEAD."""
+        """``max-changed-graphs``, ``min-f1-vs-head`` and (UMR files)
+        ``min-layer-f1`` of ``path`` against its HEAD version."""
         text = self.head.read(path)
         if text is None:
             return []  # a new file: nothing to compare with
@@ -264,6 +265,16 @@ class RegressGate:
                     name,
                     _worst_first(changed),
                 )
+            )
+        if rule.min_layer_f1:
+            failures += min_layer_f1_failures(
+                path,
+                rule.where,
+                f"{path} and its HEAD version",
+                head_layers,
+                layers,
+                rule.min_layer_f1,
+                " against HEAD",
             )
         broken = _unscorable_lines(result)
         broken = [line for line in broken if not line.startswith("HEAD:")]

@@ -80,6 +80,8 @@ async def test_graph_under_cursor_with_reference_and_explanation(
     )
     root = by_id(answer.graph.nodes, "v:s")
     assert root.root and root.label == "see-01" and root.status == "matched"
+    # an AMR graph has no aligned words (a UMR sentence's: test_umr_scores)
+    assert answer.graph.words is None and root.aligned is None
     # inverse roles as written, re-entrancies as a second edge into one node
     roles = {(e.source, e.role, e.target) for e in answer.graph.edges}
     assert ("v:s", ":ARG0", "v:i") in roles and ("v:a", ":ARG1", "v:i") in roles

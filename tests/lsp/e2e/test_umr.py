@@ -167,6 +167,23 @@ async def test_hover_on_a_word(client: LanguageClient) -> None:
     close(client, uri)
 
 
+async def test_hover_in_a_glossed_sentence_shows_the_glosses(
+    client: LanguageClient,
+) -> None:
+    glossed = data_path("umr") / "multilingual" / "glossed.umr"
+    text = glossed.read_text(encoding="utf-8")
+    uri = await open_umr(client, text, glossed.as_uri())
+    word = await hover(client, uri, find(text, "Ninakupenda"))
+    assert word.startswith(
+        "word 1 **Ninakupenda** · Word Gloss (en): 1SG.love · Morphemes: "
+        "ni-na-ku-penda"
+    ), word
+    assert "- `s1p` / penda-01" in word
+    node = await hover(client, uri, find(text, "s1p / penda-01"))
+    assert "aligned to 1-1 “Ninakupenda” (1SG.love)" in node, node
+    close(client, uri)
+
+
 async def test_definition_from_a_later_sentence(client: LanguageClient) -> None:
     uri = await open_umr(client)
     use = find(TEXT, "(s1p :same-entity s2p)")

@@ -14,16 +14,19 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 from lsprotocol import types
 
 from tests.conftest import data_path
+from tests.render.conftest import needs_dot
 
 from .conftest import change, wait_score
 
 REFERENCE = data_path("umr") / "english_umr-0003.umr"
 ROOT = Path(__file__).parents[3]
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 def perturbed(text: str) -> str:
@@ -167,6 +170,31 @@ async def test_missing_reference_is_said(start_client: Any, tmp_path: Path) -> N
     assert score.f1 is None and "not found" in score.problem
 
 
+@pytest.mark.asyncio
+async def test_an_amr_reference_of_a_umr_document_is_said(
+    start_client: Any, tmp_path: Path
+) -> None:
+    """Not a score of 0 against graphs that cannot pair: the reason."""
+    gold = tmp_path / "gold.amr"
+    gold.write_text(
+        (ROOT / "examples" / "annotations_v1.amr").read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    document = tmp_path / "doc.umr"
+    document.write_text(
+        "# ::reference gold.amr\n" + REFERENCE.read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    client = await start_client(root=tmp_path, options={"debounceMs": 10})
+    uri = await open_umr(client, document)
+    score = await wait_score(client, uri, 1)
+    assert score.f1 is None
+    assert score.problem == (
+        f"reference file {gold} is not a UMR file: a UMR document is scored "
+        "against a UMR file (docs/umr.md)"
+    )
+
+
 def position_of(text: str, needle: str, skip: int = 0) -> types.Position:
     """The position of the first character of ``needle`` + ``skip``."""
     offset = text.index(needle) + skip
@@ -282,3 +310,74 @@ async def test_missing_sentence_counts_as_empty(
         ("snt9", "not in this document")
     ]
     assert score.graphs == 8
+
+
+async def graph_at(client: Any, uri: str, where: types.Position) -> Any:
+    return await client.protocol.send_request_async(
+        "amr/graph",
+        {
+            "textDocument": {"uri": uri},
+            "position": {"line": where.line, "character": where.character},
+            "svg": True,
+        },
+    )
+
+
+def svg_node_text(svg: str, element: str) -> str:
+    """The text drawn in the SVG group ``element`` (a node: label and note)."""
+    tree = ElementTree.fromstring(svg)
+    group = tree.find(f".//{SVG}g[@id='{element}']")
+    assert group is not None, element
+    return " ".join(t.text or "" for t in group.iter(f"{SVG}text"))
+
+
+@needs_dot
+@pytest.mark.asyncio
+async def test_graph_view_draws_each_nodes_aligned_words_on_both_sides(
+    start_client: Any, files: tuple[Path, Path]
+) -> None:
+    _, document = files
+    text = document.read_text(encoding="utf-8")
+    client = await start_client(root=document.parent, options={"debounceMs": 10})
+    uri = await open_umr(client, document)
+    await wait_score(client, uri, 1)
+    answer = await graph_at(client, uri, position_of(text, "(s1f / liberty)", 1))
+    assert answer.graph.id == answer.reference.id == "snt1"
+    assert answer.layoutProblem is None
+    assert answer.graph.sentence.startswith("Edmund Pope tasted freedom today")
+    # the relabelled node: its words here and the reference node's there
+    mine = next(n for n in answer.graph.nodes if n.variable == "s1f")
+    theirs = next(n for n in answer.reference.nodes if n.variable == "s1f")
+    assert (mine.status, mine.aligned) == ("relabelled", "4-4: freedom")
+    assert (theirs.label, theirs.aligned) == ("freedom", "4-4: freedom")
+    # drawn under the labels, as the HTML reports draw them
+    assert "liberty" in svg_node_text(answer.graph.svg, "c-v:s1f")
+    assert "4-4: freedom" in svg_node_text(answer.graph.svg, "c-v:s1f")
+    assert "4-4: freedom" in svg_node_text(answer.reference.svg, "r-v:s1f")
+    # and the words, each with its nodes
+    word = answer.graph.words[3]
+    assert (word.position, word.text, word.variables) == (4, "freedom", ["s1f"])
+    assert [w.text for w in answer.reference.words][:3] == ["Edmund", "Pope", "tasted"]
+
+
+@needs_dot
+@pytest.mark.asyncio
+async def test_graph_view_of_a_czech_sentence_without_reference(
+    start_client: Any, tmp_path: Path
+) -> None:
+    czech = data_path("umr") / "multilingual" / "czech.umr"
+    document = tmp_path / "cs.umr"
+    text = czech.read_text(encoding="utf-8")
+    document.write_text(text, encoding="utf-8")
+    client = await start_client(root=tmp_path, options={"debounceMs": 10})
+    uri = await open_umr(client, document)
+    await wait_score(client, uri, 1)
+    answer = await graph_at(client, uri, position_of(text, "(s2ř / růst-001", 1))
+    assert answer.graph.id == "snt2" and answer.reference is None
+    assert answer.graph.sentence == "Růst trápí vládu ."
+    aligned = {n.variable: n.aligned for n in answer.graph.nodes if n.variable}
+    assert aligned == {"s2t": "2-2: trápí", "s2ř": "1-1: Růst", "s2v": "3-3: vládu"}
+    assert "1-1: Růst" in svg_node_text(answer.graph.svg, "c-v:s2ř")
+    first = await graph_at(client, uri, position_of(text, "(s1z / zvýšit-se-001", 1))
+    lemma = next(n for n in first.graph.nodes if n.variable == "s1z")
+    assert (lemma.label, lemma.aligned) == ("zvýšit-se-001", "2-3: se zvýšily")
