@@ -230,7 +230,7 @@ def test_compiled_and_pure_python_give_the_same_results(
     assert set(compiled["scores"]) == {f"{s} {w}" for s in scorings for w in workloads}
     assert all(compiled["scores"].values())
     # past SWITCH_AFTER alignments: the compiled search never loads numba
-    assert compiled["numba loaded"] is False
+    assert str(compiled["numba loaded"]) == "False"
     assert compiled["digests"] == pure["digests"]
     for label, found in compiled["scores"].items():
         assert found == pure["scores"][label], label
