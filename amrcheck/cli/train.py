@@ -188,6 +188,10 @@ def amrsim(
         Optional[Path],  # noqa: UP007
         typer.Option(help="A BAMBOO folder: dev correlations as training goes."),
     ] = None,
+    tension_out: Annotated[
+        Optional[Path],  # noqa: UP007
+        typer.Option(help="Also write the weights after contrastive tension here."),
+    ] = None,
     state: Annotated[
         Optional[Path],  # noqa: UP007
         typer.Option(
@@ -309,9 +313,11 @@ def amrsim(
                         held_out,
                         device,
                     )
-                checkpoint = result.checkpoint
+                checkpoint, lower = result.checkpoint, result.lower
+                if tension_out is not None:
+                    trainer.save_checkpoint(tension_out, checkpoint)
             else:
-                checkpoint = trainer.load_checkpoint(start)
+                checkpoint, lower = trainer.load_checkpoint(start), None
             if supervised and epochs > 0:
                 stage = trainer.SupervisedSettings(
                     epochs=epochs,
@@ -334,6 +340,7 @@ def amrsim(
                         report,
                         held_out,
                         device,
+                        lower,
                     )
                 checkpoint = result.checkpoint
         except ValueError as exc:

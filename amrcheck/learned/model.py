@@ -33,10 +33,10 @@ row different last bits depending on how many rows the product has (the
 BLAS picks its kernel by shape), so a graph would embed differently
 depending on what else is in its batch. Every linear map here multiplies,
 in eval mode, fixed blocks of :data:`BLOCK_ROWS` rows (the last one
-padded), where a row's result depends on that row alone; attention, layer norms and activations
-are computed per row or per window already. A graph therefore gets the
-same embedding whatever batch, batch size or thread count it is embedded
-with (tested).
+padded), where a row's result depends on that row alone; attention,
+layer norms and activations are computed per row or per window already.
+A graph therefore gets the same embedding whatever batch, batch size or
+thread count it is embedded with (tested).
 """
 
 from __future__ import annotations
@@ -154,6 +154,7 @@ class _Layer(nn.Module):
         with torch.no_grad():
             for name, update in self.low_rank.items():
                 product: BlockedLinear = getattr(self, name)
+                assert isinstance(update, LowRank)
                 merged = product.weight.float() + update.delta().float()
                 product.weight.copy_(merged.to(product.weight.dtype))
         self.low_rank = None
@@ -228,10 +229,12 @@ class Backbone(nn.Module):
     def add_low_rank(self, layers: int, rank: int, alpha: float) -> None:
         """Low-rank updates on the upper ``layers`` layers."""
         for layer in self.layers[len(self.layers) - layers :]:
+            assert isinstance(layer, _Layer)
             layer.add_low_rank(rank, alpha)
 
     def merge_low_rank(self) -> None:
         for layer in self.layers:
+            assert isinstance(layer, _Layer)
             layer.merge_low_rank()
 
 

@@ -48,8 +48,10 @@ class StageSettings:
     checkpoint_every: int = 250
     seed: int = 0
     precision: str = "auto"
-    #: torch's threads (fixed: the number changes last bits)
-    threads: int = 2
+    #: torch's threads (fixed: the number changes last bits). 1: on a
+    #: loaded machine, two threads wait on each other at every product
+    #: (measured: a step 15 times slower at load 6 on 2 cores)
+    threads: int = 1
     #: low-rank updates (LoRA) of the encoder's upper layers: rank (0: none),
     #: how many upper layers, scale alpha / rank; the layers below are frozen
     #: and their outputs computed once per graph

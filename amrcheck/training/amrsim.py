@@ -114,6 +114,8 @@ class TrainingResult:
     history: list[tuple[int, dict[str, float]]]
     steps: int
     resumed_from: int
+    #: the lower states computed, for a next stage with the same lower layers
+    lower: LowerStates | None = None
 
 
 def swap_roles(graph: StandardGraph, rng: random.Random) -> StandardGraph | None:
@@ -673,6 +675,7 @@ def train_tension(
         loop.history,
         loop.step,
         resumed,
+        lower,
     )
 
 
@@ -731,11 +734,14 @@ def train_supervised(
     report: EvaluationReport | None = None,
     holdout: DevSet | None = None,
     device: str = "cpu",
+    lower: LowerStates | None = None,
 ) -> TrainingResult:
     """Fit the cosine of each (candidate, reference) pair to its human score
     (mean squared error), plus the role term (see the module docstring).
 
     A start without low-rank updates gets them (``settings.lora_*``).
+    ``lower``: the lower states of an earlier stage (same lower layers,
+    same device), reused.
 
     Raises:
         ValueError: pairs and targets differ in number, or fewer than two;
@@ -758,9 +764,9 @@ def train_supervised(
     swapped = _Swaps(candidates, tokens, settings.seed)
     net = build_net(start, precision, settings.dropout, merge=False).to(where)
     _prepare(net)
-    lower = LowerStates(
-        net, _lower_layers(net, start.settings.lora_layers), vocabulary, where
-    )
+    frozen = _lower_layers(net, start.settings.lora_layers)
+    if lower is None or lower.layers != frozen or lower.device != where:
+        lower = LowerStates(net, frozen, vocabulary, where)
     lower.fill([g for pair in prepared for g in pair])
     per_epoch = -(-len(prepared) // settings.batch_size)
     total = per_epoch * settings.epochs
@@ -792,12 +798,9 @@ def train_supervised(
         size = settings.batch_size
         chosen = loop.extra["order"][within * size : (within + 1) * size]
         with_swap = [k for k in chosen if swapped(k) is not None]
-        graphs = (
-            [prepared[k][0] for k in chosen]
-            + [prepared[k][1] for k in chosen]
-            + [swapped(k) for k in with_swap]
-        )
-        vectors = F.normalize(lower.embed(net, graphs), dim=-1)  # type: ignore[arg-type]
+        graphs = [prepared[k][0] for k in chosen] + [prepared[k][1] for k in chosen]
+        graphs += [g for k in with_swap if (g := swapped(k)) is not None]
+        vectors = F.normalize(lower.embed(net, graphs), dim=-1)
         count = len(chosen)
         left, right = vectors[:count], vectors[count : 2 * count]
         cosine = (left * right).sum(-1)
@@ -827,6 +830,7 @@ def train_supervised(
         loop.history,
         loop.step,
         resumed,
+        lower,
     )
 
 
@@ -855,7 +859,7 @@ def bamboo_dev_set(root: str | Path, subtasks: Sequence[str] = DEV_SUBTASKS) -> 
         candidates = read_corpus(task.candidate_path)
         references = read_corpus(task.reference_path)
         chosen = task.scored if task.human else range(len(candidates))
-        pairs = []
+        pairs: list[tuple[Graph | StandardGraph, Graph | StandardGraph]] = []
         for i in chosen:
             cand, ref = candidates[i].graph, references[i].graph
             if cand is None or ref is None:
