@@ -225,8 +225,10 @@ def amrsim(
     ] = None,
     start: Annotated[
         Optional[Path],  # noqa: UP007
-        typer.Option(help="Skip contrastive tension: start the supervised stage "
-                     "from these weights."),
+        typer.Option(
+            help="Skip contrastive tension: start the supervised stage "
+            "from these weights."
+        ),
     ] = None,
     epochs: Annotated[
         int, typer.Option(help="Supervised passes (0: contrastive tension only).")

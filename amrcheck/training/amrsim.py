@@ -36,9 +36,10 @@ every ``checkpoint_every`` steps from which an interrupted run resumes
 where it stopped, with the same draws and schedule; its weights come out
 close to, not bit-identical with, an uninterrupted run's (the restored
 optimiser moments differ slightly from the uninterrupted run's: a
-difference not tracked down yet). Every ``evaluate_every`` steps the model is scored on
-dev pairs and the Pearson correlations (role confusion: pairwise
-accuracy) are reported.
+difference not tracked down yet). Every ``evaluate_every`` steps the
+model is scored on the dev pairs, if given (reported only), and on the
+held-out pairs (reported, and chosen on): Pearson correlations, or
+pairwise accuracy for role comparisons.
 """
 
 from __future__ import annotations
