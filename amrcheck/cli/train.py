@@ -18,7 +18,7 @@ import typer
 from ..errors import InputError
 from ..graph import Graph
 from ..learned import require_learned
-from ..learned.settings import TensionSettings
+from ..learned.settings import SupervisedSettings, TensionSettings
 from ..metrics.wwlk import WWLK, save_weights
 from ..pairing.graphs import pair_corpora
 from ..reading.corpus import read_corpus
@@ -35,6 +35,7 @@ app.add_typer(train_app, name="train")
 
 DEFAULTS = SPSASettings()
 TENSION = TensionSettings()
+SUPERVISED = SupervisedSettings()
 
 
 class UpdateChoice(str, Enum):
@@ -187,6 +188,10 @@ def amrsim(
         Optional[Path],  # noqa: UP007
         typer.Option(help="A BAMBOO folder: dev correlations as training goes."),
     ] = None,
+    tension_out: Annotated[
+        Optional[Path],  # noqa: UP007
+        typer.Option(help="Also write the weights after contrastive tension here."),
+    ] = None,
     state: Annotated[
         Optional[Path],  # noqa: UP007
         typer.Option(
@@ -213,16 +218,47 @@ def amrsim(
     supervised: Annotated[
         Optional[list[Path]],  # noqa: UP007
         typer.Option(
-            help="BAMBOO train folders (src/tgt.train.amr, train.y): a supervised "
-            "stage after contrastive tension (repeatable)."
+            help="BAMBOO train folders (src/tgt.train.amr, train.y): --holdout of "
+            "their pairs chooses the model kept; the rest trains a supervised "
+            "stage after contrastive tension (none with --epochs 0; repeatable)."
         ),
     ] = None,
     start: Annotated[
         Optional[Path],  # noqa: UP007
-        typer.Option(help="Skip contrastive tension: start the supervised stage "
-                     "from these weights."),
+        typer.Option(
+            help="Skip contrastive tension: start the supervised stage "
+            "from these weights."
+        ),
     ] = None,
-    epochs: Annotated[int, typer.Option(help="Supervised passes.")] = 1,
+    epochs: Annotated[
+        int, typer.Option(help="Supervised passes (0: contrastive tension only).")
+    ] = 1,
+    batch_size: Annotated[
+        int, typer.Option(help="Supervised pairs per step.")
+    ] = SUPERVISED.batch_size,
+    supervised_learning_rate: Annotated[
+        float, typer.Option(help="AdamW learning rate of the supervised stage.")
+    ] = SUPERVISED.learning_rate,
+    role_margin: Annotated[
+        float,
+        typer.Option(help="Margin by which a pair must beat its role-swapped pair."),
+    ] = SUPERVISED.role_margin,
+    role_weight: Annotated[
+        float, typer.Option(help="Weight of the role term (0: none).")
+    ] = SUPERVISED.role_weight,
+    holdout: Annotated[
+        float,
+        typer.Option(help="Share of each --supervised task held out to choose on."),
+    ] = 0.1,
+    lora_rank: Annotated[
+        int, typer.Option(help="Rank of the encoder's low-rank updates (0: none).")
+    ] = TENSION.lora_rank,
+    lora_layers: Annotated[
+        int, typer.Option(help="Upper encoder layers that get low-rank updates.")
+    ] = TENSION.lora_layers,
+    device: Annotated[
+        str, typer.Option(help="cpu, or cuda (a GPU; refused where there is none).")
+    ] = "cpu",
     precision: Annotated[
         str, typer.Option(help="auto, float32 or bfloat16 (the transformer's).")
     ] = "auto",
@@ -245,34 +281,53 @@ def amrsim(
         report_input_errors("train", problems, strict=False)
         dev_set = trainer.bamboo_dev_set(dev) if dev is not None else None
         report = None if quiet else _print_dev
+        state_path = state or out.with_suffix(".state")
         try:
+            held_out = None
+            if supervised:
+                pairs, targets, held_out = trainer.split_holdout(
+                    trainer.bamboo_train_tasks(supervised), holdout, seed
+                )
+            common = {
+                "seed": seed,
+                "precision": precision,
+                "threads": threads,
+                "evaluate_every": evaluate_every,
+                "lora_rank": lora_rank,
+                "lora_layers": lora_layers,
+            }
             if start is None:
                 settings = trainer.TensionSettings(
                     steps=steps,
                     structural=structural,
                     learning_rate=learning_rate,
                     gnn_layers=gnn_layers,
-                    evaluate_every=evaluate_every,
-                    seed=seed,
-                    precision=precision,
-                    threads=threads,
+                    **common,  # type: ignore[arg-type]
                 )
                 with progress_bar("train amrsim", steps, quiet) as done:
                     result = trainer.train_tension(
                         train_graphs,
                         settings,
                         dev_set,
-                        state or out.with_suffix(".state"),
+                        state_path,
                         None if done is None else lambda *_: done(1),
                         report,
+                        held_out,
+                        device,
                     )
-                checkpoint = result.checkpoint
+                checkpoint, lower = result.checkpoint, result.lower
+                if tension_out is not None:
+                    trainer.save_checkpoint(tension_out, checkpoint)
             else:
-                checkpoint = trainer.load_checkpoint(start)
-            if supervised:
-                pairs, targets = trainer.bamboo_train_pairs(supervised)
+                checkpoint, lower = trainer.load_checkpoint(start), None
+            if supervised and epochs > 0:
                 stage = trainer.SupervisedSettings(
-                    epochs=epochs, seed=seed, precision=precision, threads=threads
+                    epochs=epochs,
+                    batch_size=batch_size,
+                    learning_rate=supervised_learning_rate,
+                    role_margin=role_margin,
+                    role_weight=role_weight,
+                    **common,  # type: ignore[arg-type]
                 )
                 total = -(-len(pairs) // stage.batch_size) * epochs
                 with progress_bar("train amrsim (supervised)", total, quiet) as done:
@@ -282,11 +337,12 @@ def amrsim(
                         targets,
                         stage,
                         dev_set,
-                        (state or out.with_suffix(".state")).with_suffix(
-                            ".supervised.state"
-                        ),
+                        state_path.with_suffix(".supervised.state"),
                         None if done is None else lambda *_: done(1),
                         report,
+                        held_out,
+                        device,
+                        lower,
                     )
                 checkpoint = result.checkpoint
         except ValueError as exc:

@@ -1,7 +1,8 @@
 """AMRSim's trained parameters on disk: one safetensors file with its settings.
 
 Layer: engine (torch). The file holds only what differs from the
-pretrained encoder — the added relation embeddings, the GNN adapter — and,
+pretrained encoder — the added relation embeddings, the GNN adapter, the
+low-rank updates of the upper layers (``lora_rank`` > 0) — and,
 as metadata, the settings the network must be built with (relations,
 adapter size, GNN layers, window length), the encoder it was trained on
 and a summary of its training. The shipped file is
@@ -36,10 +37,16 @@ class NetSettings:
     gnn_layers: int = 4
     adapter_size: int = 128
     max_length: int = 128
+    #: low-rank updates: their rank (0: none), how many upper layers, alpha
+    lora_rank: int = 0
+    lora_layers: int = 0
+    lora_alpha: float = 16.0
 
     def __post_init__(self) -> None:
         if self.gnn_layers < 1 or self.adapter_size < 1:
             raise ValueError("gnn_layers and adapter_size must be at least 1")
+        if self.lora_rank < 0 or self.lora_layers < 0 or self.lora_alpha <= 0:
+            raise ValueError("lora_rank and lora_layers must be 0 or more, alpha > 0")
         if not 3 <= self.max_length <= 512:
             raise ValueError("max_length must be between 3 and 512")
 
@@ -53,12 +60,18 @@ class Checkpoint:
     training: dict[str, Any] = field(default_factory=dict)
 
 
+def is_trained(name: str) -> bool:
+    """Whether a parameter of :class:`AMRSimNet` is one AMRSim adds (kept in a
+    weights file) rather than one of the pretrained encoder's."""
+    return not name.startswith("backbone.") or ".low_rank." in name
+
+
 def trained_parameters(net: AMRSimNet) -> dict[str, torch.Tensor]:
     """The parameters that differ from the pretrained encoder."""
     return {
         name: tensor.detach().float().contiguous().clone()
         for name, tensor in net.state_dict().items()
-        if not name.startswith("backbone.")
+        if is_trained(name)
     }
 
 

@@ -56,9 +56,9 @@ from ..errors import MetricError
 from ..graph import Graph
 from ..standardize import StandardGraph, standardize
 from .backbone import encoder_files, encoder_shape, load_backbone
-from .checkpoint import SHIPPED_WEIGHTS, Checkpoint, load_checkpoint
+from .checkpoint import SHIPPED_WEIGHTS, Checkpoint, is_trained, load_checkpoint
 from .graph_tokens import TokenGraph, Unit, UnitKind, linearize, tokenize
-from .model import AMRSimNet, TokenBatch, mean_by
+from .model import AMRSimNet, LowRank, TokenBatch, mean_by
 from .settings import resolve_precision
 from .vocabulary import EncoderVocabulary
 
@@ -81,12 +81,14 @@ class GraphTooLongWarning(UserWarning):
 
 
 def build_net(
-    checkpoint: Checkpoint, precision: str, dropout: float = 0.0
+    checkpoint: Checkpoint, precision: str, dropout: float = 0.0, merge: bool = True
 ) -> AMRSimNet:
     """The network with the pretrained encoder and ``checkpoint``'s parameters.
 
     ``precision`` (float32 or bfloat16) is the transformer's; the trained
-    parts stay float32.
+    parts stay float32. Low-rank updates are folded into the encoder's
+    weights (in float32, before any cast) unless ``merge`` is False
+    (training goes on with them).
     """
     files = encoder_files()
     settings = checkpoint.settings
@@ -98,15 +100,24 @@ def build_net(
         dropout=dropout,
     )
     load_backbone(net.backbone, files)
+    if settings.lora_rank:
+        net.backbone.add_low_rank(
+            settings.lora_layers, settings.lora_rank, settings.lora_alpha
+        )
     result = net.load_state_dict(checkpoint.parameters, strict=False)
-    stray = [n for n in result.missing_keys if not n.startswith("backbone.")]
+    stray = [n for n in result.missing_keys if is_trained(n)]
     if stray or result.unexpected_keys:
         raise MetricError(
             "AMRSim weights do not fit the network: "
             f"missing {stray[:3]}, unexpected {result.unexpected_keys[:3]}"
         )
+    if merge:
+        net.backbone.merge_low_rank()
     if precision == "bfloat16":
         net.backbone.to(torch.bfloat16)
+        for module in net.backbone.modules():  # the updates stay float32
+            if isinstance(module, LowRank):
+                module.float()
     return net
 
 

@@ -20,17 +20,23 @@ encoder (the packaged all-MiniLM-L6-v2, see :mod:`.backbone`):
   with graph positions;
 * **pooling**: the mean of ``z`` over the graph's tokens (``[CLS]`` and
   ``[SEP]`` left out), which is the graph's embedding; a unit's contextual
-  embedding is the mean over its own tokens.
+  embedding is the mean over its own tokens;
+* **low-rank adapters** (LoRA, Hu et al. 2021), for fine-tuning the upper
+  layers: a trained ``(alpha / rank) · up · down`` beside the frozen
+  weight of each of a layer's six products (query, key, value, attention
+  output, intermediate, output), ``up`` starting at zero.
+  :meth:`Backbone.merge_low_rank` folds them into the weights, so a
+  trained model runs exactly as fast as the encoder it came from.
 
 Bit-for-bit reproducibility: a float32 matrix product on the CPU gives a
 row different last bits depending on how many rows the product has (the
 BLAS picks its kernel by shape), so a graph would embed differently
-depending on what else is in its batch. Every linear map here multiplies
-fixed blocks of :data:`BLOCK_ROWS` rows (the last one padded), where a row's
-result depends on that row alone; attention, layer norms and activations
-are computed per row or per window already. A graph therefore gets the
-same embedding whatever batch, batch size or thread count it is embedded
-with (tested).
+depending on what else is in its batch. Every linear map here multiplies,
+in eval mode, fixed blocks of :data:`BLOCK_ROWS` rows (the last one
+padded), where a row's result depends on that row alone; attention,
+layer norms and activations are computed per row or per window already.
+A graph therefore gets the same embedding whatever batch, batch size or
+thread count it is embedded with (tested).
 """
 
 from __future__ import annotations
@@ -57,9 +63,13 @@ def blocked_linear(x: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
 
 
 class BlockedLinear(nn.Linear):
-    """A linear layer whose products run on blocks of :data:`BLOCK_ROWS` rows."""
+    """A linear layer whose products run on blocks of :data:`BLOCK_ROWS` rows
+    in eval mode (scores); in training mode, one plain product (faster, and
+    a training step need not be reproducible bit for bit across batches)."""
 
     def forward(self, x: Tensor) -> Tensor:
+        if self.training:
+            return F.linear(x, self.weight, self.bias)
         return blocked_linear(x, self.weight, self.bias)
 
 
@@ -77,8 +87,41 @@ class EncoderShape:
     layer_norm_eps: float
 
 
+#: the products of a layer that low-rank adapters can adapt
+ADAPTED_PRODUCTS: tuple[str, ...] = (
+    "query",
+    "key",
+    "value",
+    "attention_output",
+    "intermediate",
+    "output",
+)
+
+
+class LowRank(nn.Module):
+    """The trained low-rank update ``(alpha / rank) · up · down`` of a product."""
+
+    def __init__(self, inputs: int, outputs: int, rank: int, alpha: float) -> None:
+        super().__init__()
+        self.scale = alpha / rank
+        self.down = nn.Parameter(torch.empty(rank, inputs))
+        self.up = nn.Parameter(torch.zeros(outputs, rank))
+        nn.init.kaiming_uniform_(self.down, a=5**0.5)
+
+    def forward(self, x: Tensor) -> Tensor:
+        # in the input's precision (the float32 parameters get float32 grads)
+        low = F.linear(F.linear(x, self.down.to(x.dtype)), self.up.to(x.dtype))
+        return low * self.scale
+
+    def delta(self) -> Tensor:
+        """The update as a full matrix (outputs × inputs)."""
+        return (self.up @ self.down) * self.scale
+
+
 class _Layer(nn.Module):
     """One transformer layer of the encoder (post-norm, as BERT's)."""
+
+    low_rank: nn.ModuleDict | None
 
     def __init__(self, shape: EncoderShape) -> None:
         super().__init__()
@@ -92,20 +135,50 @@ class _Layer(nn.Module):
         self.intermediate = BlockedLinear(hidden, shape.intermediate_size)
         self.output = BlockedLinear(shape.intermediate_size, hidden)
         self.output_norm = nn.LayerNorm(hidden, eps=eps)
+        self.low_rank = None
+
+    def add_low_rank(self, rank: int, alpha: float) -> None:
+        """Give each adapted product a low-rank update (starting at zero)."""
+        updates = {}
+        for name in ADAPTED_PRODUCTS:
+            product: BlockedLinear = getattr(self, name)
+            updates[name] = LowRank(
+                product.in_features, product.out_features, rank, alpha
+            )
+        self.low_rank = nn.ModuleDict(updates)
+
+    def merge_low_rank(self) -> None:
+        """Fold the low-rank updates into the weights and drop them."""
+        if self.low_rank is None:
+            return
+        with torch.no_grad():
+            for name, update in self.low_rank.items():
+                product: BlockedLinear = getattr(self, name)
+                assert isinstance(update, LowRank)
+                merged = product.weight.float() + update.delta().float()
+                product.weight.copy_(merged.to(product.weight.dtype))
+        self.low_rank = None
+
+    def _product(self, name: str, x: Tensor) -> Tensor:
+        out: Tensor = getattr(self, name)(x)
+        if self.low_rank is not None:
+            out = out + self.low_rank[name](x)
+        return out
 
     def forward(self, x: Tensor, mask: Tensor) -> Tensor:
         batch, length, hidden = x.shape
 
-        def heads(projection: BlockedLinear) -> Tensor:
-            split = projection(x).view(batch, length, self.heads, -1)
+        def heads(name: str) -> Tensor:
+            split = self._product(name, x).view(batch, length, self.heads, -1)
             return split.transpose(1, 2)
 
         attended = F.scaled_dot_product_attention(
-            heads(self.query), heads(self.key), heads(self.value), attn_mask=mask
+            heads("query"), heads("key"), heads("value"), attn_mask=mask
         )
         attended = attended.transpose(1, 2).reshape(batch, length, hidden)
-        x = self.attention_norm(x + self.attention_output(attended))
-        return self.output_norm(x + self.output(F.gelu(self.intermediate(x))))
+        x = self.attention_norm(x + self._product("attention_output", attended))
+        inner = F.gelu(self._product("intermediate", x))
+        return self.output_norm(x + self._product("output", inner))
 
 
 class Backbone(nn.Module):
@@ -123,10 +196,16 @@ class Backbone(nn.Module):
         )
 
     def forward(
-        self, words: Tensor, positions: Tensor, types: Tensor, padding: Tensor
+        self,
+        words: Tensor,
+        positions: Tensor,
+        types: Tensor,
+        padding: Tensor,
+        layers: int | None = None,
     ) -> Tensor:
         """Hidden states (batch, length, hidden) of windows given as word
-        embeddings; ``padding`` is True at padded places."""
+        embeddings; ``padding`` is True at padded places. ``layers``: run
+        only the first so many layers (all by default)."""
         dtype = self.embedding_norm.weight.dtype
         x = (
             words.to(dtype)
@@ -134,13 +213,29 @@ class Backbone(nn.Module):
             + self.token_type_embeddings(types)
         )
         x = self.embedding_norm(x)
+        return self.run(x, padding, 0, len(self.layers) if layers is None else layers)
+
+    def run(self, x: Tensor, padding: Tensor, first: int, last: int) -> Tensor:
+        """Layers ``first`` to ``last - 1`` on hidden states ``x``."""
+        dtype = self.embedding_norm.weight.dtype
         # an additive mask, always given, so every batch takes one path
-        mask = torch.zeros(padding.shape, dtype=dtype).masked_fill(
+        mask = torch.zeros(padding.shape, dtype=dtype, device=x.device).masked_fill(
             padding, torch.finfo(dtype).min
         )[:, None, None, :]
-        for layer in self.layers:
-            x = layer(x, mask)
+        for layer in self.layers[first:last]:
+            x = layer(x.to(dtype), mask)
         return x
+
+    def add_low_rank(self, layers: int, rank: int, alpha: float) -> None:
+        """Low-rank updates on the upper ``layers`` layers."""
+        for layer in self.layers[len(self.layers) - layers :]:
+            assert isinstance(layer, _Layer)
+            layer.add_low_rank(rank, alpha)
+
+    def merge_low_rank(self) -> None:
+        for layer in self.layers:
+            assert isinstance(layer, _Layer)
+            layer.merge_low_rank()
 
 
 #: backbone parameter -> name in a BERT checkpoint (``transformers`` naming)
@@ -231,6 +326,20 @@ class TokenBatch:
     graph_of: Tensor
     graphs: int
 
+    def to(self, device: torch.device | str) -> TokenBatch:
+        """The same batch with its tensors on ``device``."""
+        return TokenBatch(
+            windows=[
+                tuple(part.to(device) for part in window)  # type: ignore[misc]
+                for window in self.windows
+            ],
+            tokens=self.tokens,
+            sources=self.sources.to(device),
+            targets=self.targets.to(device),
+            graph_of=self.graph_of.to(device),
+            graphs=self.graphs,
+        )
+
 
 class AMRSimNet(nn.Module):
     """Backbone + relation embeddings + GNN adapter + mean pooling."""
@@ -262,12 +371,20 @@ class AMRSimNet(nn.Module):
     def token_states(self, batch: TokenBatch) -> Tensor:
         """Every token's state after the transformer and the adapter (float32)."""
         hidden = self.shape.hidden_size
-        states = torch.zeros(batch.tokens, hidden)
+        states = torch.zeros(batch.tokens, hidden, device=batch.sources.device)
         for ids, positions, types, padding, places in batch.windows:
             out = self.backbone(self.word_embeddings(ids), positions, types, padding)
             keep = places >= 0
             states = states.index_put((places[keep],), out[keep].float())
         return self.adapter(states, batch.sources, batch.targets)
+
+    def pooled(self, batch: TokenBatch, states: Tensor) -> Tensor:
+        """Graph embeddings from transformer states (tokens × hidden, float32)."""
+        return mean_by(
+            self.adapter(states, batch.sources, batch.targets),
+            batch.graph_of,
+            batch.graphs,
+        )
 
     def forward(self, batch: TokenBatch) -> tuple[Tensor, Tensor]:
         """(token states, graph embeddings): the mean token state per graph."""
@@ -277,8 +394,8 @@ class AMRSimNet(nn.Module):
 
 def mean_by(rows: Tensor, group: Tensor, groups: int) -> Tensor:
     """The mean row of each group (rows summed in order, group by group)."""
-    sums = torch.zeros(groups, rows.shape[1], dtype=rows.dtype).index_add(
-        0, group, rows
-    )
+    sums = torch.zeros(
+        groups, rows.shape[1], dtype=rows.dtype, device=rows.device
+    ).index_add(0, group, rows)
     counts = torch.bincount(group, minlength=groups).clamp(min=1)
     return sums / counts[:, None].to(rows.dtype)

@@ -48,12 +48,22 @@ class StageSettings:
     checkpoint_every: int = 250
     seed: int = 0
     precision: str = "auto"
-    #: torch's threads (fixed: the number changes last bits)
-    threads: int = 2
+    #: torch's threads (fixed: the number changes last bits). 1: on a
+    #: loaded machine, two threads wait on each other at every product
+    #: (measured: a step 15 times slower at load 6 on 2 cores)
+    threads: int = 1
+    #: low-rank updates (LoRA) of the encoder's upper layers: rank (0: none),
+    #: how many upper layers, scale alpha / rank; the layers below are frozen
+    #: and their outputs computed once per graph
+    lora_rank: int = 8
+    lora_layers: int = 2
+    lora_alpha: float = 16.0
 
     def __post_init__(self) -> None:
         if self.evaluate_every < 1 or self.checkpoint_every < 1:
             raise ValueError("evaluate_every and checkpoint_every must be at least 1")
+        if self.lora_rank < 0 or self.lora_layers < 0 or self.lora_alpha <= 0:
+            raise ValueError("lora_rank and lora_layers must be 0 or more, alpha > 0")
         if self.threads < 1:
             raise ValueError("threads must be at least 1")
         if self.precision not in PRECISIONS:
@@ -87,13 +97,20 @@ class TensionSettings(StageSettings):
 
 @dataclass(frozen=True, slots=True)
 class SupervisedSettings(StageSettings):
-    """Supervised stage hyper-parameters: pairs per step, passes over the pairs."""
+    """Supervised stage hyper-parameters: pairs per step, passes over the
+    pairs, and the role term (each pair's cosine must beat, by
+    ``role_margin``, the cosine of the pair with its candidate's roles
+    swapped; weighted ``role_weight`` beside the squared error)."""
 
     epochs: int = 1
     batch_size: int = 16
     learning_rate: float = 5e-4
+    role_margin: float = 0.05
+    role_weight: float = 1.0
 
     def __post_init__(self) -> None:
         StageSettings.__post_init__(self)
         if self.epochs < 1 or self.batch_size < 2:
             raise ValueError("epochs >= 1 and batch_size >= 2")
+        if self.role_margin < 0 or self.role_weight < 0:
+            raise ValueError("role_margin and role_weight must be 0 or more")

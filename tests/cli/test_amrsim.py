@@ -141,3 +141,32 @@ def test_train_amrsim_reports_bad_graphs_and_writes_weights(tmp_path) -> None:
     assert score.returncode == 1, score.stderr
     assert "0 graphs counted as empty, 1 pair left out" in score.stderr
     assert score.stdout.split()[-1] == "1.0000"
+
+
+@pytest.mark.slow
+def test_train_amrsim_writes_the_tension_weights_too(tmp_path) -> None:
+    graphs = shared_path("little_prince/amr-bank-struct-v3.0.txt")
+    lines = graphs.read_text("utf-8").split("\n\n")[:10]
+    small = tmp_path / "graphs.amr"
+    small.write_text("\n\n".join(lines) + "\n", encoding="utf-8")
+    out, tension = tmp_path / "w.safetensors", tmp_path / "ct.safetensors"
+    done = amrcheck(
+        "train", "amrsim", small, "--out", out, "--tension-out", tension,
+        "--steps", "2", "--lora-rank", "2", "--lora-layers", "1", "-q",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert out.is_file() and tension.is_file()
+
+
+def test_train_amrsim_refuses_cuda_clearly_without_a_gpu(tmp_path) -> None:
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        pytest.skip("a CUDA GPU is here: the refusal cannot be shown")
+    done = amrcheck(
+        "train", "amrsim", shared_path("amr_guidelines/guidelines_examples.amr"),
+        "--out", tmp_path / "w.safetensors", "--steps", "1", "--device", "cuda",
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "no CUDA GPU is usable here" in done.stderr and "--device cpu" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "w.safetensors").exists()

@@ -355,7 +355,7 @@ OWN_UNITS = {
     "wwlk-theta": "wwlk-theta 0.82 · 10 flows, 5 between different labels",
     "recommended": "recommended 0.91 · 5 aligned nodes (0 relabelled)"
     " · weakest agreement: subtrees 0.87",
-    "amrsim": "amrsim 0.97 · 11 nodes, 1 closest to another label",
+    "amrsim": "amrsim 0.95 · 11 nodes, 1 closest to another label",
 }
 
 
