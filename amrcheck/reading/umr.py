@@ -407,6 +407,21 @@ def _cut(lines: Iterable[str], cut: bool = True) -> Iterator[tuple[int, list[str
             blanks += 1
             continue
         comment = stripped[0] == "#"
+        if not (comment or blanks):
+            # most lines: content right after content (or a heading), in
+            # the sentence and the block of the line before
+            current.append(raw)
+            start = offset
+            offset += len(raw)
+            end = offset - 1 if raw[-1] == "\n" else offset
+            if "\r" in raw:
+                end = start + len(raw.rstrip("\r\n"))
+            has_body = True
+            if section is document:
+                document_content = True
+            in_comments = False
+            content.append((start + raw.find(stripped[0]), end))
+            continue
         kind = (
             heading_of.get("".join(stripped.lower().split()))
             if comment and stripped[-1] == ":"
@@ -659,10 +674,13 @@ class _SentenceReader:
         if not content:
             return
         text = self.text
-        for start, end in content:
-            if text[start] not in "(:":
-                self.note(Note.INVALID_LINE, start, end, "sentence level graph")
         region_start = text.rfind("\n", 0, content[0][0]) + 1
+        # lines are looked at one by one only when a line of the region
+        # (comment lines included) starts with another character
+        if _ODD_GRAPH_LINE_RE.search(text, region_start, content[-1][1]):
+            for start, end in content:
+                if text[start] not in "(:":
+                    self.note(Note.INVALID_LINE, start, end, "sentence level graph")
         entries, orphans = parse_source(self.source, region_start, content[-1][1])
         for finding in orphans:
             self.sentence.errors.append(_graph_code(finding))
@@ -732,6 +750,9 @@ class _SentenceReader:
                 self.note(Note.INVALID_LINE, start, end, "document level annotation")
         _DocumentParser(self, content[0][0], content[-1][1]).run()
 
+
+#: a line that opens with neither '(' nor ':' (white space before it skipped)
+_ODD_GRAPH_LINE_RE = re.compile(r"^[^\S\n]*[^\s(:]", re.M)
 
 #: the tokens of a graph as text (comments, strings, brackets, roles, symbols)
 _OFFSET_TOKEN_RE = re.compile(
