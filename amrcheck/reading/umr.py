@@ -363,7 +363,9 @@ class _Layout(NamedTuple):
     headers: list[tuple[str, int, int]]
 
 
-def _cut(lines: Iterable[str], cut: bool = True) -> Iterator[tuple[int, list[str], _Layout]]:  # noqa: C901 -- one loop, state in locals
+def _cut(  # noqa: C901 -- one loop, state in locals
+    lines: Iterable[str], cut: bool = True
+) -> Iterator[tuple[int, list[str], _Layout]]:
     """The lines of each sentence of a stream of lines (each with its
     ``\\n``), with the file line the sentence starts on and its blocks.
 
@@ -398,7 +400,11 @@ def _cut(lines: Iterable[str], cut: bool = True) -> Iterator[tuple[int, list[str
     is_header = _HEADER_LINE_RE.match
     heading_of = _HEADING_OF
     # enum members are slow attributes
-    tokens_kind, graph_kind, document = BlockKind.TOKENS, BlockKind.GRAPH, BlockKind.DOCUMENT
+    tokens_kind, graph_kind, document = (
+        BlockKind.TOKENS,
+        BlockKind.GRAPH,
+        BlockKind.DOCUMENT,
+    )
     for raw in lines:
         stripped = raw.strip()
         if not stripped:
@@ -463,7 +469,9 @@ def _cut(lines: Iterable[str], cut: bool = True) -> Iterator[tuple[int, list[str
             seen.add(kind)
             blocks.append((kind_now, heading, content))
             if kind in {b[0] for b in blocks}:
-                notes.append(LayoutNote(Note.REPEATED_BLOCK, first, end, HEADINGS[kind]))
+                notes.append(
+                    LayoutNote(Note.REPEATED_BLOCK, first, end, HEADINGS[kind])
+                )
             elif blanks == 0 and (content or heading):
                 notes.append(LayoutNote(Note.NO_EMPTY_LINE, first, end, HEADINGS[kind]))
             elif blanks > 1:
@@ -571,7 +579,7 @@ class _SentenceReader:
     def note(self, note: Note, start: int, end: int, detail: str = "") -> None:
         self.sentence.notes.append(LayoutNote(note, start, end, detail))
 
-    def read(self, layout: _Layout | None = None) -> UmrSentence:
+    def read(self, layout: _Layout | None = None) -> UmrSentence:  # noqa: C901 -- the blocks in order
         """Read the sentence; ``layout``: its blocks when the caller cut
         them already (:func:`_cut`)."""
         if layout is None:
