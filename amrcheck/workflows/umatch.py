@@ -260,30 +260,30 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
         for (source, role, target), kind in zip(triples, kinds, strict=True):
             if kind is instance:
                 continue
-            node = nodes.get(source)
-            if node is None:
+            owner = nodes.get(source)
+            if owner is None:
                 continue
             # a string's quotes dropped (inline: one per relation)
             if len(target) > 1 and target[0] == '"' == target[-1]:
                 target = target[1:-1]
-            node.relations.append((role, target))
+            owner.relations.append((role, target))
             if target == "" or (ignored is not None and ignored(role)):
                 continue
             key = (role, target)
-            node.unmapped_size += 1
-            unmapped = node.unmapped_counts
+            owner.unmapped_size += 1
+            unmapped = owner.unmapped_counts
             other = nodes.get(target)
             if other is None:
-                fixed = node.fixed_counts
+                fixed = owner.fixed_counts
                 fixed[key] = fixed.get(key, 0) + 1
-                node.fixed_size += 1
+                owner.fixed_size += 1
                 if unmapped is fixed:
                     continue
             else:
-                if node.node_relations is _NO_NODE_RELATIONS:
-                    node.node_relations = []
-                    node.unmapped_counts = unmapped = unmapped.copy()
-                node.node_relations.append((role, other))
+                if owner.node_relations is _NO_NODE_RELATIONS:
+                    owner.node_relations = []
+                    owner.unmapped_counts = unmapped = unmapped.copy()
+                owner.node_relations.append((role, other))
             unmapped[key] = unmapped.get(key, 0) + 1
         for node in nodes.values():
             if node.concept == "name":
