@@ -352,16 +352,34 @@ def is_umr_path(path: str | Path, head: str | None = None) -> bool:
 _HEADER_LINE_RE = re.compile(r"#(?:#{9,}\s*$|\s*meta-info\b|\s*::\s*snt[0-9]+(?=\s|$))")
 
 
-def _cut(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:  # noqa: C901 -- one loop, state in locals
-    """The lines of each sentence of a stream of lines (each with its
-    ``\\n``), with the file line the sentence starts on.
+class _Layout(NamedTuple):
+    """A sentence's blocks as :func:`_cut` found them (offsets in its text)."""
 
-    A sentence starts at its header lines once the current one has a body
-    (a heading or a non-comment line), at a sentence level graph heading
-    the current one already passed, or at content after two empty lines
-    that follows a document-level block's content. One loop with its state
-    in local variables: it sees every line of every file.
+    #: (kind, heading place, content lines' (start, end)), in file order
+    blocks: list[tuple[BlockKind, tuple[int, int] | None, list[tuple[int, int]]]]
+    #: the layout notes of the lines (those of the whole sentence follow)
+    notes: list[LayoutNote]
+    #: comment lines of the token block: (stripped text, start, end)
+    headers: list[tuple[str, int, int]]
+
+
+def _cut(  # noqa: C901 -- one loop, state in locals
+    lines: Iterable[str], cut: bool = True
+) -> Iterator[tuple[int, list[str], _Layout]]:
+    """The lines of each sentence of a stream of lines (each with its
+    ``\\n``), with the file line the sentence starts on and its blocks.
+
+    Sentences: one starts at its header lines once the current one has a
+    body (a heading or a non-comment line), at a sentence level graph
+    heading the current one already passed, or at content after two empty
+    lines that follows a document-level block's content (``cut=False``:
+    the lines are one sentence). Blocks (see the module): each block's
+    heading and content lines, the layout notes and the header lines
+    (offsets in the sentence's text), for :meth:`_SentenceReader.read`.
+    One loop with its state in local variables: it sees every line of
+    every file, and cuts sentences and blocks in the same pass.
     """
+    # the cut: the sentence's lines and what decides where the next starts
     current: list[str] = []
     first_line = 1
     has_body = False  # a heading or a non-comment line seen
@@ -369,50 +387,131 @@ def _cut(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:  # noqa: C901
     seen: set[BlockKind] = set()
     document_content = False
     blanks = 0
+    # the blocks of the current sentence: (kind, heading place, content lines)
+    offset = 0  # in the sentence's text
+    kind_now = BlockKind.TOKENS
+    heading: tuple[int, int] | None = None
+    content: list[tuple[int, int]] = []
+    blocks: list[tuple[BlockKind, tuple[int, int] | None, list[tuple[int, int]]]] = []
+    notes: list[LayoutNote] = []
+    headers: list[tuple[str, int, int]] = []
+    in_comments = True  # only comment lines so far in this block
+    comments_seen = False  # comment lines (other than the heading) in this block
     is_header = _HEADER_LINE_RE.match
     heading_of = _HEADING_OF
-    document = BlockKind.DOCUMENT  # an enum member is a slow attribute
-    for line in lines:
-        stripped = line.strip()
+    # enum members are slow attributes
+    tokens_kind, graph_kind, document = (
+        BlockKind.TOKENS,
+        BlockKind.GRAPH,
+        BlockKind.DOCUMENT,
+    )
+    for raw in lines:
+        stripped = raw.strip()
         if not stripped:
-            current.append(line)
+            current.append(raw)
+            offset += len(raw)
             blanks += 1
             continue
-        if stripped[0] == "#":
-            kind = None
-            if is_header(stripped):
-                starts = has_body
-            else:
-                if stripped[-1] == ":":
-                    kind = heading_of.get("".join(stripped.lower().split()))
-                # a sentence without header lines starts at its graph heading
-                starts = kind is BlockKind.GRAPH and kind in seen
-            if starts and current:
-                yield first_line, current
-                first_line += len(current)
-                current = []
-                has_body, seen, document_content = False, set(), False
-                section = BlockKind.TOKENS
-            current.append(line)
-            blanks = 0
-            if kind is not None:
-                has_body = True
-                section = kind
-                seen.add(kind)
+        comment = stripped[0] == "#"
+        if not (comment or blanks):
+            # most lines: content right after content (or a heading), in
+            # the sentence and the block of the line before
+            current.append(raw)
+            start = offset
+            offset += len(raw)
+            end = offset - 1 if raw[-1] == "\n" else offset
+            if "\r" in raw:
+                end = start + len(raw.rstrip("\r\n"))
+            has_body = True
+            if section is document:
+                document_content = True
+            in_comments = False
+            content.append((start + raw.find(stripped[0]), end))
             continue
-        if blanks >= 2 and document_content and current:
-            yield first_line, current
+        kind = (
+            heading_of.get("".join(stripped.lower().split()))
+            if comment and stripped[-1] == ":"
+            else None
+        )
+        if comment:
+            # a sentence without header lines starts at its graph heading
+            starts = (
+                (has_body if is_header(stripped) else False)
+                if kind is None
+                else kind is graph_kind and kind in seen
+            )
+        else:
+            starts = blanks >= 2 and document_content
+        if starts and cut and current:
+            blocks.append((kind_now, heading, content))
+            yield first_line, current, _Layout(blocks, notes, headers)
             first_line += len(current)
             current = []
-            seen, document_content = set(), False
-            section = BlockKind.TOKENS
-        current.append(line)
+            has_body, seen, document_content = False, set(), False
+            section = tokens_kind
+            offset = 0
+            kind_now, heading, content, blocks = tokens_kind, None, [], []
+            notes, headers = [], []
+            in_comments, comments_seen = True, False
+            blanks = 0
+        current.append(raw)
+        # the line in its block
+        start = offset
+        offset += len(raw)
+        end = offset - 1 if raw[-1] == "\n" else offset
+        if "\r" in raw:
+            end = start + len(raw.rstrip("\r\n"))
+        # the first character that is not white space opens the stripped line
+        first = start + raw.find(stripped[0])
+        if kind is not None:
+            has_body = True
+            section = kind
+            seen.add(kind)
+            blocks.append((kind_now, heading, content))
+            if kind in {b[0] for b in blocks}:
+                notes.append(
+                    LayoutNote(Note.REPEATED_BLOCK, first, end, HEADINGS[kind])
+                )
+            elif blanks == 0 and (content or heading):
+                notes.append(LayoutNote(Note.NO_EMPTY_LINE, first, end, HEADINGS[kind]))
+            elif blanks > 1:
+                notes.append(LayoutNote(Note.EXTRA_EMPTY_LINE, first, end))
+            kind_now, heading, content, blanks = kind, (first, end), [], 0
+            in_comments, comments_seen = True, False
+            continue
+        if blanks and content:
+            # content after an empty line inside a block with content:
+            # the next block without its heading, or an empty line in a block
+            if kind_now < document and not comment:
+                following = BlockKind(kind_now + 1)
+                blocks.append((kind_now, heading, content))
+                notes.append(
+                    LayoutNote(Note.MISSING_HEADING, first, end, HEADINGS[following])
+                )
+                if blanks > 1:
+                    notes.append(LayoutNote(Note.EXTRA_EMPTY_LINE, first, end))
+                kind_now, heading, content = following, None, []
+                in_comments, comments_seen = True, False
+            elif not comment:
+                notes.append(LayoutNote(Note.EMPTY_LINE_IN_BLOCK, first, end))
+        elif blanks and (heading is not None or comments_seen):
+            notes.append(LayoutNote(Note.EMPTY_LINE_IN_BLOCK, first, end))
         blanks = 0
+        if comment:
+            comments_seen = True
+            if kind_now is tokens_kind:
+                headers.append((stripped, first, end))
+            if not in_comments:
+                notes.append(LayoutNote(Note.MISPLACED_COMMENT, first, end))
+            continue
         has_body = True
         if section is document:
             document_content = True
-    if current and "".join(current).strip():
-        yield first_line, current
+        in_comments = False
+        content.append((first, end))
+    if not cut or (current and "".join(current).strip()):
+        blocks.append((kind_now, heading, content))
+        yield first_line, current, _Layout(blocks, notes, headers)
 
 
 # -- parsing one sentence ------------------------------------------------------------
@@ -480,81 +579,17 @@ class _SentenceReader:
     def note(self, note: Note, start: int, end: int, detail: str = "") -> None:
         self.sentence.notes.append(LayoutNote(note, start, end, detail))
 
-    def read(self, lines_of_text: list[str] | None = None) -> UmrSentence:  # noqa: C901 -- one pass over the lines
-        """Read the sentence; ``lines_of_text`` are its text's lines (each
-        with its ``\\n``) when the caller has them already."""
+    def read(self, layout: _Layout | None = None) -> UmrSentence:  # noqa: C901 -- the blocks in order
+        """Read the sentence; ``layout``: its blocks when the caller cut
+        them already (:func:`_cut`)."""
+        if layout is None:
+            layout = next(_cut(split_lines(self.text), cut=False))[2]
         sentence = self.sentence
         text = self.text
-        # (kind, heading place, content lines [(start, end)])
-        current = BlockKind.TOKENS
-        heading: tuple[int, int] | None = None
-        lines: list[tuple[int, int]] = []
-        blocks: list[
-            tuple[BlockKind, tuple[int, int] | None, list[tuple[int, int]]]
-        ] = []
-        blanks = 0
-        in_comments = True  # only comment lines so far in this block
-        comments_seen = False  # comment lines (other than the heading) in this block
-        offset = 0
-        heading_of = _HEADING_OF
-        without_cr = "\r" not in text
-        for raw in split_lines(text) if lines_of_text is None else lines_of_text:
-            start = offset
-            offset += len(raw)
-            stripped = raw.strip()
-            if not stripped:
-                blanks += 1
-                continue
-            if without_cr:  # only the last line may lack its \n
-                end = offset - 1 if raw[-1] == "\n" else offset
-            else:
-                end = start + len(raw.rstrip("\r\n"))
-            # the first character that is not white space opens the stripped line
-            first = start + raw.find(stripped[0])
-            kind = (
-                heading_of.get("".join(stripped.lower().split()))
-                if stripped[0] == "#" and stripped[-1] == ":"
-                else None
-            )
-            if kind is not None:
-                blocks.append((current, heading, lines))
-                if kind in {b[0] for b in blocks}:
-                    self.note(Note.REPEATED_BLOCK, first, end, HEADINGS[kind])
-                elif blanks == 0 and (lines or heading):
-                    self.note(Note.NO_EMPTY_LINE, first, end, HEADINGS[kind])
-                elif blanks > 1:
-                    self.note(Note.EXTRA_EMPTY_LINE, first, end)
-                current, heading, lines, blanks = kind, (first, end), [], 0
-                in_comments, comments_seen = True, False
-                continue
-            if blanks and lines:
-                # content after an empty line inside a block with content:
-                # the next block without its heading, or an empty line in a block
-                if current < BlockKind.DOCUMENT and stripped[0] != "#":
-                    following = BlockKind(current + 1)
-                    blocks.append((current, heading, lines))
-                    self.note(Note.MISSING_HEADING, first, end, HEADINGS[following])
-                    if blanks > 1:
-                        self.note(Note.EXTRA_EMPTY_LINE, first, end)
-                    current, heading, lines = following, None, []
-                    in_comments, comments_seen = True, False
-                elif stripped[0] != "#":
-                    self.note(Note.EMPTY_LINE_IN_BLOCK, first, end)
-            elif blanks and (heading is not None or comments_seen):
-                self.note(Note.EMPTY_LINE_IN_BLOCK, first, end)
-            blanks = 0
-            if stripped[0] == "#":
-                comments_seen = True
-                if not in_comments and current is not BlockKind.TOKENS:
-                    self.note(Note.MISPLACED_COMMENT, first, end)
-                if current is BlockKind.TOKENS:
-                    self.header_line(stripped, first, end)
-                    if not in_comments:
-                        self.note(Note.MISPLACED_COMMENT, first, end)
-                continue
-            in_comments = False
-            lines.append((first, end))
-        blocks.append((current, heading, lines))
+        blocks = layout.blocks
+        sentence.notes = layout.notes
+        for stripped, first, end in layout.headers:
+            self.header_line(stripped, first, end)
         sentence.start = 0
         sentence.end = len(text.rstrip())
         ending = text[len(text.rstrip()) :].replace("\r", "")
@@ -647,10 +682,13 @@ class _SentenceReader:
         if not content:
             return
         text = self.text
-        for start, end in content:
-            if text[start] not in "(:":
-                self.note(Note.INVALID_LINE, start, end, "sentence level graph")
         region_start = text.rfind("\n", 0, content[0][0]) + 1
+        # lines are looked at one by one only when a line of the region
+        # (comment lines included) starts with another character
+        if _ODD_GRAPH_LINE_RE.search(text, region_start, content[-1][1]):
+            for start, end in content:
+                if text[start] not in "(:":
+                    self.note(Note.INVALID_LINE, start, end, "sentence level graph")
         entries, orphans = parse_source(self.source, region_start, content[-1][1])
         for finding in orphans:
             self.sentence.errors.append(_graph_code(finding))
@@ -720,6 +758,9 @@ class _SentenceReader:
                 self.note(Note.INVALID_LINE, start, end, "document level annotation")
         _DocumentParser(self, content[0][0], content[-1][1]).run()
 
+
+#: a line that opens with neither '(' nor ':' (white space before it skipped)
+_ODD_GRAPH_LINE_RE = re.compile(r"^[^\S\n]*[^\s(:]", re.M)
 
 #: the tokens of a graph as text (comments, strings, brackets, roles, symbols)
 _OFFSET_TOKEN_RE = re.compile(
@@ -996,16 +1037,16 @@ def read_sentence(source: SourceText, index: int) -> UmrSentence:
 
 def iter_umr_lines(lines: Iterable[str], path: str) -> Iterator[UmrSentence]:
     """The sentences of a stream of lines (each with its ``\\n``)."""
-    for index, (first, piece) in enumerate(_cut(lines)):
+    for index, (first, piece, layout) in enumerate(_cut(lines)):
         yield _SentenceReader(SourceText("".join(piece), path, first), index).read(
-            piece
+            layout
         )
 
 
 def iter_umr_pieces(lines: Iterable[str], path: str) -> Iterator[SourceText]:
     """The text of each sentence of a stream of lines, unread (pieces that
     :func:`read_sentence` reads; an editor re-reads only the changed ones)."""
-    for first, piece in _cut(lines):
+    for first, piece, _ in _cut(lines):
         yield SourceText("".join(piece), path, first)
 
 

@@ -159,49 +159,23 @@ class _Node:
         self.ambiguous = False
         # what the linking asks again and again, found once when the
         # sentence is read (a node's concept and relations do not change;
-        # the filter is one per umatch): see :meth:`prepare`
+        # the filter is one per umatch): :func:`_sentence` fills them in
         self.econcept = concept
-        #: concept and kept relations, values as written, counted
-        #: (:meth:`prepare` sets this and the next three, never changing
-        #: the shared empty ones they start as)
+        #: the part of :attr:`unmapped_counts` whose values are not nodes of
+        #: the sentence (the concept, constants), counted: the same whatever
+        #: is linked
+        self.fixed_counts: dict[_Key, int] = _NO_COUNTS
+        #: concept and kept relations, values as written, counted: the same
+        #: dict as :attr:`fixed_counts` until a relation to a node is kept
+        #: (neither is changed once the sentence is read)
         self.unmapped_counts: dict[_Key, int] = _NO_COUNTS
         self.unmapped_size = 0
-        #: the part of :attr:`unmapped_counts` whose values are not nodes of
-        #: the sentence (constants, the concept): the same whatever is linked
-        self.fixed_counts: dict[_Key, int] = _NO_COUNTS
         self.fixed_size = 0
         #: kept relations whose value is a node of the sentence: (name, node)
         self.node_relations: list[tuple[str, _Node]] = _NO_NODE_RELATIONS
         #: relation names (unfiltered) and ``concept``, counted; made when
         #: first asked for (only ambiguous links ask): see :meth:`names`
         self.name_counts: dict[str, int] | None = None
-
-    def prepare(self, nodes: dict[str, _Node], keep: _Filter) -> None:
-        """Find what the linking and the tally ask of the node, once."""
-        if self.concept == "name":
-            self.econcept = self._find_econcept()
-        unmapped: dict[_Key, int] = {}
-        fixed: dict[_Key, int] = {}
-        size = 0
-        if keep.counts_concept:
-            unmapped["concept", self.concept] = fixed["concept", self.concept] = 1
-            size = 1
-        ignored = keep.ignored if keep.active else None
-        node_relations: list[tuple[str, _Node]] = []
-        for name, value in self.relations:
-            if value == "" or (ignored is not None and ignored(name)):
-                continue
-            size += 1
-            key = (name, value)
-            unmapped[key] = unmapped.get(key, 0) + 1
-            target = nodes.get(value)
-            if target is None:
-                fixed[key] = fixed.get(key, 0) + 1
-            else:
-                node_relations.append((name, target))
-        self.unmapped_counts, self.unmapped_size = unmapped, size
-        self.fixed_counts, self.fixed_size = fixed, size - len(node_relations)
-        self.node_relations = node_relations
 
     def text_size(self) -> int:
         """The length of the node's aligned words, joined by spaces."""
@@ -221,7 +195,7 @@ class _Node:
             self.name_counts = names
         return self.name_counts
 
-    def _find_econcept(self) -> str:
+    def find_econcept(self) -> str:
         ops = sorted(
             (
                 r
@@ -267,27 +241,55 @@ class _Sentence:
     docrels: set[tuple[str, str, str]]
 
 
-def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:
+def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 -- one pass per kind of triple
     nodes: dict[str, _Node] = {}
     graph = sentence.graph
     if graph is not None:
         instance = TripleKind.INSTANCE
         triples, kinds = graph.triples, graph.kinds
+        counts_concept = keep.counts_concept
         for (source, _, target), kind in zip(triples, kinds, strict=True):
             if kind is instance and source not in nodes:
-                nodes[source] = _Node(source, target)
+                node = nodes[source] = _Node(source, target)
+                if counts_concept:
+                    node.fixed_counts = node.unmapped_counts = {("concept", target): 1}
+                    node.fixed_size = node.unmapped_size = 1
+                else:
+                    node.fixed_counts = node.unmapped_counts = {}
+        ignored = keep.ignored if keep.active else None
         for (source, role, target), kind in zip(triples, kinds, strict=True):
-            if kind is not instance:
-                node = nodes.get(source)
-                if node is not None:
-                    # a string's quotes dropped (inline: one per relation)
-                    if len(target) > 1 and target[0] == '"' == target[-1]:
-                        target = target[1:-1]
-                    node.relations.append((role, target))
+            if kind is instance:
+                continue
+            owner = nodes.get(source)
+            if owner is None:
+                continue
+            # a string's quotes dropped (inline: one per relation)
+            if len(target) > 1 and target[0] == '"' == target[-1]:
+                target = target[1:-1]
+            owner.relations.append((role, target))
+            if target == "" or (ignored is not None and ignored(role)):
+                continue
+            key = (role, target)
+            owner.unmapped_size += 1
+            unmapped = owner.unmapped_counts
+            other = nodes.get(target)
+            if other is None:
+                fixed = owner.fixed_counts
+                fixed[key] = fixed.get(key, 0) + 1
+                owner.fixed_size += 1
+                if unmapped is fixed:
+                    continue
+            else:
+                if owner.node_relations is _NO_NODE_RELATIONS:
+                    owner.node_relations = []
+                    owner.unmapped_counts = unmapped = unmapped.copy()
+                owner.node_relations.append((role, other))
+            unmapped[key] = unmapped.get(key, 0) + 1
+        for node in nodes.values():
+            if node.concept == "name":
+                node.econcept = node.find_econcept()
     tokens = sentence.word_texts()
     _align(nodes, sentence, tokens)
-    for node in nodes.values():
-        node.prepare(nodes, keep)
     docrels = {(t.source, t.relation, t.target) for t in sentence.document.triples}
     return _Sentence(sentence.label, tokens, nodes, docrels)
 

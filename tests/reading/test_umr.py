@@ -303,3 +303,82 @@ def test_word_texts_on_the_release_and_the_id_line() -> None:
     on_id_line = read_umr_string("# :: snt1 Dogs  bark\n\n(s1b / bark-01)\n\n\n")
     assert on_id_line.sentences[0].word_texts() == ["Dogs", "bark"]
     assert read_umr_string("(s1b / bark-01)\n\n\n").sentences[0].word_texts() == []
+
+
+def _as_read(sentence: umr_module.UmrSentence) -> tuple[object, ...]:
+    graph = sentence.graph
+    return (
+        sentence.number,
+        sentence.number_places,
+        sentence.metadata,
+        [(row.name, row.start, row.end, row.texts()) for row in sentence.rows],
+        None if graph is None else (graph.triples, graph.start, graph.end),
+        [(a.variable, a.start, a.ranges, a.error) for a in sentence.alignments],
+        sentence.document,
+        sentence.blocks,
+        sentence.notes,
+        [(e.code, e.message, e.span.start, e.span.end) for e in sentence.errors],
+    )
+
+
+def test_a_piece_read_alone_is_read_as_in_its_file() -> None:
+    """A sentence's text read alone (an editor re-reads one piece) gives
+    what reading the whole file gave it: the one pass that cuts sentences
+    and blocks and the pass over one sentence's lines find the same blocks,
+    notes and items, odd layouts included."""
+    paths = [*sorted(LAYOUTS.glob("*")), VALID, *sorted(ENGLISH.glob("*.umr"))[::10]]
+    compared = 0
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        pieces = list(umr_module.iter_umr_pieces(umr_module.split_lines(text), "x"))
+        sentences = read_umr_string(text, "x").sentences
+        assert len(pieces) == len(sentences), path
+        for index, (piece, sentence) in enumerate(zip(pieces, sentences, strict=True)):
+            alone = umr_module.read_sentence(piece, index)
+            assert _as_read(alone) == _as_read(sentence), (path, sentence.label)
+            compared += 1
+    assert compared > 1000
+
+
+_GRAPH_LINES = st.sampled_from(
+    [
+        "(s1x / x",
+        "  :ARG0 (s1y / y)",
+        "\t:op1 1)",
+        "x)",
+        "  # a note",
+        "",
+        " ",
+        "\r",
+        "  )",
+        "s1y: 1-1",
+        "\u00a0:mod (s1z / z)",
+        ":aspect state)",
+    ]
+)
+
+
+@given(st.lists(_GRAPH_LINES, min_size=1, max_size=8))
+@settings(max_examples=300, deadline=None)
+def test_graph_lines_that_open_oddly_are_noted_each(lines: list[str]) -> None:
+    """Every content line of the graph block that opens with neither '('
+    nor ':' is one INVALID_LINE note, whatever else the block holds."""
+    body = "\n".join(lines)
+    text = f"# :: snt1\nWords: x\n\n# sentence level graph:\n(s1a / a\n{body})\n"
+    sentence = read_umr_string(text).sentences[0]
+    graph = sentence.blocks[BlockKind.GRAPH]
+    noted = [
+        (n.start, n.end)
+        for n in sentence.notes
+        if n.note is Note.INVALID_LINE and n.detail == "sentence level graph"
+    ]
+    expected = []
+    offset = 0
+    for line in text.split("\n"):
+        start, offset = offset, offset + len(line) + 1
+        stripped = line.strip()
+        if graph.start <= start <= graph.end and stripped and stripped[0] != "#":
+            if stripped[0] not in "(:":
+                first = start + line.index(stripped[0])
+                expected.append((first, start + len(line.rstrip("\r"))))
+    assert noted == expected
