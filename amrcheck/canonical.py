@@ -163,12 +163,28 @@ class _Canon:
         classes = len(set(colours))
         while classes < self.n:
             edges = self.edges
-            signatures = [
-                (colours[v], tuple(sorted((r, d, colours[u]) for r, d, u in heard)))
-                for v, heard in enumerate(edges)
-            ]
-            refined = _ranks(signatures)
-            count = len(set(refined))
+            cells: dict[int, list[int]] = {}
+            for v, colour in enumerate(colours):
+                cells.setdefault(colour, []).append(v)
+            # each node's rank of (colour, sorted labelled neighbours) among
+            # all nodes': the colours before its own, then its signature's
+            # rank in its cell; a node alone in its cell needs no signature
+            refined = [0] * self.n
+            count = 0
+            for colour in sorted(cells):
+                cell = cells[colour]
+                if len(cell) == 1:
+                    refined[cell[0]] = count
+                    count += 1
+                    continue
+                signatures = [
+                    tuple(sorted((r, d, colours[u]) for r, d, u in edges[v]))
+                    for v in cell
+                ]
+                split = _ranks(signatures)
+                for v, rank in zip(cell, split, strict=True):
+                    refined[v] = count + rank
+                count += max(split) + 1
             if count == classes:
                 break
             colours, classes = refined, count
