@@ -124,7 +124,7 @@ class _Canon:
             own[node].append(concept)
         for node, role, value in graph.attributes:
             own[node].append(f"{role}\0{value}")
-        self.start = _ranks(["\1".join(sorted(labels)) for labels in own])
+        self.labels = [_joined(labels) for labels in own]
         self._edges: list[list[tuple[str, int, int]]] | None = None
 
     @property
@@ -141,7 +141,13 @@ class _Canon:
     def order(self) -> list[int]:
         if self.n < 2:
             return list(range(self.n))
-        leaves = islice(self._leaves(self._refine(self.start)), MAX_LEAVES)
+        labels = self.labels
+        if len(set(labels)) == self.n:
+            # own labels tell every node apart (most AMR graphs): the order
+            # refinement would reach, without ranking them first
+            return sorted(range(self.n), key=labels.__getitem__)
+        start = _ranks(labels)
+        leaves = islice(self._leaves(self._refine(start)), MAX_LEAVES)
         first = next(leaves)
         best: tuple[Form, list[int]] | None = None
         for other in leaves:  # more than one numbering: the least form wins
@@ -157,12 +163,28 @@ class _Canon:
         classes = len(set(colours))
         while classes < self.n:
             edges = self.edges
-            signatures = [
-                (colours[v], tuple(sorted((r, d, colours[u]) for r, d, u in heard)))
-                for v, heard in enumerate(edges)
-            ]
-            refined = _ranks(signatures)
-            count = len(set(refined))
+            cells: dict[int, list[int]] = {}
+            for v, colour in enumerate(colours):
+                cells.setdefault(colour, []).append(v)
+            # each node's rank of (colour, sorted labelled neighbours) among
+            # all nodes': the colours before its own, then its signature's
+            # rank in its cell; a node alone in its cell needs no signature
+            refined = [0] * self.n
+            count = 0
+            for colour in sorted(cells):
+                cell = cells[colour]
+                if len(cell) == 1:
+                    refined[cell[0]] = count
+                    count += 1
+                    continue
+                signatures = [
+                    tuple(sorted((r, d, colours[u]) for r, d, u in edges[v]))
+                    for v in cell
+                ]
+                split = _ranks(signatures)
+                for v, rank in zip(cell, split, strict=True):
+                    refined[v] = count + rank
+                count += max(split) + 1
             if count == classes:
                 break
             colours, classes = refined, count
@@ -200,6 +222,13 @@ class _Canon:
             (r, d, -1 if u == node else -2 if u == other else u)
             for r, d, u in self.edges[node]
         )
+
+
+def _joined(labels: list[str]) -> str:
+    """A node's own labels as one string, sorted ("\1" between them)."""
+    if len(labels) == 1:
+        return labels[0]
+    return "\1".join(sorted(labels))
 
 
 def _ranks(signatures: Sequence[object]) -> list[int]:

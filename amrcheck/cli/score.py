@@ -27,7 +27,6 @@ from ..errors import MetricError
 from ..metrics import Score, metric_names
 from ..metrics.smatch import search_note
 from ..pairing.graphs import gap_report
-from ..validation.filecheck import plural
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
 from ._common import (
@@ -303,6 +302,9 @@ def render(
         out.print(line)
     for path, pairing in evaluation.pairings.items():
         if pairing.mismatches:
+            # here only: the file checker loads UMR validation (~8 ms)
+            from ..validation.filecheck import plural
+
             out.print(
                 f"{path}: {plural(len(pairing.mismatches), 'pair')} paired by "
                 "position with different sentences or ids (listed on stderr)"
@@ -630,6 +632,8 @@ def exit_status(evaluation: Evaluation) -> int:
     left_out = sum(len(gaps) for gaps in evaluation.left_out.values())
     if not counted and not left_out:
         return 0
+    from ..validation.filecheck import plural
+
     typer.echo(
         f"amrcheck score: {plural(counted, 'graph')} counted as empty, "
         f"{plural(left_out, 'pair')} left out (listed in the report); exit status 1",
