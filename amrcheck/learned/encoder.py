@@ -296,11 +296,16 @@ class GraphEncoder:
             chosen = [k for k, u in enumerate(units) if u.kind is not UnitKind.RELATION]
             rows = self._nodes.get(key)
             if rows is None:
-                states, _ = self._run([tokens])
+                states, vectors = self._run([tokens])
                 owner = torch.tensor(tokens.units, dtype=torch.long)
                 per_unit = mean_by(states, owner, len(units))
                 rows = _unit_rows(per_unit[chosen])
                 self._nodes.put(key, rows)
+                # the same forward pass gives the graph's embedding: an explained
+                # score then runs the network once per graph, not twice (the
+                # products are batch-independent, so the vector is the same)
+                if self._vectors.get(key) is None:
+                    self._vectors.put(key, _unit_rows(vectors)[0])
         return NodeVectors(graph, [units[k] for k in chosen], rows)
 
     def _tokens(

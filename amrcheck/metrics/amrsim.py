@@ -136,9 +136,11 @@ class AMRSim(MeanOfPairs):
 
     def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
         """The clamped cosine of the two graph embeddings (symmetric)."""
+        # explained: the node vectors first, whose forward passes also leave
+        # both graph embeddings in the encoder's cache
+        explanation = self.explain(candidate, reference) if explain else None
         score = self.score_pairs([(candidate, reference)])[0]
-        if explain:
-            score.explanation = self.explain(candidate, reference)
+        score.explanation = explanation
         return score
 
     def score_pairs(self, pairs: Sequence[tuple[Graph, Graph]]) -> list[Score]:

@@ -137,6 +137,24 @@ def test_a_graph_is_embedded_once(sts_pairs) -> None:
     assert calls == [len({encoder.key(g) for g in graphs})]
 
 
+def test_an_explained_score_runs_the_network_once_per_graph_and_scores_the_same(
+    sts_pairs,
+) -> None:
+    """The node vectors' forward pass also gives the graph embedding (the
+    editor's lens explains every pair it scores)."""
+    plain = [s.f1 for s in get_metric("amrsim").score_pairs(sts_pairs[:40])]
+    explaining = get_metric("amrsim")
+    explaining.encoder = encoder = fresh_encoder()
+    calls = []
+    run = encoder._run
+    encoder._run = lambda tokens: calls.append(len(tokens)) or run(tokens)
+    explained = [explaining.score(c, r, explain=True) for c, r in sts_pairs[:40]]
+    assert [s.f1 for s in explained] == plain
+    assert all(s.explanation is not None for s in explained)
+    graphs = {encoder.key(g) for pair in sts_pairs[:40] for g in pair}
+    assert calls == [1] * len(graphs)
+
+
 def test_same_scores_in_another_process(metric, sts_pairs) -> None:
     here = [metric.score(c, r).f1 for c, r in sts_pairs[:30]]
     script = (
