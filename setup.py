@@ -108,4 +108,13 @@ class _OptionalBuildExt(build_ext):
             shutil.rmtree(self.build_temp, ignore_errors=True)
 
 
-setup(ext_modules=_compiled_modules(), cmdclass={"build_ext": _OptionalBuildExt})
+#: what only the compiled build needs (mypy ships mypyc), reported to pip as a
+#: build requirement of that build alone (PEP 517's get_requires_for_build_*):
+#: a plain `pip install .` does not download it
+_COMPILE_REQUIRES = ["mypy>=2.4"] if os.environ.get("AMRCHECK_COMPILE") == "1" else []
+
+setup(
+    ext_modules=_compiled_modules(),
+    cmdclass={"build_ext": _OptionalBuildExt},
+    setup_requires=_COMPILE_REQUIRES,
+)
