@@ -257,13 +257,16 @@ class GraphEncoder:
         # the language server embeds from worker threads
         self._lock = threading.RLock()
 
-    def key(self, graph: Graph) -> GraphKey:
-        """The graph's cache key (its canonical form), found from its text."""
+    def key(self, graph: Graph, canonical: StandardGraph | None = None) -> GraphKey:
+        """The graph's cache key (its canonical form), found from its text;
+        ``canonical``: the graph's canonical form where the caller has it."""
         text = graph.text
         with self._lock:
             key = self._keys.get(text)
             if key is None:
-                key = graph_key(canonicalize(standardize(graph)))
+                if canonical is None:
+                    canonical = canonicalize(standardize(graph))
+                key = graph_key(canonical)
                 self._keys.put(text, key)
             return key
 
@@ -288,8 +291,8 @@ class GraphEncoder:
 
     def nodes(self, graph: Graph) -> NodeVectors:
         """The contextual vector of each concept and constant of ``graph``."""
-        key = self.key(graph)
         canonical = canonicalize(standardize(graph))
+        key = self.key(graph, canonical)
         with self._lock:
             tokens = self._tokens(graph, key, canonical)
             units = tokens.unit_graph.units
