@@ -37,8 +37,13 @@ def test_text_report() -> None:
     assert "agreement per aspect" in out and "negation" in out
     queue = out[out.index("adjudication queue") :].splitlines()
     assert queue[1] == "sentence 3  mean 0.4730  please do not touch!"
-    assert queue[2] == "  annot1 vs annot4  F1 0.2222  (- annot1 only, + annot4 only)"
-    assert "    - 28:8  (t :polarity -)" in queue
+    # where each annotator's graph is, and each change's file: what to open
+    first, fourth = FILES[0], FILES[3]
+    assert queue[2].startswith(f"  graphs: {first}:25:1 (annot1), ")
+    assert queue[2].endswith(f", {fourth}:25:1 (annot4)")
+    assert queue[3] == "  annot1 vs annot4  F1 0.2222  (- annot1 only, + annot4 only)"
+    assert f"    - {first}:28:8  (t :polarity -)" in queue
+    assert f"    ~ {first}:25:2 -> {fourth}:25:2  (y / you) -> (t / touch-01)" in queue
     assert "sentence 4" not in out  # --top 1
 
 
@@ -73,6 +78,26 @@ def test_json_schema() -> None:
     first = report["sentences"][0]
     assert first["id"] == "sentence 3" and first["min_f1"] < first["mean_f1"]
     assert first["pairs"][0]["changes"][0]["change"] in {"removed", "added", "relabel"}
+    assert first["snt"] == "please do not touch!"
+    assert first["places"][0] == {
+        "annotator": "annot1", "file": str(FILES[0]), "line": 25, "column": 1,
+    }  # fmt: skip
+    (pair,) = [p for p in first["pairs"] if (p["a"], p["b"]) == ("annot1", "annot4")]
+    assert {
+        "change": "removed",
+        "old": {
+            "file": str(FILES[0]),
+            "text": "(t :polarity -)",
+            "triple": ["t", ":polarity", "-"],
+            "line": 28,
+            "column": 8,
+        },
+        "new": None,
+    } in pair["changes"]
+    relabel = next(c for c in pair["changes"] if c["change"] == "relabel")
+    assert (relabel["old"]["file"], relabel["new"]["file"]) == tuple(
+        map(str, (FILES[0], FILES[3]))
+    )
     assert report["sentences"][-1]["missing"] == ["annot1", "annot3", "annot4"]
 
 
