@@ -36,7 +36,6 @@ from ._parse import Entry
 from .corpus import Corpus, normalize_text, read_corpus, read_text
 from .umr import UmrDocument, UmrSentence, is_umr_path, iter_umr_lines, split_lines
 
-
 #: the metadata key of a UMR sentence's words (:func:`sentence_text`)
 WORDS_KEY = "words"
 

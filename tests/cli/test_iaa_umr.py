@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 import amrcheck.cli.iaa  # noqa: F401  (registers the command on `app`)
 from amrcheck.cli import app
@@ -17,12 +17,14 @@ SCORING = DATA / "scoring"
 runner = CliRunner()
 
 
-def run(*args: str | Path):
+def run(*args: str | Path) -> Result:
     return runner.invoke(app, ["iaa", "--resamples", "50", *map(str, args)])
 
 
 def test_the_graph_queue_names_files_and_shows_the_words() -> None:
-    gold, concept, docrel = (SCORING / f"{n}.umr" for n in ("gold", "concept", "docrel"))
+    gold, concept, docrel = (
+        SCORING / f"{n}.umr" for n in ("gold", "concept", "docrel")
+    )
     result = run(gold, concept, docrel)
     assert result.exit_code == 0, result.output
     out = result.stdout
@@ -51,7 +53,9 @@ def test_json_carries_files_places_and_words() -> None:
     assert (sentence["id"], sentence["snt"]) == ("snt2", "She bought a book .")
     assert sentence["places"] == [
         {"annotator": name, "file": str(path), "line": 38, "column": 1}
-        for name, path in (("gold", gold), ("concept", concept), ("alignment", alignment))
+        for name, path in (
+            ("gold", gold), ("concept", concept), ("alignment", alignment),
+        )  # fmt: skip
     ]
     (pair,) = [p for p in sentence["pairs"] if (p["a"], p["b"]) == ("gold", "concept")]
     (change,) = pair["changes"]
