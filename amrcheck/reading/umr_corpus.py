@@ -41,9 +41,10 @@ WORDS_KEY = "words"
 
 
 def sentence_text(metadata: dict[str, str]) -> str | None:
-    """The sentence an entry is of, for reports: its ``::snt`` (AMR), else
-    its words (a UMR sentence read by this module); None: neither."""
-    return metadata.get("snt") or metadata.get(WORDS_KEY)
+    """The sentence an entry is of, for reports: its ``::snt``, else its
+    ``::tok`` (AMR), else its words (a UMR sentence read by this module);
+    None: none of them."""
+    return metadata.get("snt") or metadata.get("tok") or metadata.get(WORDS_KEY)
 
 
 def sentence_key(sentence: UmrSentence) -> str:

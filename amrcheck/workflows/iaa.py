@@ -96,8 +96,8 @@ class SentenceAgreement:
     """One sentence across annotators."""
 
     key: str
-    #: the sentence: the first ``::snt`` of its graphs (UMR: the words of
-    #: the ``Words`` row), None without any
+    #: the sentence: the first ``::snt`` (else ``::tok``) of its graphs
+    #: (UMR: the words of the ``Words`` row), None without any
     text: str | None
     #: annotators whose graph of this sentence was scored (an unreadable
     #: one as an empty graph)

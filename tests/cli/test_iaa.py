@@ -101,6 +101,22 @@ def test_json_schema() -> None:
     assert report["sentences"][-1]["missing"] == ["annot1", "annot3", "annot4"]
 
 
+def test_a_sentence_without_snt_shows_its_tokens(tmp_path: Path) -> None:
+    bio = Path(__file__).parents[1] / "data" / "bio_aligned"
+    first = bio / "alignment-release-dev-bio.first100.txt"
+    text = first.read_text(encoding="utf-8")
+    assert "# ::snt" not in text  # ::tok only
+    second = tmp_path / "second.txt"
+    second.write_text(text.replace("(g / gene)", "(g / protein)", 1), encoding="utf-8")
+    result = run(first, second, "--top", "1", "--resamples", "50")
+    assert result.exit_code == 0, result.output
+    queue = result.stdout[result.stdout.index("adjudication queue") :].splitlines()
+    assert queue[1].startswith("a_pmid_2488_5690.10  mean 0.9")
+    assert queue[1].endswith("in the absence of growth factors .")
+    relabel = f"    ~ {first}:12:25 -> {second}:12:25  (g / gene) -> (g / protein)"
+    assert relabel in queue
+
+
 def test_csv_queue() -> None:
     result = run(*FILES, "--csv", "--resamples", "50")
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
