@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from ..pairing.graphs import Gap, Mismatch
-    from ..workflows.diff import Change
+    from ..workflows.diff import Change, Located
 
 # rich's tables and progress bars, and the diff engine, are imported where
 # used, so that a command loads only what it draws (start-up time).
@@ -202,24 +202,26 @@ def progress_bar(
 CHANGE_STYLES = {"removed": "red", "added": "green", "relabel": "yellow"}
 
 
-def change_line(change: Change) -> Text:
-    """A diff line: ``- l:c  triple``, ``+ l:c  triple`` or ``~ l:c -> l:c  a -> b``."""
+def change_line(change: Change, files: bool = False) -> Text:
+    """A diff line: ``- l:c  triple``, ``+ l:c  triple`` or ``~ l:c -> l:c  a -> b``;
+    ``files``: each place ``file:l:c`` (where the two sides are two files)."""
     line = Text("  ")
     style = CHANGE_STYLES[change.kind]
+
+    def at(place: Located) -> str:
+        where = f"{place.line}:{place.column}"
+        return f"{place.path}:{where}" if files else where
+
     if change.kind == "relabel":
         assert change.old is not None and change.new is not None
-        line.append(
-            f"~ {change.old.line}:{change.old.column} -> "
-            f"{change.new.line}:{change.new.column}  ",
-            style=style,
-        )
+        line.append(f"~ {at(change.old)} -> {at(change.new)}  ", style=style)
         line.append(change.old.text, style="red")
         line.append(" -> ")
         line.append(change.new.text, style="green")
         return line
     place = change.old or change.new
     assert place is not None
-    line.append(f"{change.sign} {place.line}:{place.column}  {place.text}", style=style)
+    line.append(f"{change.sign} {at(place)}  {place.text}", style=style)
     return line
 
 

@@ -279,7 +279,10 @@ def layers_json(
                     "f1": layer.f1,
                     "low": layer.low,
                     "high": layer.high,
-                    "differences": layer.differences,
+                    "differences": {
+                        key: [str(d) for d in found]
+                        for key, found in layer.differences.items()
+                    },
                 }
                 for name, layer in layers.items()
             },
@@ -290,20 +293,30 @@ def layers_json(
 
 def layer_queue_json(
     pairs: list[tuple[str, str, dict[str, LayerAgreement]]],
+    texts: dict[str, str | None] | None = None,
 ) -> list[dict[str, Any]]:
-    """The layers' adjudication queue as JSON-ready data."""
+    """The layers' adjudication queue as JSON-ready data; ``texts``: each
+    sentence's words by key."""
     from ..workflows.umr_agreement import layer_queue
 
     return [
         {
             "id": sentence.key,
+            "snt": sentence.text,
             "lowest_f1": sentence.lowest,
             "disagreements": [
-                {"a": d.a, "b": d.b, "layer": d.layer, "f1": d.f1, "lines": d.lines}
+                {
+                    "a": d.a,
+                    "b": d.b,
+                    "layer": d.layer,
+                    "f1": d.f1,
+                    "lines": [str(line) for line in d.lines],
+                    "places": [line.to_dict() for line in d.lines],
+                }
                 for d in sentence.disagreements
             ],
         }
-        for sentence in layer_queue(pairs)
+        for sentence in layer_queue(pairs, texts)
     ]
 
 
@@ -312,13 +325,15 @@ def render_layer_queue(
     pairs: list[tuple[str, str, dict[str, LayerAgreement]]],
     top: int | None,
     names: dict[str, str],
+    texts: dict[str, str | None] | None = None,
 ) -> None:
     """The sentences annotators disagree on in the layers beyond the graph,
-    lowest F1 first, each difference with its place; ``names``: each
-    annotator's file -> the name the other tables give it."""
+    lowest F1 first, each with its words (``texts``, by key) and each
+    difference with its place; ``names``: each annotator's file -> the
+    name the other tables give it."""
     from ..workflows.umr_agreement import LAYERS, layer_queue
 
-    queue = layer_queue(pairs)
+    queue = layer_queue(pairs, texts)
     layers = f"{', '.join(LAYERS[:-1])} and {LAYERS[-1]}"
     out.print(
         f"UMR layers: adjudication queue (lowest F1 first; {', '.join(LAYERS)}):"
@@ -326,7 +341,12 @@ def render_layer_queue(
         else f"UMR layers: the annotators agree on every sentence's {layers}."
     )
     for sentence in queue[:top]:
-        out.print(f"{sentence.key}  lowest {sentence.lowest:.4f}", markup=False)
+        words = f"  {sentence.text}" if sentence.text else ""
+        out.print(
+            f"{sentence.key}  lowest {sentence.lowest:.4f}{words}",
+            markup=False,
+            soft_wrap=True,
+        )
         for d in sentence.disagreements:
             a, b = names.get(d.a, d.a), names.get(d.b, d.b)
             out.print(f"  {a} vs {b}  {d.layer} F1 {d.f1:.4f}", markup=False)

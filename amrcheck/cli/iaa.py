@@ -28,7 +28,8 @@ from ..reading.corpus import read_errors
 from ..reading.umr import is_umr_path
 from ..reading.umr_corpus import read_umr_corpus
 from ..validation.filecheck import plural
-from ..workflows.iaa import Agreement, agreement
+from ..workflows.diff import Change
+from ..workflows.iaa import Agreement, SentenceAgreement, agreement
 from ..workflows.umr_agreement import LayerAgreement, layer_agreement
 from . import app
 from ._common import (
@@ -132,6 +133,7 @@ def json_report(result: Agreement) -> dict[str, Any]:
             {
                 "id": s.key,
                 "snt": s.text,
+                "places": places_json(s),
                 "annotators": s.annotators,
                 "missing": s.missing,
                 "unreadable": list(s.unreadable),
@@ -142,7 +144,7 @@ def json_report(result: Agreement) -> dict[str, Any]:
                         "a": p.a,
                         "b": p.b,
                         "f1": p.score.f1,
-                        "changes": [c.to_dict() for c in p.changes],
+                        "changes": [change_json(c) for c in p.changes],
                     }
                     for p in s.pairs
                 ],
@@ -151,6 +153,24 @@ def json_report(result: Agreement) -> dict[str, Any]:
         ],
         "errors": result.errors,
     }
+
+
+def change_json(change: Change) -> dict[str, Any]:
+    """A change as ``diff --json`` gives it, each side with its ``file``
+    (the two sides are two annotators' files)."""
+    data = change.to_dict()
+    for side, place in (("old", change.old), ("new", change.new)):
+        if place is not None:
+            data[side] = {"file": place.path, **data[side]}
+    return data
+
+
+def places_json(sentence: SentenceAgreement) -> list[dict[str, Any]]:
+    """Where each annotator's graph of ``sentence`` is."""
+    return [
+        {"annotator": name, "file": p.path, "line": p.line, "column": p.column}
+        for name, p in sentence.places.items()
+    ]
 
 
 def write_csv(result: Agreement) -> None:
@@ -233,6 +253,13 @@ def _queue(out: Console, result: Agreement, top: int | None) -> None:
         if sentence.text:
             head.append(f"  {sentence.text}", style="dim")
         out.print(head)
+        out.print(
+            "  graphs: "
+            + ", ".join(f"{place} ({name})" for name, place in sentence.places.items()),
+            markup=False,
+            soft_wrap=True,
+            style="dim",
+        )
         for pair in sorted(sentence.pairs, key=lambda p: p.score.f1):
             broken = [n for n in (pair.a, pair.b) if n in sentence.unreadable]
             if broken:
@@ -252,7 +279,7 @@ def _queue(out: Console, result: Agreement, top: int | None) -> None:
                     )
                 )
             for change in pair.changes:
-                out.print(Text("  ") + change_line(change))
+                out.print(Text("  ") + change_line(change, files=True), soft_wrap=True)
 
 
 def render(out: Console, result: Agreement, top: int | None) -> None:
@@ -322,11 +349,13 @@ def _output(
     if not as_json:
         matching = result.matching
         announce_pairing("iaa", matching.by, matching.note, matching.mismatches)
+    # the layers' queue shows each sentence's words, as the graphs' queue does
+    texts = {s.key: s.text for s in result.sentences}
     if as_json:
         data = json_report(result)
         if layers is not None:
             data["umr_layers"] = layers_json(layers)
-            data["umr_queue"] = layer_queue_json(layers)
+            data["umr_queue"] = layer_queue_json(layers, texts)
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
     elif as_csv:
         write_csv(result)
@@ -338,7 +367,7 @@ def _output(
             render_layers(console(), layers, confidence)
             # annotators named as in the tables above (file names' stems)
             names = dict(zip(map(str, files or []), result.names, strict=False))
-            render_layer_queue(console(), layers, top, names)
+            render_layer_queue(console(), layers, top, names, texts)
 
 
 @app.command()

@@ -4,7 +4,10 @@ Every metric, the pairing rules and the explanations of AMR then work on
 UMR sentence graphs unchanged: each sentence becomes one entry whose
 ``::id`` is ``snt<N>`` (its ``# :: sntN`` number, else its 1-based
 position, which is what the number must be), whose graph is the
-sentence-level graph, and whose errors are the sentence's reading errors
+sentence-level graph, whose ``::words`` are its tokens (the ``Words`` row:
+what a report shows as the sentence; never ``::snt``, whose text pairing
+compares, so the words do not change how sentences pair), and whose errors
+are the sentence's reading errors
 (a sentence whose graph cannot be read is an entry without a graph: the
 engine counts it as an empty graph and lists it; errors in its other
 blocks are reported, its graph still scored). Graphs are placed in one source that holds
@@ -19,6 +22,8 @@ Example:
     >>> entry = corpus[0]
     >>> entry.id, entry.graph.top, entry.graph.role_span(0).line
     ('snt1', 's1b', 5)
+    >>> sentence_text(entry.metadata)
+    'Dogs bark'
 """
 
 from __future__ import annotations
@@ -30,6 +35,16 @@ from ..span import SourceText
 from ._parse import Entry
 from .corpus import Corpus, normalize_text, read_corpus, read_text
 from .umr import UmrDocument, UmrSentence, is_umr_path, iter_umr_lines, split_lines
+
+#: the metadata key of a UMR sentence's words (:func:`sentence_text`)
+WORDS_KEY = "words"
+
+
+def sentence_text(metadata: dict[str, str]) -> str | None:
+    """The sentence an entry is of, for reports: its ``::snt``, else its
+    ``::tok`` (AMR), else its words (a UMR sentence read by this module);
+    None: none of them."""
+    return metadata.get("snt") or metadata.get("tok") or metadata.get(WORDS_KEY)
 
 
 def sentence_key(sentence: UmrSentence) -> str:
@@ -65,12 +80,16 @@ def _entry(sentence: UmrSentence, source: SourceText) -> Entry:
     graph = None if sentence.graph is None else _moved(sentence.graph, source, shift)
     start = sentence.start + shift
     end = sentence.end + shift
+    metadata = {"id": sentence_key(sentence)}
+    words = " ".join(sentence.word_texts())
+    if words:
+        metadata[WORDS_KEY] = words
     return Entry(
         source,
         sentence.index,
         start,
         end,
-        {"id": sentence_key(sentence)},
+        metadata,
         graph=graph,
         errors=list(sentence.errors),
     )

@@ -21,8 +21,9 @@ lacked the sentence.
 * **per sentence**: mean and lowest pairwise F1 and, for every pair that
   differs, the triples on which the two annotators differ
   (:func:`amrcheck.workflows.diff.triple_changes`: ``removed`` = only the first
-  annotator has it, ``added`` = only the second). Sorted lowest first,
-  this is the adjudication queue.
+  annotator has it, ``added`` = only the second), each at its
+  ``file:line:col``, and where each annotator's graph of it is. Sorted
+  lowest first, this is the adjudication queue.
 
 Files are streamed in step (:class:`amrcheck.pairing.streaming.RowStream`), so
 the graphs held at once do not grow with the files; per sentence only
@@ -46,6 +47,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path, PurePath
+from typing import NamedTuple
 
 import numpy as np
 
@@ -62,7 +64,7 @@ from ..metrics.smatch import Smatch
 from ..pairing.graphs import PairBy
 from ..pairing.streaming import Lineup, Row, RowOrder, RowStream, Sheet
 from ..reading.corpus import CHUNK_BYTES, Corpus, graph_count
-from ..reading.umr_corpus import umr_as_corpus
+from ..reading.umr_corpus import sentence_text, umr_as_corpus
 from .diff import Change, triple_changes
 from .stats import Interval
 
@@ -77,11 +79,25 @@ class PairDisagreement:
     changes: list[Change]
 
 
+class Place(NamedTuple):
+    """Where an annotator's graph of a sentence is: the file (its path as
+    given), line and column (where the header ends, without a graph)."""
+
+    path: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
 @dataclass(slots=True)
 class SentenceAgreement:
     """One sentence across annotators."""
 
     key: str
+    #: the sentence: the first ``::snt`` (else ``::tok``) of its graphs
+    #: (UMR: the words of the ``Words`` row), None without any
     text: str | None
     #: annotators whose graph of this sentence was scored (an unreadable
     #: one as an empty graph)
@@ -92,6 +108,8 @@ class SentenceAgreement:
     pairs: list[PairDisagreement] = field(default_factory=list)
     #: annotator -> why their graph cannot be read (``file:line:col: ...``)
     unreadable: dict[str, str] = field(default_factory=dict)
+    #: annotator -> where their graph of this sentence is, in annotator order
+    places: dict[str, Place] = field(default_factory=dict)
 
     @property
     def mean_f1(self) -> float | None:
@@ -221,7 +239,7 @@ class _SentenceJudge:
             else None
             for s in sheets
         ]
-        texts = [s.metadata.get("snt") for s in sheets if s is not None]
+        texts = [sentence_text(s.metadata) for s in sheets if s is not None]
         sentence = SentenceAgreement(
             key,
             next((t for t in texts if t), None),
@@ -231,6 +249,11 @@ class _SentenceJudge:
                 names[i]: _unreadable(s)
                 for i, s in enumerate(sheets)
                 if s is not None and s.graph is None
+            },
+            places={
+                names[i]: Place(s.path, s.line, s.column)
+                for i, s in enumerate(sheets)
+                if s is not None
             },
         )
         judgement = _Judgement(order, sentence)

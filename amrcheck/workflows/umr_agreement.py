@@ -30,7 +30,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from itertools import combinations
@@ -40,9 +40,43 @@ import numpy as np
 
 from ..reading.umr import UmrDocument, UmrSentence, read_umr
 from ..reading.umr_corpus import sentence_key
+from ..span import Span
 from .umr_score import GROUPS, score_document
 
 LAYERS = ("words", "alignment", *GROUPS)
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One thing two annotators disagree on in a layer, at its place in the
+    file (its path as given) that has it: ``what`` says what
+    (``coref missing: (s1p :same-entity s2p)``)."""
+
+    path: str
+    line: int
+    column: int
+    what: str
+
+    @classmethod
+    def at(cls, span: Span, what: str) -> Difference:
+        return cls(span.path, span.line, span.column, what)
+
+    @classmethod
+    def at_place(cls, where: str, what: str) -> Difference:
+        """At ``where``, a ``file:line:col`` (the file's name may hold ``:``)."""
+        path, line, column = where.rsplit(":", 2)
+        return cls(path, int(line), int(column), what)
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.what}"
+
+    def to_dict(self) -> dict[str, str | int]:
+        return {
+            "file": self.path,
+            "line": self.line,
+            "column": self.column,
+            "text": self.what,
+        }
 
 
 @dataclass(slots=True)
@@ -55,9 +89,9 @@ class LayerAgreement:
     high: float
     #: per sentence key: (correct, candidate, found, reference)
     counts: dict[str, tuple[int, int, int, int]]
-    #: per sentence key: what the two annotators disagree on, one line
-    #: each, with its place (``file:line:col: coref missing: (a :r b)``)
-    differences: dict[str, list[str]] = field(default_factory=dict)
+    #: per sentence key: what the two annotators disagree on, each at its
+    #: place (as a line: ``file:line:col: coref missing: (a :r b)``)
+    differences: dict[str, list[Difference]] = field(default_factory=dict)
 
     def sentence_f1(self, key: str) -> float:
         """The F1 of this layer in one sentence."""
@@ -80,7 +114,7 @@ def _layer(
     resamples: int,
     confidence: float,
     seed: int,
-    differences: dict[str, list[str]],
+    differences: dict[str, list[Difference]],
 ) -> LayerAgreement:
     table = np.array(list(counts.values()) or [(0, 0, 0, 0)], dtype=float)
     estimate = float(_f1(table.sum(axis=0, keepdims=True))[0])
@@ -94,23 +128,23 @@ def _layer(
     )
 
 
-def _token_sets(sentence: UmrSentence) -> dict[tuple[int, ...], str]:
-    """Each aligned token set of ``sentence`` and the place of (the first)
-    alignment line that writes it (``file:line:col: s2b2: 3-4``)."""
-    sets: dict[tuple[int, ...], str] = {}
+def _token_sets(sentence: UmrSentence) -> dict[tuple[int, ...], tuple[Span, str]]:
+    """Each aligned token set of ``sentence``, the place of (the first)
+    alignment line that writes it, and that line (``s2b2: 3-4``)."""
+    sets: dict[tuple[int, ...], tuple[Span, str]] = {}
     for line in sentence.alignments:
         tokens = tuple(
             sorted({i for a, b in line.ranges for i in range(a, b + 1) if i > 0})
         )
         if tokens and tokens not in sets:
             written = sentence.text_of(line.start, line.end).strip()
-            sets[tokens] = f"{sentence.span_of(line.start, line.end)}: {written}"
+            sets[tokens] = sentence.span_of(line.start, line.end), written
     return sets
 
 
 def _word_differences(
     reference: UmrSentence | None, candidate: UmrSentence | None
-) -> tuple[tuple[int, int, int, int], list[str]]:
+) -> tuple[tuple[int, int, int, int], list[Difference]]:
     """The words layer of one sentence: (correct, candidate, found,
     reference) tokens, and each token run only one side has, at its place."""
     ours = reference.words if reference is not None else []
@@ -128,9 +162,15 @@ def _word_differences(
             if words and sentence is not None:
                 place = sentence.span_of(words[0].start, words[-1].end)
                 text = " ".join(w.text for w in words)
-                lines.append(f"{place}: words {kind}: {text!r}")
+                lines.append(Difference.at(place, f"words {kind}: {text!r}"))
     matched = sum(block.size for block in matcher.get_matching_blocks())
     return (matched, len(theirs), matched, len(ours)), lines
+
+
+def _alignment(written: tuple[Span, str], kind: str) -> Difference:
+    """An aligned token set only one annotator has, at its alignment line."""
+    place, line = written
+    return Difference.at(place, f"{line}: alignment {kind}")
 
 
 def pair_layers(
@@ -145,9 +185,9 @@ def pair_layers(
     theirs = {sentence_key(s): s for s in second.sentences}
     keys = list(dict.fromkeys([*ours, *theirs]))
     aligned: dict[str, tuple[int, int, int, int]] = {}
-    realigned: dict[str, list[str]] = {}
+    realigned: dict[str, list[Difference]] = {}
     tokens: dict[str, tuple[int, int, int, int]] = {}
-    retokenized: dict[str, list[str]] = {}
+    retokenized: dict[str, list[Difference]] = {}
     for key in keys:
         tokens[key], lines = _word_differences(ours.get(key), theirs.get(key))
         if lines:
@@ -156,10 +196,10 @@ def pair_layers(
         b = _token_sets(theirs[key]) if key in theirs else {}
         common = len(a.keys() & b.keys())
         aligned[key] = (common, len(b), common, len(a))
-        lines = [f"{a[t]}: alignment missing" for t in a if t not in b]
-        lines += [f"{b[t]}: alignment extra" for t in b if t not in a]
-        if lines:
-            realigned[key] = lines
+        differ = [_alignment(a[t], "missing") for t in a if t not in b]
+        differ += [_alignment(b[t], "extra") for t in b if t not in a]
+        if differ:
+            realigned[key] = differ
     layers = {
         "words": _layer("words", tokens, resamples, confidence, seed, retokenized),
         "alignment": _layer(
@@ -171,7 +211,7 @@ def pair_layers(
         score = scores.groups[group]
         extra: dict[str, int] = {}
         missing: dict[str, int] = {}
-        differences: dict[str, list[str]] = {}
+        differences: dict[str, list[Difference]] = {}
         for kind, triples, tally in (
             ("missing", score.missing, missing), ("extra", score.extra, extra)
         ):
@@ -179,7 +219,7 @@ def pair_layers(
                 key = sentence_key(triple.sentence)
                 tally[key] = tally.get(key, 0) + 1
                 differences.setdefault(key, []).append(
-                    f"{triple.where}: {group} {kind}: {triple}"
+                    Difference.at_place(triple.where, f"{group} {kind}: {triple}")
                 )
         counts = {}
         for key in keys:
@@ -228,7 +268,7 @@ class LayerDisagreement:
     b: str
     layer: str
     f1: float
-    lines: list[str]
+    lines: list[Difference]
 
 
 @dataclass(slots=True)
@@ -237,6 +277,8 @@ class QueuedSentence:
 
     key: str
     disagreements: list[LayerDisagreement]
+    #: the sentence's words (the first annotator's that has the sentence)
+    text: str | None = None
 
     @property
     def lowest(self) -> float:
@@ -245,14 +287,18 @@ class QueuedSentence:
 
 def layer_queue(
     pairs: Sequence[tuple[str, str, dict[str, LayerAgreement]]],
+    texts: Mapping[str, str | None] | None = None,
 ) -> list[QueuedSentence]:
     """The sentences annotators disagree on in words, alignment, temporal,
-    modal or coref, lowest F1 first (then in sentence order)."""
+    modal or coref, lowest F1 first (then in sentence order); ``texts``:
+    sentence key -> its words (:attr:`QueuedSentence.text`)."""
+    texts = texts or {}
     found: dict[str, QueuedSentence] = {}
     for a, b, layers in pairs:
         for name, layer in layers.items():
             for key, lines in layer.differences.items():
-                found.setdefault(key, QueuedSentence(key, [])).disagreements.append(
+                queued = found.setdefault(key, QueuedSentence(key, [], texts.get(key)))
+                queued.disagreements.append(
                     LayerDisagreement(a, b, name, layer.sentence_f1(key), lines)
                 )
 

@@ -37,8 +37,13 @@ def test_text_report() -> None:
     assert "agreement per aspect" in out and "negation" in out
     queue = out[out.index("adjudication queue") :].splitlines()
     assert queue[1] == "sentence 3  mean 0.4730  please do not touch!"
-    assert queue[2] == "  annot1 vs annot4  F1 0.2222  (- annot1 only, + annot4 only)"
-    assert "    - 28:8  (t :polarity -)" in queue
+    # where each annotator's graph is, and each change's file: what to open
+    first, fourth = FILES[0], FILES[3]
+    assert queue[2].startswith(f"  graphs: {first}:25:1 (annot1), ")
+    assert queue[2].endswith(f", {fourth}:25:1 (annot4)")
+    assert queue[3] == "  annot1 vs annot4  F1 0.2222  (- annot1 only, + annot4 only)"
+    assert f"    - {first}:28:8  (t :polarity -)" in queue
+    assert f"    ~ {first}:25:2 -> {fourth}:25:2  (y / you) -> (t / touch-01)" in queue
     assert "sentence 4" not in out  # --top 1
 
 
@@ -73,7 +78,43 @@ def test_json_schema() -> None:
     first = report["sentences"][0]
     assert first["id"] == "sentence 3" and first["min_f1"] < first["mean_f1"]
     assert first["pairs"][0]["changes"][0]["change"] in {"removed", "added", "relabel"}
+    assert first["snt"] == "please do not touch!"
+    assert first["places"][0] == {
+        "annotator": "annot1", "file": str(FILES[0]), "line": 25, "column": 1,
+    }  # fmt: skip
+    (pair,) = [p for p in first["pairs"] if (p["a"], p["b"]) == ("annot1", "annot4")]
+    assert {
+        "change": "removed",
+        "old": {
+            "file": str(FILES[0]),
+            "text": "(t :polarity -)",
+            "triple": ["t", ":polarity", "-"],
+            "line": 28,
+            "column": 8,
+        },
+        "new": None,
+    } in pair["changes"]
+    relabel = next(c for c in pair["changes"] if c["change"] == "relabel")
+    assert (relabel["old"]["file"], relabel["new"]["file"]) == tuple(
+        map(str, (FILES[0], FILES[3]))
+    )
     assert report["sentences"][-1]["missing"] == ["annot1", "annot3", "annot4"]
+
+
+def test_a_sentence_without_snt_shows_its_tokens(tmp_path: Path) -> None:
+    bio = Path(__file__).parents[1] / "data" / "bio_aligned"
+    first = bio / "alignment-release-dev-bio.first100.txt"
+    text = first.read_text(encoding="utf-8")
+    assert "# ::snt" not in text  # ::tok only
+    second = tmp_path / "second.txt"
+    second.write_text(text.replace("(g / gene)", "(g / protein)", 1), encoding="utf-8")
+    result = run(first, second, "--top", "1", "--resamples", "50")
+    assert result.exit_code == 0, result.output
+    queue = result.stdout[result.stdout.index("adjudication queue") :].splitlines()
+    assert queue[1].startswith("a_pmid_2488_5690.10  mean 0.9")
+    assert queue[1].endswith("in the absence of growth factors .")
+    relabel = f"    ~ {first}:12:25 -> {second}:12:25  (g / gene) -> (g / protein)"
+    assert relabel in queue
 
 
 def test_csv_queue() -> None:

@@ -124,7 +124,7 @@ def _lowest_sentences(
             key,
             places[key],
             layer.sentence_f1(key),
-            changes=tuple(layer.differences[key]),
+            changes=tuple(map(str, layer.differences[key])),
         )
         for key in keys
     )
