@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from functools import partial
+from typing import Final
 
 from ..collector import collector_paused
 from ..findings import Finding, Related, Severity
@@ -72,7 +73,6 @@ _FAST_TOKEN_RE = re.compile(
     r"\s*(" + "|".join((STRING, r"[()/]", ROLE, ALIGNMENT, SYMBOL, r"\S")) + ")"
 )
 _NOT_SYMBOL_START = frozenset('()/:"~')
-_BLOCK_RE = re.compile(r"(?:^[^\S\n]*\S[^\n]*(?:\n|\Z))+", re.MULTILINE)
 
 Token = tuple[str, int, int]  # kind, start, end
 _PendingRole = tuple[str, int, int, str]  # role, start, end, its alignment
@@ -175,8 +175,18 @@ class _EntryParser:
         pending: list[Token] | None = None  # a block for the full parser
         depth = 0  # parentheses left open by ``pending``
         stop = len(text) if end is None else end
-        for match in _BLOCK_RE.finditer(text, start, stop):
-            start, end = match.span()
+        at = start
+        while at < stop:
+            start = at
+            at = _line_after(text, start, stop)
+            if _is_blank(text, start, at):
+                continue  # blank lines between blocks
+            while at < stop:
+                following = _line_after(text, at, stop)
+                if _is_blank(text, at, following):
+                    break
+                at = following
+            end = at
             first = start
             while text[first] in " \t\r\f\v":
                 first += 1
@@ -313,8 +323,7 @@ class _EntryParser:
         )
         for token in header:
             entry.comments.append((token[1], token[2]))
-            if self.is_metadata(token):
-                self.read_metadata(entry, token)
+            self.read_metadata(entry, token)  # nothing for a plain comment
         self.entries.append(entry)
         return entry
 
@@ -631,6 +640,26 @@ def _graph_offsets(source: SourceText, start: int, end: int) -> list[Offsets]:
     return parser.offsets
 
 
+def _line_after(text: str, start: int, stop: int) -> int:
+    """Where the line starting at ``start`` ends, its newline included
+    (``stop`` for a last line without one)."""
+    newline = text.find("\n", start, stop)
+    return stop if newline < 0 else newline + 1
+
+
+def _is_blank(text: str, start: int, end: int) -> bool:
+    """Whether the line ``text[start:end]`` (from :func:`_line_after`) holds
+    only white space, as ``str.isspace`` (and the regex ``\\s``) say: a
+    block of graph text ends before it. Its first and last characters
+    decide most lines at once."""
+    last = end - 1 if text[end - 1] == "\n" else end
+    return last == start or (
+        text[start].isspace()
+        and text[last - 1].isspace()
+        and text[start:last].isspace()
+    )
+
+
 def _depth(tokens: list[Token], depth: int) -> int:
     """Open parentheses after ``tokens``, starting from ``depth``."""
     for kind, _, _ in tokens:
@@ -673,7 +702,9 @@ def _split_was_exact(body: str, triples: list[Triple], kinds: list[TripleKind]) 
     return colons == len(triples) - nodes and slashes == nodes
 
 
-_AFTER_NOTHING, _AFTER_ROLE, _AFTER_TARGET = 0, 1, 2
+_AFTER_NOTHING: Final = 0
+_AFTER_ROLE: Final = 1
+_AFTER_TARGET: Final = 2
 
 
 def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
@@ -684,7 +715,9 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
     Mirrors :class:`_GraphParser` on the texts it accepts (checked on every
     shared corpus by the tests); anything unusual (an error, a second
     graph, a stray token, a role named ``:instance``) returns None and the
-    full parser takes over. Written for speed: one pass, no helper calls.
+    full parser takes over. Written for speed: one pass, no helper calls,
+    an index into the list (compiled, a C loop; an iterator and ``next``
+    would be calls into the interpreter).
     """
     triples: list[Triple] = []
     kinds: list[TripleKind] = []
@@ -692,75 +725,80 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
     stack: list[str] = []
     variables: set[str] = set()
     targets: list[int] = []  # triples whose target may be a variable
-    role: str | None = None
+    role = ""  # the role read and not yet given its target ("": none)
+    parent = ""  # the variable of the innermost open node
     # what an alignment token read right now would align: the role just
     # read, the last triple's target, or nothing (an int: cheaper than
     # building the alignment key for every token)
     after = _AFTER_NOTHING
     not_symbol = _NOT_SYMBOL_START
     relation, instance = TripleKind.RELATION, TripleKind.INSTANCE
-    rest = iter(tokens)
-    try:
-        for token in rest:
-            first = token[0]
-            if first == ":":
-                if role is not None or not stack or token == INSTANCE:
-                    return None
-                role = token
-                after = _AFTER_ROLE
-            elif first == "(":
-                variable, slash, concept = next(rest), next(rest), next(rest)
-                if (
-                    slash != "/"
-                    or variable[0] in not_symbol
-                    or concept[0] in not_symbol
-                    and (concept[0] != '"' or len(concept) == 1)
-                ):
-                    return None
-                if role is not None:
-                    triples.append((stack[-1], role, variable))
-                    kinds.append(relation)
-                    role = None
-                elif stack:
-                    return None
-                after = _AFTER_TARGET
-                triples.append((variable, INSTANCE, concept))
-                kinds.append(instance)
-                stack.append(variable)
-                variables.add(variable)
-            elif first == ")":
-                if role is not None or not stack:
-                    return None
-                stack.pop()
-                after = _AFTER_NOTHING
-                if not stack:
-                    if next(rest, None) is not None:
-                        return None
-                    for index in targets:
-                        if triples[index][2] in variables:
-                            kinds[index] = relation
-                    return triples, kinds, alignments
-            elif first == "~":
-                if after == _AFTER_NOTHING or len(token) == 1:
-                    return None
-                if after == _AFTER_ROLE:  # its triple is the next one
-                    alignments[(len(triples), "role")] = token
-                else:
-                    alignments[(len(triples) - 1, "target")] = token
-                after = _AFTER_NOTHING
-            elif role is not None and (
-                first not in not_symbol or first == '"' and len(token) > 1
-            ):
-                after = _AFTER_TARGET
-                if first != '"':
-                    targets.append(len(triples))
-                triples.append((stack[-1], role, token))
-                kinds.append(TripleKind.ATTRIBUTE)
-                role = None
-            else:
+    attribute = TripleKind.ATTRIBUTE
+    count = len(tokens)
+    i = 0
+    while i < count:
+        token = tokens[i]
+        i += 1
+        first = token[0]
+        if first == ":":
+            if role or not stack or token == INSTANCE:
                 return None
-    except StopIteration:  # the text ended inside a node
-        return None
+            role = token
+            after = _AFTER_ROLE
+        elif first == "(":
+            if i + 3 > count:
+                return None  # the text ended inside a node
+            variable, concept = tokens[i], tokens[i + 2]
+            if (
+                tokens[i + 1] != "/"
+                or variable[0] in not_symbol
+                or concept[0] in not_symbol
+                and (concept[0] != '"' or len(concept) == 1)
+            ):
+                return None
+            i += 3
+            if role:
+                triples.append((parent, role, variable))
+                kinds.append(relation)
+                role = ""
+            elif stack:
+                return None
+            after = _AFTER_TARGET
+            triples.append((variable, INSTANCE, concept))
+            kinds.append(instance)
+            stack.append(variable)
+            parent = variable
+            variables.add(variable)
+        elif first == ")":
+            if role or not stack:
+                return None
+            stack.pop()
+            after = _AFTER_NOTHING
+            if not stack:
+                if i < count:
+                    return None
+                for index in targets:
+                    if triples[index][2] in variables:
+                        kinds[index] = relation
+                return triples, kinds, alignments
+            parent = stack[-1]
+        elif first == "~":
+            if after == _AFTER_NOTHING or len(token) == 1:
+                return None
+            if after == _AFTER_ROLE:  # its triple is the next one
+                alignments[(len(triples), "role")] = token
+            else:
+                alignments[(len(triples) - 1, "target")] = token
+            after = _AFTER_NOTHING
+        elif role and (first not in not_symbol or first == '"' and len(token) > 1):
+            after = _AFTER_TARGET
+            if first != '"':
+                targets.append(len(triples))
+            triples.append((parent, role, token))
+            kinds.append(attribute)
+            role = ""
+        else:
+            return None
     return None  # the top node was never closed
 
 
