@@ -161,6 +161,10 @@ class _EntryParser:
         self.entries: list[Entry] = []
         self.orphans: list[Finding] = []
         self.first_index = first_index  # Entry.index of the first entry
+        #: the tokens of blocks for the full parser, kept while the next
+        #: block may continue their graph
+        self.pending: list[Token] | None = None
+        self.depth = 0  # parentheses left open by ``pending``
 
     def error(self, code: str, message: str, start: int, end: int) -> Finding:
         return Finding(code, message, Severity.ERROR, Span(self.source, start, end))
@@ -170,47 +174,59 @@ class _EntryParser:
     def parse(
         self, start: int = 0, end: int | None = None
     ) -> tuple[list[Entry], list[Finding]]:
-        """Entries of ``text[start:end]``; ``start`` must be a line start."""
+        """Entries of ``text[start:end]``; ``start`` must be a line start.
+
+        The text is walked line by line (``str.find``); a line of white
+        space only (as ``str.isspace`` and the regex ``\\s`` say) ends a
+        block; its first and last characters decide most lines at once.
+        """
         text = self.text
-        pending: list[Token] | None = None  # a block for the full parser
-        depth = 0  # parentheses left open by ``pending``
         stop = len(text) if end is None else end
+        block = -1  # where the block being walked started (-1: none)
         at = start
         while at < stop:
-            start = at
-            at = _line_after(text, start, stop)
-            if _is_blank(text, start, at):
-                continue  # blank lines between blocks
-            while at < stop:
-                following = _line_after(text, at, stop)
-                if _is_blank(text, at, following):
-                    break
-                at = following
-            end = at
-            first = start
-            while text[first] in " \t\r\f\v":
-                first += 1
-            char = text[first]
-            continues = char != "#" and not (
-                char == "(" and _at_line_start(text, first)
-            )
-            if pending is not None and depth > 0 and continues:
-                tokens = tokenize(text, start, end)
-                pending.extend(tokens)
-                depth = _depth(tokens, depth)
-                continue
-            if pending is not None:
-                self.parse_block(pending)
-                pending = None
-            if not continues and first == start and self.fast_block(start, end):
-                continue
-            tokens = tokenize(text, start, end)
-            if tokens:
-                pending = tokens
-                depth = _depth(tokens, 0)
-        if pending is not None:
-            self.parse_block(pending)
+            newline = text.find("\n", at, stop)
+            last = stop if newline < 0 else newline  # the line's end
+            if last == at or (
+                text[at].isspace()
+                and text[last - 1].isspace()
+                and text[at:last].isspace()
+            ):
+                if block >= 0:
+                    self.read_block(block, at)
+                    block = -1
+            elif block < 0:
+                block = at
+            at = last + 1
+        if block >= 0:
+            self.read_block(block, stop)
+        if self.pending is not None:
+            self.parse_block(self.pending)
+            self.pending = None
         return self.entries, self.orphans
+
+    def read_block(self, start: int, end: int) -> None:
+        """One block: a run of non-blank lines, ``text[start:end]``."""
+        text = self.text
+        first = start
+        while text[first] in " \t\r\f\v":
+            first += 1
+        char = text[first]
+        continues = char != "#" and not (char == "(" and _at_line_start(text, first))
+        if self.pending is not None and self.depth > 0 and continues:
+            tokens = tokenize(text, start, end)
+            self.pending.extend(tokens)
+            self.depth = _depth(tokens, self.depth)
+            return
+        if self.pending is not None:
+            self.parse_block(self.pending)
+            self.pending = None
+        if not continues and first == start and self.fast_block(start, end):
+            return
+        tokens = tokenize(text, start, end)
+        if tokens:
+            self.pending = tokens
+            self.depth = _depth(tokens, 0)
 
     def fast_block(self, start: int, end: int) -> bool:
         """Read a plain block (header lines, then exactly one clean graph).
@@ -240,7 +256,7 @@ class _EntryParser:
         parsed = None
         if "~" not in body and "\\" not in body:  # no alignments, no escapes
             parsed = _fast_triples(_split_tokens(body))
-            if parsed is not None and not _split_was_exact(body, *parsed[:2]):
+            if parsed is not None and not _split_was_exact(body, parsed[0], parsed[1]):
                 parsed = None
         if parsed is None:
             parsed = _fast_triples(_FAST_TOKEN_RE.findall(body))
@@ -639,25 +655,6 @@ def _graph_offsets(source: SourceText, start: int, end: int) -> list[Offsets]:
     assert graph is not None and error is None, "fast path accepted a bad graph"
     return parser.offsets
 
-
-def _line_after(text: str, start: int, stop: int) -> int:
-    """Where the line starting at ``start`` ends, its newline included
-    (``stop`` for a last line without one)."""
-    newline = text.find("\n", start, stop)
-    return stop if newline < 0 else newline + 1
-
-
-def _is_blank(text: str, start: int, end: int) -> bool:
-    """Whether the line ``text[start:end]`` (from :func:`_line_after`) holds
-    only white space, as ``str.isspace`` (and the regex ``\\s``) say: a
-    block of graph text ends before it. Its first and last characters
-    decide most lines at once."""
-    last = end - 1 if text[end - 1] == "\n" else end
-    return last == start or (
-        text[start].isspace()
-        and text[last - 1].isspace()
-        and text[start:last].isspace()
-    )
 
 
 def _depth(tokens: list[Token], depth: int) -> int:
