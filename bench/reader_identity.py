@@ -39,33 +39,85 @@ ROOTS = (REPO.parent / "shared" / "data", REPO / "tests" / "data")
 #: what a random edit inserts (the reader's every branch: blank lines of
 #: other white space, parens, strings, comments, metadata, alignments)
 INSERTS = (
-    "\n", "\n\n", "  \n", "\t\n", "\u00a0\n", "\n \u2003\n", "\r", " ", "(",
-    ")", ":", "/", '"', '"a b"', "#", "\n# ::id x\n", "\n#c\n", "~e.1",
-    "~", "\\", "\n(", "\n)", ":ARG0", "(z / zz)", ":instance", "\u3000",
-    "\x0c", "\n   \n",
+    "\n",
+    "\n\n",
+    "  \n",
+    "\t\n",
+    "\u00a0\n",
+    "\n \u2003\n",
+    "\r",
+    " ",
+    "(",
+    ")",
+    ":",
+    "/",
+    '"',
+    '"a b"',
+    "#",
+    "\n# ::id x\n",
+    "\n#c\n",
+    "~e.1",
+    "~",
+    "\\",
+    "\n(",
+    "\n)",
+    ":ARG0",
+    "(z / zz)",
+    ":instance",
+    "\u3000",
+    "\x0c",
+    "\n   \n",
 )
 
 
 def _finding(finding: Finding) -> str:
     related = [(str(r.span), r.message) for r in finding.related]
-    return repr((str(finding.span), finding.span.end, finding.code,
-                 finding.message, finding.severity, related))
+    return repr(
+        (
+            str(finding.span),
+            finding.span.end,
+            finding.code,
+            finding.message,
+            finding.severity,
+            related,
+        )
+    )
 
 
 def _graph(graph: Graph | None) -> str:
     if graph is None:
         return "None"
-    return repr((graph.top, graph.triples, list(map(int, graph.kinds)),
-                 graph.offsets, graph.start, graph.end,
-                 sorted(graph.alignments.items())))
+    return repr(
+        (
+            graph.top,
+            graph.triples,
+            list(map(int, graph.kinds)),
+            graph.offsets,
+            graph.start,
+            graph.end,
+            sorted(graph.alignments.items()),
+        )
+    )
 
 
-def _entries(out: TextIO, label: str, entries: list[Entry],
-             orphans: list[Finding]) -> None:
+def _entries(
+    out: TextIO, label: str, entries: list[Entry], orphans: list[Finding]
+) -> None:
     out.write(f"== {label}: {len(entries)} entries\n")
     for entry in entries:
-        out.write(repr((entry.index, entry.start, entry.end, entry.graph_start,
-                        entry.metadata, entry.metadata_offsets, entry.comments)))
+        out.write(
+            repr(
+                (
+                    entry.index,
+                    entry.start,
+                    entry.end,
+                    entry.graph_start,
+                    entry.metadata,
+                    entry.metadata_offsets,
+                    entry.comments,
+                )
+            )
+        )
         out.write("\n")
         for finding in entry.errors:
             out.write(f"  E {_finding(finding)}\n")
@@ -74,8 +126,9 @@ def _entries(out: TextIO, label: str, entries: list[Entry],
         out.write(f"  O {_finding(finding)}\n")
 
 
-def _read(out: TextIO, label: str, text: str, start: int = 0,
-          end: int | None = None) -> None:
+def _read(
+    out: TextIO, label: str, text: str, start: int = 0, end: int | None = None
+) -> None:
     source = SourceText(text, label)
     _entries(out, f"{label} [{start}:{end}]", *parse_source(source, start, end))
 
@@ -100,8 +153,9 @@ def _files() -> Iterable[tuple[str, Path]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--edits", type=int, default=3000,
-                        help="randomly edited graph texts (seeded)")
+    parser.add_argument(
+        "--edits", type=int, default=3000, help="randomly edited graph texts (seeded)"
+    )
     args = parser.parse_args()
     rng = random.Random(20261127)
     samples: list[str] = []

@@ -656,7 +656,6 @@ def _graph_offsets(source: SourceText, start: int, end: int) -> list[Offsets]:
     return parser.offsets
 
 
-
 def _depth(tokens: list[Token], depth: int) -> int:
     """Open parentheses after ``tokens``, starting from ``depth``."""
     for kind, _, _ in tokens:
