@@ -29,6 +29,7 @@ E007 empty graph (metadata but no graph).
 
 from __future__ import annotations
 
+import gc
 import re
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -812,6 +813,10 @@ def parse_source(
     # go straight to the oldest generation (freeze + unfreeze: no scan)
     # instead of making the next young collection scan them all; small
     # reads (an editor's re-read of one graph) leave the generations alone.
+    # A caller that paused it already (the UMR reader, once a graph block)
+    # is not made to pay for a context manager each time.
+    if not gc.isenabled():
+        return _EntryParser(source, first_index).parse(start, end)
     stop = len(source.text) if end is None else end
     with collector_paused(promote=stop - start >= _PROMOTE_AFTER):
         return _EntryParser(source, first_index).parse(start, end)
