@@ -29,9 +29,11 @@ E007 empty graph (metadata but no graph).
 
 from __future__ import annotations
 
+import gc
 import re
 from dataclasses import dataclass, field, replace
 from functools import partial
+from typing import Final
 
 from ..collector import collector_paused
 from ..findings import Finding, Related, Severity
@@ -72,7 +74,6 @@ _FAST_TOKEN_RE = re.compile(
     r"\s*(" + "|".join((STRING, r"[()/]", ROLE, ALIGNMENT, SYMBOL, r"\S")) + ")"
 )
 _NOT_SYMBOL_START = frozenset('()/:"~')
-_BLOCK_RE = re.compile(r"(?:^[^\S\n]*\S[^\n]*(?:\n|\Z))+", re.MULTILINE)
 
 Token = tuple[str, int, int]  # kind, start, end
 _PendingRole = tuple[str, int, int, str]  # role, start, end, its alignment
@@ -161,6 +162,10 @@ class _EntryParser:
         self.entries: list[Entry] = []
         self.orphans: list[Finding] = []
         self.first_index = first_index  # Entry.index of the first entry
+        #: the tokens of blocks for the full parser, kept while the next
+        #: block may continue their graph
+        self.pending: list[Token] | None = None
+        self.depth = 0  # parentheses left open by ``pending``
 
     def error(self, code: str, message: str, start: int, end: int) -> Finding:
         return Finding(code, message, Severity.ERROR, Span(self.source, start, end))
@@ -170,37 +175,59 @@ class _EntryParser:
     def parse(
         self, start: int = 0, end: int | None = None
     ) -> tuple[list[Entry], list[Finding]]:
-        """Entries of ``text[start:end]``; ``start`` must be a line start."""
+        """Entries of ``text[start:end]``; ``start`` must be a line start.
+
+        The text is walked line by line (``str.find``); a line of white
+        space only (as ``str.isspace`` and the regex ``\\s`` say) ends a
+        block; its first and last characters decide most lines at once.
+        """
         text = self.text
-        pending: list[Token] | None = None  # a block for the full parser
-        depth = 0  # parentheses left open by ``pending``
         stop = len(text) if end is None else end
-        for match in _BLOCK_RE.finditer(text, start, stop):
-            start, end = match.span()
-            first = start
-            while text[first] in " \t\r\f\v":
-                first += 1
-            char = text[first]
-            continues = char != "#" and not (
-                char == "(" and _at_line_start(text, first)
-            )
-            if pending is not None and depth > 0 and continues:
-                tokens = tokenize(text, start, end)
-                pending.extend(tokens)
-                depth = _depth(tokens, depth)
-                continue
-            if pending is not None:
-                self.parse_block(pending)
-                pending = None
-            if not continues and first == start and self.fast_block(start, end):
-                continue
-            tokens = tokenize(text, start, end)
-            if tokens:
-                pending = tokens
-                depth = _depth(tokens, 0)
-        if pending is not None:
-            self.parse_block(pending)
+        block = -1  # where the block being walked started (-1: none)
+        at = start
+        while at < stop:
+            newline = text.find("\n", at, stop)
+            last = stop if newline < 0 else newline  # the line's end
+            if last == at or (
+                text[at].isspace()
+                and text[last - 1].isspace()
+                and text[at:last].isspace()
+            ):
+                if block >= 0:
+                    self.read_block(block, at)
+                    block = -1
+            elif block < 0:
+                block = at
+            at = last + 1
+        if block >= 0:
+            self.read_block(block, stop)
+        if self.pending is not None:
+            self.parse_block(self.pending)
+            self.pending = None
         return self.entries, self.orphans
+
+    def read_block(self, start: int, end: int) -> None:
+        """One block: a run of non-blank lines, ``text[start:end]``."""
+        text = self.text
+        first = start
+        while text[first] in " \t\r\f\v":
+            first += 1
+        char = text[first]
+        continues = char != "#" and not (char == "(" and _at_line_start(text, first))
+        if self.pending is not None and self.depth > 0 and continues:
+            tokens = tokenize(text, start, end)
+            self.pending.extend(tokens)
+            self.depth = _depth(tokens, self.depth)
+            return
+        if self.pending is not None:
+            self.parse_block(self.pending)
+            self.pending = None
+        if not continues and first == start and self.fast_block(start, end):
+            return
+        tokens = tokenize(text, start, end)
+        if tokens:
+            self.pending = tokens
+            self.depth = _depth(tokens, 0)
 
     def fast_block(self, start: int, end: int) -> bool:
         """Read a plain block (header lines, then exactly one clean graph).
@@ -230,7 +257,7 @@ class _EntryParser:
         parsed = None
         if "~" not in body and "\\" not in body:  # no alignments, no escapes
             parsed = _fast_triples(_split_tokens(body))
-            if parsed is not None and not _split_was_exact(body, *parsed[:2]):
+            if parsed is not None and not _split_was_exact(body, parsed[0], parsed[1]):
                 parsed = None
         if parsed is None:
             parsed = _fast_triples(_FAST_TOKEN_RE.findall(body))
@@ -313,8 +340,7 @@ class _EntryParser:
         )
         for token in header:
             entry.comments.append((token[1], token[2]))
-            if self.is_metadata(token):
-                self.read_metadata(entry, token)
+            self.read_metadata(entry, token)  # nothing for a plain comment
         self.entries.append(entry)
         return entry
 
@@ -673,7 +699,9 @@ def _split_was_exact(body: str, triples: list[Triple], kinds: list[TripleKind]) 
     return colons == len(triples) - nodes and slashes == nodes
 
 
-_AFTER_NOTHING, _AFTER_ROLE, _AFTER_TARGET = 0, 1, 2
+_AFTER_NOTHING: Final = 0
+_AFTER_ROLE: Final = 1
+_AFTER_TARGET: Final = 2
 
 
 def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
@@ -684,7 +712,9 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
     Mirrors :class:`_GraphParser` on the texts it accepts (checked on every
     shared corpus by the tests); anything unusual (an error, a second
     graph, a stray token, a role named ``:instance``) returns None and the
-    full parser takes over. Written for speed: one pass, no helper calls.
+    full parser takes over. Written for speed: one pass, no helper calls,
+    an index into the list (compiled, a C loop; an iterator and ``next``
+    would be calls into the interpreter).
     """
     triples: list[Triple] = []
     kinds: list[TripleKind] = []
@@ -692,75 +722,80 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
     stack: list[str] = []
     variables: set[str] = set()
     targets: list[int] = []  # triples whose target may be a variable
-    role: str | None = None
+    role = ""  # the role read and not yet given its target ("": none)
+    parent = ""  # the variable of the innermost open node
     # what an alignment token read right now would align: the role just
     # read, the last triple's target, or nothing (an int: cheaper than
     # building the alignment key for every token)
     after = _AFTER_NOTHING
     not_symbol = _NOT_SYMBOL_START
     relation, instance = TripleKind.RELATION, TripleKind.INSTANCE
-    rest = iter(tokens)
-    try:
-        for token in rest:
-            first = token[0]
-            if first == ":":
-                if role is not None or not stack or token == INSTANCE:
-                    return None
-                role = token
-                after = _AFTER_ROLE
-            elif first == "(":
-                variable, slash, concept = next(rest), next(rest), next(rest)
-                if (
-                    slash != "/"
-                    or variable[0] in not_symbol
-                    or concept[0] in not_symbol
-                    and (concept[0] != '"' or len(concept) == 1)
-                ):
-                    return None
-                if role is not None:
-                    triples.append((stack[-1], role, variable))
-                    kinds.append(relation)
-                    role = None
-                elif stack:
-                    return None
-                after = _AFTER_TARGET
-                triples.append((variable, INSTANCE, concept))
-                kinds.append(instance)
-                stack.append(variable)
-                variables.add(variable)
-            elif first == ")":
-                if role is not None or not stack:
-                    return None
-                stack.pop()
-                after = _AFTER_NOTHING
-                if not stack:
-                    if next(rest, None) is not None:
-                        return None
-                    for index in targets:
-                        if triples[index][2] in variables:
-                            kinds[index] = relation
-                    return triples, kinds, alignments
-            elif first == "~":
-                if after == _AFTER_NOTHING or len(token) == 1:
-                    return None
-                if after == _AFTER_ROLE:  # its triple is the next one
-                    alignments[(len(triples), "role")] = token
-                else:
-                    alignments[(len(triples) - 1, "target")] = token
-                after = _AFTER_NOTHING
-            elif role is not None and (
-                first not in not_symbol or first == '"' and len(token) > 1
-            ):
-                after = _AFTER_TARGET
-                if first != '"':
-                    targets.append(len(triples))
-                triples.append((stack[-1], role, token))
-                kinds.append(TripleKind.ATTRIBUTE)
-                role = None
-            else:
+    attribute = TripleKind.ATTRIBUTE
+    count = len(tokens)
+    i = 0
+    while i < count:
+        token = tokens[i]
+        i += 1
+        first = token[0]
+        if first == ":":
+            if role or not stack or token == INSTANCE:
                 return None
-    except StopIteration:  # the text ended inside a node
-        return None
+            role = token
+            after = _AFTER_ROLE
+        elif first == "(":
+            if i + 3 > count:
+                return None  # the text ended inside a node
+            variable, concept = tokens[i], tokens[i + 2]
+            if (
+                tokens[i + 1] != "/"
+                or variable[0] in not_symbol
+                or concept[0] in not_symbol
+                and (concept[0] != '"' or len(concept) == 1)
+            ):
+                return None
+            i += 3
+            if role:
+                triples.append((parent, role, variable))
+                kinds.append(relation)
+                role = ""
+            elif stack:
+                return None
+            after = _AFTER_TARGET
+            triples.append((variable, INSTANCE, concept))
+            kinds.append(instance)
+            stack.append(variable)
+            parent = variable
+            variables.add(variable)
+        elif first == ")":
+            if role or not stack:
+                return None
+            stack.pop()
+            after = _AFTER_NOTHING
+            if not stack:
+                if i < count:
+                    return None
+                for index in targets:
+                    if triples[index][2] in variables:
+                        kinds[index] = relation
+                return triples, kinds, alignments
+            parent = stack[-1]
+        elif first == "~":
+            if after == _AFTER_NOTHING or len(token) == 1:
+                return None
+            if after == _AFTER_ROLE:  # its triple is the next one
+                alignments[(len(triples), "role")] = token
+            else:
+                alignments[(len(triples) - 1, "target")] = token
+            after = _AFTER_NOTHING
+        elif role and (first not in not_symbol or first == '"' and len(token) > 1):
+            after = _AFTER_TARGET
+            if first != '"':
+                targets.append(len(triples))
+            triples.append((parent, role, token))
+            kinds.append(attribute)
+            role = ""
+        else:
+            return None
     return None  # the top node was never closed
 
 
@@ -778,6 +813,10 @@ def parse_source(
     # go straight to the oldest generation (freeze + unfreeze: no scan)
     # instead of making the next young collection scan them all; small
     # reads (an editor's re-read of one graph) leave the generations alone.
+    # A caller that paused it already (the UMR reader, once a graph block)
+    # is not made to pay for a context manager each time.
+    if not gc.isenabled():
+        return _EntryParser(source, first_index).parse(start, end)
     stop = len(source.text) if end is None else end
     with collector_paused(promote=stop - start >= _PROMOTE_AFTER):
         return _EntryParser(source, first_index).parse(start, end)

@@ -1,0 +1,63 @@
+"""Bench (not a test): the AMR reader alone, in this process, CPU seconds.
+
+Reads the 5k workload's two files (``bench/workloads.py``; 10,000 graphs)
+with :func:`amrcheck.reading.corpus.read_corpus`, and every English UMR
+file under ``../shared/data/umr`` with :func:`amrcheck.reading.umr.read_umr`
+(which reads each graph block with the AMR reader); median CPU seconds of
+``--runs``, per graph. Which build runs is whichever ``amrcheck`` is on
+the path: run it once per build, alternating, e.g.
+
+    PYTHONPATH=/tmp/main-site python bench/bench_reader.py     # before
+    PYTHONPATH=/tmp/parse-site python bench/bench_reader.py    # after
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import amrcheck.reading._parse as parse
+from amrcheck.reading.corpus import read_corpus
+from amrcheck.reading.umr import read_umr
+
+REPO = Path(__file__).resolve().parents[1]
+WORKLOAD = [
+    Path(f"/tmp/amrcheck-bench/unrelated5000.{side}.amr") for side in ("ref", "cand")
+]
+UMR = REPO.parent / "shared" / "data" / "umr" / "english"
+
+
+def _median(work: Callable[[], int], runs: int) -> tuple[float, int]:
+    seconds, count = [], 0
+    for _ in range(runs):
+        start = time.process_time()
+        count = work()
+        seconds.append(time.process_time() - start)
+        gc.collect()  # what one run left does not burden the next
+    return statistics.median(seconds), count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    build = "compiled" if not parse.__file__.endswith(".py") else "interpreted"
+    amr, graphs = _median(lambda: sum(len(read_corpus(p)) for p in WORKLOAD), args.runs)
+    files = sorted(UMR.rglob("*.umr"))
+    umr, sentences = _median(
+        lambda: sum(len(read_umr(p).sentences) for p in files), args.runs
+    )
+    print(
+        f"{build}: AMR {amr:.3f} s for {graphs} graphs "
+        f"({amr / graphs * 1e6:.1f} µs each); "
+        f"UMR {umr:.3f} s for {sentences} sentences of {len(files)} files "
+        f"({umr / sentences * 1e6:.1f} µs each)"
+    )
+
+
+if __name__ == "__main__":
+    main()
