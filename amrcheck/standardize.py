@@ -254,11 +254,7 @@ def _standardize_written(graph: Graph, options: Standardization) -> StandardGrap
             value = _known_label(labels, target, compat)
             attributes.append((index[source], name, value))
             attribute_origin.append(i)
-    if not options.multiset:
-        instances, instance_origin = _dedupe(instances, instance_origin)
-        attributes, attribute_origin = _dedupe(attributes, attribute_origin)
-        relations, relation_origin = _dedupe(relations, relation_origin)
-    return StandardGraph(
+    standard = StandardGraph(
         graph=graph,
         variables=list(index),
         instances=instances,
@@ -269,6 +265,23 @@ def _standardize_written(graph: Graph, options: Standardization) -> StandardGrap
         relation_origin=relation_origin,
         options=options,
     )
+    return standard if options.multiset else _as_sets(standard)
+
+
+def _as_sets(standard: StandardGraph) -> StandardGraph:
+    """``standard`` with each triple once (the first one's origin kept)."""
+    # two equal instance triples need a variable defined twice
+    if len(standard.instances) > len(standard.variables):
+        standard.instances, standard.instance_origin = _dedupe(
+            standard.instances, standard.instance_origin
+        )
+    standard.attributes, standard.attribute_origin = _dedupe(
+        standard.attributes, standard.attribute_origin
+    )
+    standard.relations, standard.relation_origin = _dedupe(
+        standard.relations, standard.relation_origin
+    )
+    return standard
 
 
 def _standardize_aligned(graph: Graph, options: Standardization) -> StandardGraph:
