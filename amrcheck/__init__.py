@@ -21,7 +21,6 @@ from . import _sources  # noqa: F401  (isort: skip)
 # submodule (``import amrcheck.standardize``) would otherwise set the
 # package attribute to the module and hide the function.
 from .standardize import standardize
-from .validation.validate import validate
 
 if TYPE_CHECKING:
     from .errors import (
@@ -57,6 +56,7 @@ if TYPE_CHECKING:
     from .reading.corpus import Corpus, decode, read_corpus, read_string
     from .span import SourceText, Span
     from .standardize import StandardGraph, Standardization
+    from .validation.validate import validate
     from .workflows.diff import Change, CorpusDiff, GraphDiff, diff_corpora
 
 # Names are loaded on first use (PEP 562), so that importing one module
@@ -101,6 +101,9 @@ _EXPORTS: dict[str, str] = {
     "Span": ".span",
     "StandardGraph": ".standardize",
     "Standardization": ".standardize",
+    # not a submodule's name: importing ``amrcheck.validation.validate``
+    # never hides it (it sets ``amrcheck.validation``)
+    "validate": ".validation.validate",
 }
 
 

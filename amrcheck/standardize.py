@@ -36,7 +36,6 @@ came from (``-1`` for the TOP triple), so explanations point at source.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal, TypeVar
 
 from penman.models.amr import model as _amr_model
@@ -114,7 +113,45 @@ class StandardGraph:
         return None
 
 
-@lru_cache(maxsize=8192)
+#: :func:`_role` and :func:`_label` of what was seen, per compat mode: a
+#: dict lookup where the compiled module calls no wrapper and builds no key
+#: tuple; each table starts over past :data:`_CACHE_SIZE` entries (a
+#: long-lived process meets new labels with every edit)
+_ROLES: dict[str | None, dict[str, tuple[str, bool]]] = {}
+_LABELS: dict[str | None, dict[str, str]] = {}
+_CACHE_SIZE = 1 << 14
+
+
+def _role_table(compat: str | None) -> dict[str, tuple[str, bool]]:
+    table = _ROLES.get(compat)
+    if table is None or len(table) > _CACHE_SIZE:
+        table = _ROLES[compat] = {}
+    return table
+
+
+def _label_table(compat: str | None) -> dict[str, str]:
+    table = _LABELS.get(compat)
+    if table is None or len(table) > _CACHE_SIZE:
+        table = _LABELS[compat] = {}
+    return table
+
+
+def _known_role(
+    table: dict[str, tuple[str, bool]], role: str, compat: str | None
+) -> tuple[str, bool]:
+    found = table.get(role)
+    if found is None:
+        found = table[role] = _role(role, compat)
+    return found
+
+
+def _known_label(table: dict[str, str], text: str, compat: str | None) -> str:
+    found = table.get(text)
+    if found is None:
+        found = table[text] = _label(text, compat)
+    return found
+
+
 def _role(role: str, compat: str | None) -> tuple[str, bool]:
     """(standard role without colon; whether it was inverted)."""
     if compat == "raw":
@@ -137,7 +174,6 @@ def _role(role: str, compat: str | None) -> tuple[str, bool]:
     return name, inverted
 
 
-@lru_cache(maxsize=16384)
 def _label(text: str, compat: str | None) -> str:
     if compat == "raw":
         return text
@@ -178,6 +214,7 @@ def standardize(graph: Graph, options: Standardization = STRICT) -> StandardGrap
 def _standardize_written(graph: Graph, options: Standardization) -> StandardGraph:
     """:func:`standardize` of the triples as they are (alignments aside)."""
     compat = options.compat
+    roles, labels = _role_table(compat), _label_table(compat)
     index: dict[str, int] = {}
     instances: list[tuple[int, str]] = []
     instance_origin: list[int] = []
@@ -189,7 +226,7 @@ def _standardize_written(graph: Graph, options: Standardization) -> StandardGrap
             node = index.get(var)
             if node is None:
                 node = index[var] = len(index)
-            instances.append((node, _label(concept, compat)))
+            instances.append((node, _known_label(labels, concept, compat)))
             instance_origin.append(i)
         else:
             others.append(i)
@@ -204,7 +241,7 @@ def _standardize_written(graph: Graph, options: Standardization) -> StandardGrap
     triples = graph.triples
     for i in others:
         source, role, target = triples[i]
-        name, inverted = _role(role, compat)
+        name, inverted = _known_role(roles, role, compat)
         if kinds[i] is relation_kind:
             a, b = index[source], index[target]
             relations.append((b, name, a) if inverted else (a, name, b))
@@ -214,13 +251,10 @@ def _standardize_written(graph: Graph, options: Standardization) -> StandardGrap
         else:
             if inverted:  # an inverse role cannot point at a constant: keep it
                 name = role[1:].lower()
-            attributes.append((index[source], name, _label(target, compat)))
+            value = _known_label(labels, target, compat)
+            attributes.append((index[source], name, value))
             attribute_origin.append(i)
-    if not options.multiset:
-        instances, instance_origin = _dedupe(instances, instance_origin)
-        attributes, attribute_origin = _dedupe(attributes, attribute_origin)
-        relations, relation_origin = _dedupe(relations, relation_origin)
-    return StandardGraph(
+    standard = StandardGraph(
         graph=graph,
         variables=list(index),
         instances=instances,
@@ -231,6 +265,23 @@ def _standardize_written(graph: Graph, options: Standardization) -> StandardGrap
         relation_origin=relation_origin,
         options=options,
     )
+    return standard if options.multiset else _as_sets(standard)
+
+
+def _as_sets(standard: StandardGraph) -> StandardGraph:
+    """``standard`` with each triple once (the first one's origin kept)."""
+    # two equal instance triples need a variable defined twice
+    if len(standard.instances) > len(standard.variables):
+        standard.instances, standard.instance_origin = _dedupe(
+            standard.instances, standard.instance_origin
+        )
+    standard.attributes, standard.attribute_origin = _dedupe(
+        standard.attributes, standard.attribute_origin
+    )
+    standard.relations, standard.relation_origin = _dedupe(
+        standard.relations, standard.relation_origin
+    )
+    return standard
 
 
 def _standardize_aligned(graph: Graph, options: Standardization) -> StandardGraph:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -189,34 +190,40 @@ def write_per_pair(path: Path, evaluation: Evaluation) -> None:
         path: {gap.key: "absent" if gap.absent else "unreadable" for gap in gaps}
         for path, gaps in evaluation.counted_empty.items()
     }
-    rows = (
-        {
-            "file": result.candidate,
-            "metric": result.metric,
-            "id": pair_id,
-            "precision": score.precision,
-            "recall": score.recall,
-            "f1": score.f1,
-            "graph": empty.get(result.candidate, {}).get(pair_id, "read"),
-            **{k: score.counts.get(k) for k in keys},
-        }
-        for result in evaluation.results
-        for pair_id, score in zip(result.ids, result.corpus.pairs, strict=True)
-    )
+    columns = ["file", "metric", "id", "precision", "recall", "f1", "graph", *keys]
     with path.open("w", newline="", encoding="utf-8") as handle:
         if path.suffix == ".jsonl":
-            for row in rows:
+            for values in _per_pair_values(evaluation, keys, empty):
+                row = dict(zip(columns, values, strict=True))
                 handle.write(json.dumps(row, ensure_ascii=False) + "\n")
             return
         writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
-        writer.writerow(
-            ["file", "metric", "id", "precision", "recall", "f1", "graph", *keys]
+        writer.writerow(columns)
+        # one list per row, floats as repr (every digit), None as nothing
+        writer.writerows(
+            ["" if v is None else repr(v) if isinstance(v, float) else v for v in row]
+            for row in _per_pair_values(evaluation, keys, empty)
         )
-        for row in rows:
-            writer.writerow(
-                "" if v is None else repr(v) if isinstance(v, float) else v
-                for v in row.values()
-            )
+
+
+def _per_pair_values(
+    evaluation: Evaluation, keys: list[str], empty: dict[str, dict[str, str]]
+) -> Iterator[list[Any]]:
+    """Each pair's row of :func:`write_per_pair`, in its columns' order."""
+    for result in evaluation.results:
+        graphs = empty.get(result.candidate, {})
+        for pair_id, score in zip(result.ids, result.corpus.pairs, strict=True):
+            counts = score.counts
+            yield [
+                result.candidate,
+                result.metric,
+                pair_id,
+                score.precision,
+                score.recall,
+                score.f1,
+                graphs.get(pair_id, "read"),
+                *[counts.get(k) for k in keys],
+            ]
 
 
 def _scores(out: Console, evaluation: Evaluation) -> None:

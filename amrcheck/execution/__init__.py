@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._local import Processes, default_jobs
+from ._local import Processes, can_fork, default_jobs
 from ._run import (
     Backend,
     Jobs,
@@ -48,6 +48,7 @@ __all__ = [
     "Progress",
     "Work",
     "backend_of",
+    "can_fork",
     "connect",
     "default_jobs",
     "local_processes",

@@ -18,7 +18,6 @@ itself runs on every core.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import threading
@@ -26,11 +25,11 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain
-from multiprocessing.connection import wait
-from multiprocessing.pool import AsyncResult, Pool
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from multiprocessing.pool import AsyncResult, Pool
+
     from ._run import Progress, run_work
 
 T = TypeVar("T")
@@ -50,7 +49,12 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def _can_fork() -> bool:
+def can_fork() -> bool:
+    """Whether this platform can fork worker processes."""
+    # multiprocessing (~4 ms to import) only where processes are started:
+    # a one-job run never loads it
+    import multiprocessing
+
     return "fork" in multiprocessing.get_all_start_methods()
 
 
@@ -104,6 +108,8 @@ def _workers(jobs: int, fork: bool, inherited: Any = None) -> Iterator[Pool]:
     """
     global _INHERITED
     _INHERITED = inherited
+    import multiprocessing
+
     context = multiprocessing.get_context("fork" if fork else None)
     with _sigint_held():
         pool = context.Pool(jobs, initializer=_ignore_sigint)
@@ -188,6 +194,8 @@ class _Channel:
 
     def receive(self, processes: Sequence[Any]) -> Any:
         """The next message; ``processes``: the workers that still owe one."""
+        from multiprocessing.connection import wait
+
         while not self._reader.poll():
             sentinels = [p.sentinel for p in processes]
             ready = wait([self._reader, *sentinels])
@@ -210,6 +218,8 @@ def _forked(jobs: int, inherited: Any) -> Iterator[list[Any]]:
     """
     global _INHERITED
     _INHERITED = inherited
+    import multiprocessing
+
     context = multiprocessing.get_context("fork")
     processes = [
         context.Process(target=_run_shard, args=(shard,), daemon=True)
@@ -266,7 +276,7 @@ class Processes:
                 results.append(function(item))
                 progress(1)
             return results
-        if not _can_fork():  # ship the chunks (function and items must pickle)
+        if not can_fork():  # ship the chunks (function and items must pickle)
             chunks = (items[start:end] for start, end in bounds)
             for chunk in self.batches(function, chunks, progress, None):
                 results.extend(chunk)
@@ -298,7 +308,7 @@ class Processes:
         first = next(work, None)
         if first is None:
             return  # no work, no processes
-        forking = _can_fork()
+        forking = can_fork()
         pending: deque[tuple[int, AsyncResult[list[R]]]] = deque()
         # forked workers inherit the function; only batches are pickled
         with _workers(self.jobs, forking, function if forking else None) as pool:
@@ -322,7 +332,7 @@ class Processes:
         """
         if self.jobs == 1:
             return self._here(run)
-        if not _can_fork():
+        if not can_fork():
             return self._shipped(run)
         return self._sharded(run)
 
@@ -340,6 +350,8 @@ class Processes:
             yield results
 
     def _sharded(self, run: run_work[T, R]) -> Iterator[list[R]]:
+        import multiprocessing
+
         context = multiprocessing.get_context("fork")
         channel, stop = _Channel(context), context.Event()
         run.summaries = [None] * self.jobs

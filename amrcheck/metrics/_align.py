@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import _search, _search_cache
+from . import _search
 from ._search import EPSILON
 
 if TYPE_CHECKING:
@@ -94,6 +94,9 @@ def use_compiled(wait: bool = False) -> bool:
         return False
     if _plain_only and not wait:
         return False
+    # numba's cache (platform, pickle, ...): a compiled build never loads it
+    from . import _search_cache
+
     if not wait and not _search_cache.ready():
         if not _declined and _search_cache.prepare_in_background():
             _say_preparing()

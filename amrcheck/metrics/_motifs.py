@@ -19,6 +19,46 @@ RelationMotif = tuple[InstanceMotif, str, InstanceMotif]
 Motif = Union[AttributeMotif, InstanceMotif, RelationMotif]
 
 
+#: what the reader's token rules give for what was seen (``stored_role``;
+#: a written constant's normalised value token, None for "top"; a role
+#: name normalised): plain dicts, which the compiled module reads without
+#: calling a cache wrapper; each starts over past :data:`_CACHE_SIZE`
+_ROLES: dict[str, tuple[str, bool]] = {}
+_VALUES: dict[str, str | None] = {}
+_NAMES: dict[str, str] = {}
+_CACHE_SIZE = 1 << 14
+
+
+def _stored(role: str) -> tuple[str, bool]:
+    found = _ROLES.get(role)
+    if found is None:
+        if len(_ROLES) > _CACHE_SIZE:
+            _ROLES.clear()
+        found = _ROLES[role] = stored_role(role)
+    return found
+
+
+def _value(target: str) -> str | None:
+    """The constant's value as an attribute motif has it; None for TOP's
+    value (rematch drops TOP by its value "top")."""
+    if target in _VALUES:
+        return _VALUES[target]
+    if len(_VALUES) > _CACHE_SIZE:
+        _VALUES.clear()
+    token = value_token(target)
+    found = _VALUES[target] = None if token == "top" else smatch_normalize(token)
+    return found
+
+
+def _name(name: str) -> str:
+    found = _NAMES.get(name)
+    if found is None:
+        if len(_NAMES) > _CACHE_SIZE:
+            _NAMES.clear()
+        found = _NAMES[name] = smatch_normalize(name)
+    return found
+
+
 def motif_set(  # noqa: C901 -- one pass over the triples, then the motifs
     read: Graph,
     label_of: dict[str, str],
@@ -57,7 +97,7 @@ def motif_set(  # noqa: C901 -- one pass over the triples, then the motifs
                 labels[source] = found
                 defined[source] = i
             continue
-        name, inverted = stored_role(role)
+        name, inverted = _stored(role)
         if name == "mod" and inverted and mod_of_as_mod:
             name, inverted = "domain", False  # y :mod-of x is x :mod y
         if kind is relation_kind:
@@ -65,9 +105,9 @@ def motif_set(  # noqa: C901 -- one pass over the triples, then the motifs
                 (target, name, source, i) if inverted else (source, name, target, i)
             )
         elif not inverted:
-            value = value_token(target)
-            if value != "top":  # rematch drops TOP by its value "top"
-                attribute = (smatch_normalize(name), smatch_normalize(value))
+            value = _value(target)
+            if value is not None:
+                attribute = (_name(name), value)
                 attributes.setdefault(source, []).append((attribute, i))
     out: set[Motif] = set()
     instance: dict[str, list[tuple[InstanceMotif, tuple[int, ...]]]] = {}

@@ -29,7 +29,6 @@ keystroke used to stall 12–19 s on it — so:
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import pickle
@@ -64,6 +63,8 @@ def _stamp(path: str | None) -> str:
 
 def cache_key() -> str:
     """What numba's cache of the search depends on, hashed."""
+    import hashlib  # (~2 ms: a compiled build never asks)
+
     numba = importlib.util.find_spec("numba")
     search_file = Path(__file__).with_name("_search.py")
     parts = [

@@ -127,11 +127,15 @@ class Numbering:
 
     def own(self, found: Alignment) -> Alignment:
         """``found`` (in canonical numbers) in the graphs' own node numbers."""
-        mapping = [-1] * len(found.mapping)
-        reference_node = {rank: node for node, rank in enumerate(self.reference)}
-        for node, rank in enumerate(self.candidate):
-            target = found.mapping[rank]
-            mapping[node] = reference_node[target] if target >= 0 else -1
+        # the numbers are a permutation of each graph's nodes: inverted by a list
+        reference_node = [0] * len(self.reference)
+        for node, rank in enumerate(self.reference):
+            reference_node[rank] = node
+        found_mapping = found.mapping
+        mapping = [
+            -1 if (target := found_mapping[rank]) < 0 else reference_node[target]
+            for rank in self.candidate
+        ]
         return Alignment(
             mapping, found.value, found.upper_bound, found.method, found.cut
         )

@@ -51,14 +51,13 @@ Example:
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from ..execution import Jobs, Progress, local_processes, run_work, stripe
+from ..execution import Jobs, Progress, can_fork, local_processes, run_work, stripe
 from ..graph import Graph
 from ..metrics import CorpusScore, Metric, Score, expect_pairs, score_pairs
 from ..pairing.graphs import Gap, GraphPair, PairBy, aggregate_scores
@@ -66,7 +65,6 @@ from ..pairing.parts import PartReport, merge_parts, pair_part, plan_parts
 from ..pairing.scoring import How, score_or_empty
 from ..pairing.streaming import Batch, PairingReport, PairStream, check_reports
 from ..reading.corpus import CHUNK_BYTES, Corpus, graph_count
-from ..reading.umr_corpus import umr_as_corpus
 
 if TYPE_CHECKING:  # numpy is imported only when --ci or --compare need it
     from ..metrics.aspects import AspectDefinitions
@@ -231,6 +229,16 @@ class _PairScorer:
         )
 
 
+def _umr_as_corpus(file: Corpus | str | Path) -> Corpus | str | Path:
+    """:func:`~amrcheck.reading.umr_corpus.umr_as_corpus`, whose module (UMR's
+    reader, ~4 ms to import) an AMR file by name never loads."""
+    if isinstance(file, Corpus) or str(file).lower().endswith(".amr"):
+        return file
+    from ..reading.umr_corpus import umr_as_corpus
+
+    return umr_as_corpus(file)
+
+
 def _graphs(item: tuple[int, GraphPair]) -> tuple[Graph | None, Graph | None]:
     return item[1].candidate, item[1].reference
 
@@ -337,8 +345,8 @@ def evaluate(
     if compare and len(candidates) != 2:
         raise InputError(f"--compare needs two candidate files, not {len(candidates)}")
     # UMR files: their sentence graphs, paired by sentence number
-    reference = umr_as_corpus(reference)
-    candidates = [umr_as_corpus(c) for c in candidates]
+    reference = _umr_as_corpus(reference)
+    candidates = [_umr_as_corpus(c) for c in candidates]
     smatch = next((m for m in metrics if m.name == "smatch"), None)
     definitions: AspectDefinitions = "damonte" if aspects == "damonte" else "amrcheck"
     scorer = _PairScorer(
@@ -425,7 +433,7 @@ class _Scoring:
         if (
             jobs < 2
             or self.by == "position"
-            or "fork" not in multiprocessing.get_all_start_methods()
+            or not can_fork()
             or isinstance(reference, Corpus)
             or any(isinstance(c, Corpus) for c in candidates)
         ):
