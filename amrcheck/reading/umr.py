@@ -592,7 +592,7 @@ class _SentenceReader:
             self.header_line(stripped, first, end)
         sentence.start = 0
         sentence.end = len(text.rstrip())
-        ending = text[len(text.rstrip()) :].replace("\r", "")
+        ending = text[sentence.end :].replace("\r", "")
         if ending.count("\n") < 3:
             self.note(Note.MISSING_SENTENCE_END, sentence.end, sentence.end)
         elif ending.count("\n") > 3:
@@ -656,8 +656,22 @@ class _SentenceReader:
                 )
 
     def token_lines(self, content: list[tuple[int, int]]) -> None:
+        rows = self.sentence.rows
         for start, end in content:
             line = self.text[start:end]
+            colon = line.find(":")
+            header = line[:colon]
+            if (
+                colon > 0
+                and header.isalpha()
+                and header.isascii()
+                and (colon + 1 == len(line) or line[colon + 1].isspace())
+            ):
+                # ``Words: ...``: what the pattern finds, without it
+                rows.append(
+                    Row(header, None, start, end, line[colon + 1 :], start + colon + 1)
+                )
+                continue
             match = _ROW_RE.match(line)
             if match is None:
                 self.note(Note.INVALID_LINE, start, end, "token block")
@@ -683,18 +697,30 @@ class _SentenceReader:
             return
         text = self.text
         region_start = text.rfind("\n", 0, content[0][0]) + 1
-        # lines are looked at one by one only when a line of the region
-        # (comment lines included) starts with another character
-        if _ODD_GRAPH_LINE_RE.search(text, region_start, content[-1][1]):
-            for start, end in content:
-                if text[start] not in "(:":
-                    self.note(Note.INVALID_LINE, start, end, "sentence level graph")
+        # each line's first character (a loop over the lines costs less
+        # than a pattern over the block's text)
+        for start, end in content:
+            if text[start] not in "(:":
+                self.note(Note.INVALID_LINE, start, end, "sentence level graph")
         entries, orphans = parse_source(self.source, region_start, content[-1][1])
+        if not orphans and len(entries) == 1:
+            graph = entries[0].graph
+            if graph is not None and not entries[0].errors:
+                # the common case: one graph, read
+                if graph.offsets_factory is not None:
+                    graph.offsets_factory = partial(_offsets, graph)
+                self.sentence.graph = graph
+                return
+        self.graph_entries(entries, orphans, text[region_start : content[-1][1]])
+
+    def graph_entries(
+        self, entries: list[Entry], orphans: list[Finding], region: str
+    ) -> None:
+        """The graphs and errors of a block that is not one graph read."""
         for finding in orphans:
             self.sentence.errors.append(_graph_code(finding))
         if any(entry.graph is None for entry in entries):
             # the graph cannot be read: its nodes still are, for the other blocks
-            region = text[region_start : content[-1][1]]
             self.sentence.fallback_nodes = dict(_NODE_RE.findall(region))
         _cheap_offsets(entries)
         graphs = [entry for entry in entries if entry.graph is not None or entry.errors]
@@ -758,9 +784,6 @@ class _SentenceReader:
                 self.note(Note.INVALID_LINE, start, end, "document level annotation")
         _DocumentParser(self, content[0][0], content[-1][1]).run()
 
-
-#: a line that opens with neither '(' nor ':' (white space before it skipped)
-_ODD_GRAPH_LINE_RE = re.compile(r"^[^\S\n]*[^\s(:]", re.M)
 
 #: the tokens of a graph as text (comments, strings, brackets, roles, symbols)
 _OFFSET_TOKEN_RE = re.compile(
@@ -1060,12 +1083,20 @@ def read_umr_string(text: str, path: str = "<string>") -> UmrDocument:
 def split_lines(text: str) -> list[str]:
     """``text`` cut after each ``\\n`` (only there: a form feed or a lone CR
     inside a line is not a line end, as for :class:`~amrcheck.span.SourceText`)."""
+    if not any(character in text for character in _OTHER_LINE_BREAKS):
+        # no character but '\n' ends a line for str.splitlines: it cuts alike
+        return text.splitlines(keepends=True)
     lines = text.split("\n")
     last = lines.pop()
     result = [line + "\n" for line in lines]
     if last:
         result.append(last)
     return result
+
+
+#: the characters other than ``\\n`` that end a line for :meth:`str.splitlines`
+#: (one search for each costs less than a pattern of them all)
+_OTHER_LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 #: bytes read at a time by :func:`iter_umr_file`

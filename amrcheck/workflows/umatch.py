@@ -155,7 +155,8 @@ class _Node:
         self.aligned: tuple[int, ...] = ()
         self.words: list[str] = _NO_WORDS
         self.text_length = -1  # not measured yet
-        self.links: dict[str, None] = {}  # partner variables, ordered
+        #: partner variables, ordered (a dict of its own once linked)
+        self.links: dict[str, None] = _NO_LINKS
         self.ambiguous = False
         # what the linking asks again and again, found once when the
         # sentence is read (a node's concept and relations do not change;
@@ -206,6 +207,13 @@ class _Node:
         )
         return f"name[{' '.join(value for _, value in ops)}]"
 
+    def mapped_size(self) -> int:
+        """How many :meth:`mapped_counts` counts (without counting them)."""
+        size = self.fixed_size
+        for _, target in self.node_relations:
+            size += len(target.links) or 1  # no partner: UNMAPPED, once
+        return size
+
     def mapped_counts(self) -> tuple[dict[_Key, int], int]:
         """The node's concept and kept relations, values that are nodes of
         the sentence read as their partners (each partner once; no partner:
@@ -224,6 +232,9 @@ class _Node:
 
 
 _NO_PARTNER = {UNMAPPED: None}
+#: the links of a node not linked yet (never changed: :func:`_link` gives a
+#: node its own dict)
+_NO_LINKS: dict[str, None] = {}
 _NO_WORDS: list[str] = []
 _NO_COUNTS: dict[_Key, int] = {}
 _NO_NODE_RELATIONS: list[tuple[str, _Node]] = []
@@ -333,19 +344,21 @@ class _Filter:
         return name in self.exclude
 
 
-def _found(node: _Node, other: _Node | None) -> tuple[int, int, int]:
+def _found(node: _Node, other: _Node) -> tuple[int, int, int]:
     """(found, of the node's, of the other's) concept and relations, the
     node's values that are nodes read as their partners."""
     mine, size = node.mapped_counts()
-    if other is None:
-        return 0, size, 0
-    theirs = other.unmapped_counts
+    return _found_in(mine, other.unmapped_counts), size, other.unmapped_size
+
+
+def _found_in(mine: dict[_Key, int], theirs: dict[_Key, int]) -> int:
+    """How many of the counted keys ``mine`` are among ``theirs``."""
     found = 0
     for key, count in mine.items():
         available = theirs.get(key)
         if available:
             found += count if count < available else available
-    return found, size, other.unmapped_size
+    return found
 
 
 def _names_in_common(node: _Node, other: _Node) -> int:
@@ -399,6 +412,9 @@ def _ambiguous_links(node: _Node, others: dict[str, _Node], into: list[_Link]) -
     if len(links) < 2:
         return
     node.ambiguous = True
+    # the node's side of every link, made once (its partners' links are fixed
+    # for this round)
+    mine, _ = node.mapped_counts()
     for partner in sorted(links):
         other = others[partner]
         into.append(
@@ -406,7 +422,7 @@ def _ambiguous_links(node: _Node, others: dict[str, _Node], into: list[_Link]) -
                 node,
                 other,
                 node.econcept == other.econcept,
-                _found(node, other)[0],
+                _found_in(mine, other.unmapped_counts),
                 _names_in_common(node, other),
             )
         )
@@ -423,15 +439,17 @@ def _link(reference: _Sentence, candidate: _Sentence) -> None:
             by_token.setdefault(token, []).append(node)
     # the order links are made in does not matter: they are read sorted
     for node in reference.nodes.values():
-        for token in node.tokens or ():
-            for other in by_token.get(token, ()):
-                node.links[other.variable] = None
-                other.links[node.variable] = None
-    for node in reference.nodes.values():
         if node.tokens is None:
-            for other in unaligned.get(node.econcept, ()):
-                node.links[other.variable] = None
-                other.links[node.variable] = None
+            others = unaligned.get(node.econcept, ())
+        else:
+            others = [o for token in node.tokens for o in by_token.get(token, ())]
+        for other in others:
+            if node.links is _NO_LINKS:
+                node.links = {}
+            if other.links is _NO_LINKS:
+                other.links = {}
+            node.links[other.variable] = None
+            other.links[node.variable] = None
     _one_to_one(reference, candidate)
 
 
@@ -573,35 +591,53 @@ def _umatch(
     return report
 
 
-def _token_sets(sentence: _Sentence) -> set[tuple[int, ...]]:
-    return {node.tokens for node in sentence.nodes.values() if node.tokens}
-
-
 def _tally(report: UmatchReport, gold: _Sentence, test: _Sentence) -> None:
     report.tokens += len(gold.tokens)
-    sets_gold, sets_test = _token_sets(gold), _token_sets(test)
+    sets_gold = _tally_reference(report, gold, test)
+    # the candidate's nodes in one pass: token sets, links, unmapped counts
+    sets_test: set[tuple[int, ...]] = set()
+    mapped = ambiguous = unmapped = 0
+    for node in test.nodes.values():
+        if node.tokens:
+            sets_test.add(node.tokens)
+        if node.ambiguous:
+            ambiguous += 1
+        if node.links:
+            mapped += 1
+        else:
+            unmapped += node.unmapped_size
+    projections = report.projections
+    projections.candidate += len(test.nodes)
+    projections.mapped_candidate += mapped
+    projections.ambiguous_candidate += ambiguous
+    report.umatch.candidate += unmapped
     aligned = report.aligned_token_sets
     aligned.correct += len(sets_gold & sets_test)
     aligned.reference += len(sets_gold)
     aligned.candidate += len(sets_test)
-    projections = report.projections
-    projections.reference += len(gold.nodes)
-    projections.candidate += len(test.nodes)
-    projections.mapped_reference += sum(1 for n in gold.nodes.values() if n.links)
-    projections.mapped_candidate += sum(1 for n in test.nodes.values() if n.links)
-    projections.ambiguous_reference += sum(
-        1 for n in gold.nodes.values() if n.ambiguous
-    )
-    projections.ambiguous_candidate += sum(
-        1 for n in test.nodes.values() if n.ambiguous
-    )
-    # sums: the order of the nodes does not matter, that of a node's partners
-    # does (the first of the best)
+
+
+def _tally_reference(
+    report: UmatchReport, gold: _Sentence, test: _Sentence
+) -> set[tuple[int, ...]]:
+    """Count the reference's nodes in one pass (token sets, links, what is
+    found on each partner); their token sets.
+
+    Sums: the order of the nodes does not matter, that of a node's partners
+    does (the first of the best).
+    """
+    sets_gold: set[tuple[int, ...]] = set()
+    mapped = ambiguous = correct = reference = candidate = unmapped = 0
     for node in gold.nodes.values():
+        if node.tokens:
+            sets_gold.add(node.tokens)
+        if node.ambiguous:
+            ambiguous += 1
         links = node.links
         if not links:
-            report.umatch.reference += _found(node, None)[1]
+            unmapped += node.mapped_size()
             continue
+        mapped += 1
         if len(links) == 1:
             best = _found(node, test.nodes[next(iter(links))])
         else:
@@ -610,13 +646,19 @@ def _tally(report: UmatchReport, gold: _Sentence, test: _Sentence) -> None:
             for result in results[1:]:
                 if result[0] > best[0]:
                     best = result
-        for counts in (report.umatch, report.mapped_triples):
-            counts.correct += best[0]
-            counts.reference += best[1]
-            counts.candidate += best[2]
-    for node in test.nodes.values():
-        if not node.links:
-            report.umatch.candidate += node.unmapped_size
+        correct += best[0]
+        reference += best[1]
+        candidate += best[2]
+    projections = report.projections
+    projections.reference += len(gold.nodes)
+    projections.mapped_reference += mapped
+    projections.ambiguous_reference += ambiguous
+    for counts in (report.umatch, report.mapped_triples):
+        counts.correct += correct
+        counts.reference += reference
+        counts.candidate += candidate
+    report.umatch.reference += unmapped
+    return sets_gold
 
 
 def _tally_document(
