@@ -255,12 +255,27 @@ class UmrSentence:
     graph: Graph | None = None
     alignments: list[AlignmentLine] = field(default_factory=list)
     document: DocumentBlock = field(default_factory=DocumentBlock)
-    blocks: dict[BlockKind, Block] = field(default_factory=dict)
+    #: (kind, heading place, start, end) of each block, in file order: the
+    #: :class:`Block` items of :attr:`blocks` are made when first asked for
+    block_places: list[tuple[BlockKind, tuple[int, int] | None, int, int]] = field(
+        default_factory=list, repr=False
+    )
+    _blocks: dict[BlockKind, Block] | None = field(default=None, repr=False)
     #: variable -> concept of a graph that could not be read (found by pattern)
     fallback_nodes: dict[str, str] = field(default_factory=dict)
     notes: list[LayoutNote] = field(default_factory=list)
     #: reading errors (graph and document-block syntax, bad alignment lines)
     errors: list[Finding] = field(default_factory=list)
+
+    @property
+    def blocks(self) -> dict[BlockKind, Block]:
+        """Where each block is, by kind (scoring never asks)."""
+        if self._blocks is None:
+            self._blocks = {
+                kind: Block(kind, heading, start, end)
+                for kind, heading, start, end in self.block_places
+            }
+        return self._blocks
 
     @property
     def words(self) -> list[Word]:
@@ -393,6 +408,7 @@ def _cut(  # noqa: C901 -- one loop, state in locals
     heading: tuple[int, int] | None = None
     content: list[tuple[int, int]] = []
     blocks: list[tuple[BlockKind, tuple[int, int] | None, list[tuple[int, int]]]] = []
+    cut_kinds = 0  # a bit for the kind of each block in blocks
     notes: list[LayoutNote] = []
     headers: list[tuple[str, int, int]] = []
     in_comments = True  # only comment lines so far in this block
@@ -451,6 +467,7 @@ def _cut(  # noqa: C901 -- one loop, state in locals
             section = tokens_kind
             offset = 0
             kind_now, heading, content, blocks = tokens_kind, None, [], []
+            cut_kinds = 0
             notes, headers = [], []
             in_comments, comments_seen = True, False
             blanks = 0
@@ -468,7 +485,8 @@ def _cut(  # noqa: C901 -- one loop, state in locals
             section = kind
             seen.add(kind)
             blocks.append((kind_now, heading, content))
-            if kind in {b[0] for b in blocks}:
+            cut_kinds |= 1 << kind_now
+            if cut_kinds & (1 << kind):
                 notes.append(
                     LayoutNote(Note.REPEATED_BLOCK, first, end, HEADINGS[kind])
                 )
@@ -485,6 +503,7 @@ def _cut(  # noqa: C901 -- one loop, state in locals
             if kind_now < document and not comment:
                 following = BlockKind(kind_now + 1)
                 blocks.append((kind_now, heading, content))
+                cut_kinds |= 1 << kind_now
                 notes.append(
                     LayoutNote(Note.MISSING_HEADING, first, end, HEADINGS[following])
                 )
@@ -597,12 +616,15 @@ class _SentenceReader:
             self.note(Note.MISSING_SENTENCE_END, sentence.end, sentence.end)
         elif ending.count("\n") > 3:
             self.note(Note.EXTRA_EMPTY_LINE, sentence.end, sentence.end)
+        present = 0  # a bit for each kind of block read
+        places = sentence.block_places
         for kind, place, content in blocks:
-            if kind in sentence.blocks:
+            if present & (1 << kind):
                 continue  # a repeated block: noted above, its content read no further
+            present |= 1 << kind
             block_start = content[0][0] if content else (place[1] if place else 0)
             block_end = content[-1][1] if content else block_start
-            sentence.blocks[kind] = Block(kind, place, block_start, block_end)
+            places.append((kind, place, block_start, block_end))
             if kind is BlockKind.TOKENS:
                 self.token_lines(content)
             elif kind is BlockKind.GRAPH:
@@ -612,7 +634,7 @@ class _SentenceReader:
             else:
                 self.document_block(content)
         for kind in _BLOCK_KINDS:
-            if kind not in sentence.blocks:
+            if not present & (1 << kind):
                 at = sentence.end
                 self.note(Note.MISSING_BLOCK, at, at, HEADINGS.get(kind, "token block"))
         return sentence
@@ -782,7 +804,18 @@ class _SentenceReader:
         for start, end in content:
             if self.text[start] not in "(:":
                 self.note(Note.INVALID_LINE, start, end, "document level annotation")
+        bare = _BARE_DOCUMENT_RE.fullmatch(self.text, content[0][0], content[-1][1])
+        if bare is not None:
+            # most sentences: what the parser reads there, without its tokens
+            block = self.sentence.document
+            block.variable, block.variable_place = bare.group(1), bare.span(1)
+            block.concept, block.concept_place = bare.group(2), bare.span(2)
+            return
         _DocumentParser(self, content[0][0], content[-1][1]).run()
+
+
+#: a document-level block without groups: ``(s1s0 / sentence)``
+_BARE_DOCUMENT_RE = re.compile(r'\(\s*([^\s()/:"]+)\s*/\s*([^\s()/:"]+)\s*\)\s*')
 
 
 #: the tokens of a graph as text (comments, strings, brackets, roles, symbols)
