@@ -448,13 +448,7 @@ def _ambiguous_links(node: _Node, others: dict[str, _Node], into: list[_Link]) -
 
 def _link(reference: _Sentence, candidate: _Sentence) -> None:
     """Link the nodes of a sentence pair one to one (see the module)."""
-    by_token: dict[int, list[_Node]] = {}
-    unaligned: dict[str, list[_Node]] = {}
-    for node in candidate.nodes.values():
-        if node.tokens is None:
-            unaligned.setdefault(node.econcept, []).append(node)
-        for token in node.tokens or ():
-            by_token.setdefault(token, []).append(node)
+    by_token, unaligned = _candidate_index(candidate)
     # the order links are made in does not matter: they are read sorted
     for node in reference.nodes.values():
         if node.tokens is None:
@@ -469,6 +463,30 @@ def _link(reference: _Sentence, candidate: _Sentence) -> None:
             node.links[other.variable] = None
             other.links[node.variable] = None
     _one_to_one(reference, candidate)
+
+
+def _candidate_index(
+    candidate: _Sentence,
+) -> tuple[dict[int, list[_Node]], dict[str, list[_Node]]]:
+    """The candidate's nodes by aligned token, and its unaligned ones by concept."""
+    by_token: dict[int, list[_Node]] = {}
+    unaligned: dict[str, list[_Node]] = {}
+    for node in candidate.nodes.values():
+        # a list made only for a key seen first (setdefault makes one a call)
+        if node.tokens is None:
+            group = unaligned.get(node.econcept)
+            if group is None:
+                unaligned[node.econcept] = [node]
+            else:
+                group.append(node)
+            continue
+        for token in node.tokens:
+            group = by_token.get(token)
+            if group is None:
+                by_token[token] = [node]
+            else:
+                group.append(node)
+    return by_token, unaligned
 
 
 def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
