@@ -148,7 +148,9 @@ class _Node:
     def __init__(self, variable: str, concept: str) -> None:
         self.variable = variable
         self.concept = concept
-        self.relations: list[tuple[str, str]] = []
+        #: every relation (name, value), unfiltered: a list of its own from
+        #: the first one on
+        self.relations: list[tuple[str, str]] = _NO_RELATIONS
         self.tokens: tuple[int, ...] | None = None  # 1-based, None: unaligned
         #: the tokens as aligned in the node's own file (before any carrying
         #: over to the reference's numbers) and that file's words: the
@@ -243,6 +245,7 @@ _NO_PARTNER = {UNMAPPED: None}
 #: node its own dict)
 _NO_LINKS: dict[str, None] = {}
 _NO_WORDS: list[str] = []
+_NO_RELATIONS: list[tuple[str, str]] = []
 #: the counts of a node without kept relations (never changed: :func:`_sentence`
 #: gives a node its own dict)
 _NO_COUNTS: dict[_Key, int] = {}
@@ -285,7 +288,10 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
             if len(target) > 1 and target[0] == '"' == target[-1]:
                 target = target[1:-1]
             key = (role, target)
-            owner.relations.append(key)
+            if owner.relations is _NO_RELATIONS:
+                owner.relations = [key]
+            else:
+                owner.relations.append(key)
             if target == "" or (ignored is not None and ignored(role)):
                 continue
             owner.unmapped_size += 1
