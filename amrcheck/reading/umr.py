@@ -730,7 +730,9 @@ class _SentenceReader:
             if graph is not None and not entries[0].errors:
                 # the common case: one graph, read
                 if graph.offsets_factory is not None:
-                    graph.offsets_factory = partial(_offsets, graph)
+                    graph.offsets_factory = partial(
+                        _offsets, graph.source.text, graph.start, graph.end
+                    )
                 self.sentence.graph = graph
                 return
         self.graph_entries(entries, orphans, text[region_start : content[-1][1]])
@@ -825,15 +827,22 @@ _OFFSET_TOKEN_RE = re.compile(
 
 
 def _cheap_offsets(entries: list[Entry]) -> None:
-    """Give the graphs the fast path read :func:`_offsets` as their factory."""
+    """Give the graphs the fast path read :func:`_offsets` as their factory
+    (which holds the graph's text and place, not the graph: no reference
+    cycle, so a graph is freed as soon as its sentence is)."""
     for entry in entries:
         graph = entry.graph
         if graph is not None and graph.offsets_factory is not None:
-            graph.offsets_factory = partial(_offsets, graph)
+            graph.offsets_factory = partial(
+                _offsets, graph.source.text, graph.start, graph.end
+            )
 
 
-def _offsets(graph: Graph) -> list[tuple[int, int, int, int]]:
-    """The offsets of a graph the fast path read, in one pass over its tokens.
+def _offsets(
+    text: str, graph_start: int, graph_end: int
+) -> list[tuple[int, int, int, int]]:
+    """The offsets of a graph the fast path read (at ``graph_start:graph_end``
+    of ``text``), in one pass over its tokens.
 
     The AMR reader would run its full parser for them; a graph the fast path
     accepted is well formed, so its triples follow its tokens: a node's
@@ -843,14 +852,13 @@ def _offsets(graph: Graph) -> list[tuple[int, int, int, int]]:
     character no token starts with) lies between. Tests check the result
     against the full parser's on the whole English release.
     """
-    text = graph.source.text
     find = text.find
     offsets: list[tuple[int, int, int, int]] = []
-    position = graph.start
+    position = graph_start
     role: tuple[int, int] | None = None
     variable = (0, 0)
     node = 0  # tokens of a node's opening seen: 1 '(', 2 variable, 3 '/'
-    for token in _OFFSET_TOKEN_RE.findall(text, graph.start, graph.end):
+    for token in _OFFSET_TOKEN_RE.findall(text, graph_start, graph_end):
         start = find(token, position)
         position = end = start + len(token)
         first = token[0]
