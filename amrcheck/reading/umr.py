@@ -806,18 +806,7 @@ class _SentenceReader:
         for start, end in content:
             if self.text[start] not in "(:":
                 self.note(Note.INVALID_LINE, start, end, "document level annotation")
-        bare = _BARE_DOCUMENT_RE.fullmatch(self.text, content[0][0], content[-1][1])
-        if bare is not None:
-            # most sentences: what the parser reads there, without its tokens
-            block = self.sentence.document
-            block.variable, block.variable_place = bare.group(1), bare.span(1)
-            block.concept, block.concept_place = bare.group(2), bare.span(2)
-            return
         _DocumentParser(self, content[0][0], content[-1][1]).run()
-
-
-#: a document-level block without groups: ``(s1s0 / sentence)``
-_BARE_DOCUMENT_RE = re.compile(r'\(\s*([^\s()/:"]+)\s*/\s*([^\s()/:"]+)\s*\)\s*')
 
 
 #: the tokens of a graph as text (comments, strings, brackets, roles, symbols)

@@ -7,7 +7,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from amrcheck.errors import InputError
@@ -397,37 +397,6 @@ def test_lines_are_cut_at_newlines_only(text: str) -> None:
     """str.splitlines cuts for texts with no other line break, the slow cut
     for the others: either way after each '\\n' only."""
     assert umr_module.split_lines(text) == _split_at_newlines(text)
-
-
-_DOCUMENT_PARTS = st.sampled_from(
-    ["(", ")", "/", " ", "\n", "\t", "s1s0", "sentence", ":temporal", '"x"', "#", "é"]
-)
-
-
-@given(st.lists(_DOCUMENT_PARTS, min_size=1, max_size=9).map("".join))
-@example("(s1s0 / sentence)")
-@example("( s1s0/\n  sentence\t)")
-@example("(s1s0 / sentence) x")
-@example("(s1s0 / sentence :temporal ((a :before b)))")
-@settings(max_examples=1000, deadline=None)
-def test_a_document_block_is_read_as_the_parser_reads_it(block: str) -> None:
-    """The short path for ``(s1s0 / sentence)`` gives what the parser gives."""
-    text = (
-        "# :: snt1\nWords: x\n\n# sentence level graph:\n(s1x / x)\n\n"
-        f"# document level annotation:\n{block.strip()}\n\n\n"
-    )
-    sentence = read_umr_string(text).sentences[0]
-    block_place = sentence.blocks.get(BlockKind.DOCUMENT)
-    if block_place is None or block_place.start == block_place.end:
-        return
-    reader = umr_module._SentenceReader(sentence.source, 0)
-    umr_module._DocumentParser(reader, block_place.start, block_place.end).run()
-    assert reader.sentence.document == sentence.document
-    assert [(e.code, e.message, e.span.start, e.span.end) for e in
-            reader.sentence.errors] == [
-        (e.code, e.message, e.span.start, e.span.end) for e in sentence.errors
-        if e.code == "U401"
-    ]
 
 
 @given(
