@@ -271,16 +271,21 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
         instance = TripleKind.INSTANCE
         triples, kinds = graph.triples, graph.kinds
         counts_concept = keep.counts_concept
-        for (source, _, target), kind in zip(triples, kinds, strict=True):
-            if kind is instance and source not in nodes:
+        # loops by index: no (triple, kind) pair made per triple (a graph's
+        # kinds are as many as its triples)
+        count = len(triples)
+        for i in range(count):
+            source, _, target = triples[i]
+            if kinds[i] is instance and source not in nodes:
                 node = nodes[source] = _Node(source, target)
                 if counts_concept:
                     node.counted_concept = target
                     node.fixed_size = node.unmapped_size = 1
         ignored = keep.ignored if keep.active else None
-        for (source, role, target), kind in zip(triples, kinds, strict=True):
-            if kind is instance:
+        for i in range(count):
+            if kinds[i] is instance:
                 continue
+            source, role, target = triples[i]
             owner = nodes.get(source)
             if owner is None:
                 continue
