@@ -178,13 +178,14 @@ def test_a_comparison_leaves_no_reference_cycles() -> None:
     cycles are broken when the comparison ends, so all its objects are freed
     at once and the cyclic collector finds nothing to free after it."""
     import gc
+    from itertools import pairwise
 
     documents = [read_umr(path) for path in sorted(ENGLISH.glob("*.umr"))[:20]]
     gc.collect()
     running = gc.isenabled()
     gc.disable()
     try:
-        for reference, candidate in zip(documents, documents[1:]):
+        for reference, candidate in pairwise(documents):
             umatch(reference, candidate)
         assert gc.collect() == 0
     finally:
