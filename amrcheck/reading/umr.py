@@ -255,12 +255,27 @@ class UmrSentence:
     graph: Graph | None = None
     alignments: list[AlignmentLine] = field(default_factory=list)
     document: DocumentBlock = field(default_factory=DocumentBlock)
-    blocks: dict[BlockKind, Block] = field(default_factory=dict)
+    #: (kind, heading place, start, end) of each block, in file order: the
+    #: :class:`Block` items of :attr:`blocks` are made when first asked for
+    block_places: list[tuple[BlockKind, tuple[int, int] | None, int, int]] = field(
+        default_factory=list, repr=False
+    )
+    _blocks: dict[BlockKind, Block] | None = field(default=None, repr=False)
     #: variable -> concept of a graph that could not be read (found by pattern)
     fallback_nodes: dict[str, str] = field(default_factory=dict)
     notes: list[LayoutNote] = field(default_factory=list)
     #: reading errors (graph and document-block syntax, bad alignment lines)
     errors: list[Finding] = field(default_factory=list)
+
+    @property
+    def blocks(self) -> dict[BlockKind, Block]:
+        """Where each block is, by kind (scoring never asks)."""
+        if self._blocks is None:
+            self._blocks = {
+                kind: Block(kind, heading, start, end)
+                for kind, heading, start, end in self.block_places
+            }
+        return self._blocks
 
     @property
     def words(self) -> list[Word]:
@@ -393,6 +408,7 @@ def _cut(  # noqa: C901 -- one loop, state in locals
     heading: tuple[int, int] | None = None
     content: list[tuple[int, int]] = []
     blocks: list[tuple[BlockKind, tuple[int, int] | None, list[tuple[int, int]]]] = []
+    cut_kinds = 0  # a bit for the kind of each block in blocks
     notes: list[LayoutNote] = []
     headers: list[tuple[str, int, int]] = []
     in_comments = True  # only comment lines so far in this block
@@ -451,6 +467,7 @@ def _cut(  # noqa: C901 -- one loop, state in locals
             section = tokens_kind
             offset = 0
             kind_now, heading, content, blocks = tokens_kind, None, [], []
+            cut_kinds = 0
             notes, headers = [], []
             in_comments, comments_seen = True, False
             blanks = 0
@@ -468,7 +485,8 @@ def _cut(  # noqa: C901 -- one loop, state in locals
             section = kind
             seen.add(kind)
             blocks.append((kind_now, heading, content))
-            if kind in {b[0] for b in blocks}:
+            cut_kinds |= 1 << kind_now
+            if cut_kinds & (1 << kind):
                 notes.append(
                     LayoutNote(Note.REPEATED_BLOCK, first, end, HEADINGS[kind])
                 )
@@ -485,6 +503,7 @@ def _cut(  # noqa: C901 -- one loop, state in locals
             if kind_now < document and not comment:
                 following = BlockKind(kind_now + 1)
                 blocks.append((kind_now, heading, content))
+                cut_kinds |= 1 << kind_now
                 notes.append(
                     LayoutNote(Note.MISSING_HEADING, first, end, HEADINGS[following])
                 )
@@ -592,17 +611,20 @@ class _SentenceReader:
             self.header_line(stripped, first, end)
         sentence.start = 0
         sentence.end = len(text.rstrip())
-        ending = text[len(text.rstrip()) :].replace("\r", "")
+        ending = text[sentence.end :].replace("\r", "")
         if ending.count("\n") < 3:
             self.note(Note.MISSING_SENTENCE_END, sentence.end, sentence.end)
         elif ending.count("\n") > 3:
             self.note(Note.EXTRA_EMPTY_LINE, sentence.end, sentence.end)
+        present = 0  # a bit for each kind of block read
+        places = sentence.block_places
         for kind, place, content in blocks:
-            if kind in sentence.blocks:
+            if present & (1 << kind):
                 continue  # a repeated block: noted above, its content read no further
+            present |= 1 << kind
             block_start = content[0][0] if content else (place[1] if place else 0)
             block_end = content[-1][1] if content else block_start
-            sentence.blocks[kind] = Block(kind, place, block_start, block_end)
+            places.append((kind, place, block_start, block_end))
             if kind is BlockKind.TOKENS:
                 self.token_lines(content)
             elif kind is BlockKind.GRAPH:
@@ -612,7 +634,7 @@ class _SentenceReader:
             else:
                 self.document_block(content)
         for kind in _BLOCK_KINDS:
-            if kind not in sentence.blocks:
+            if not present & (1 << kind):
                 at = sentence.end
                 self.note(Note.MISSING_BLOCK, at, at, HEADINGS.get(kind, "token block"))
         return sentence
@@ -656,8 +678,22 @@ class _SentenceReader:
                 )
 
     def token_lines(self, content: list[tuple[int, int]]) -> None:
+        rows = self.sentence.rows
         for start, end in content:
             line = self.text[start:end]
+            colon = line.find(":")
+            header = line[:colon]
+            if (
+                colon > 0
+                and header.isalpha()
+                and header.isascii()
+                and (colon + 1 == len(line) or line[colon + 1].isspace())
+            ):
+                # ``Words: ...``: what the pattern finds, without it
+                rows.append(
+                    Row(header, None, start, end, line[colon + 1 :], start + colon + 1)
+                )
+                continue
             match = _ROW_RE.match(line)
             if match is None:
                 self.note(Note.INVALID_LINE, start, end, "token block")
@@ -683,18 +719,32 @@ class _SentenceReader:
             return
         text = self.text
         region_start = text.rfind("\n", 0, content[0][0]) + 1
-        # lines are looked at one by one only when a line of the region
-        # (comment lines included) starts with another character
-        if _ODD_GRAPH_LINE_RE.search(text, region_start, content[-1][1]):
-            for start, end in content:
-                if text[start] not in "(:":
-                    self.note(Note.INVALID_LINE, start, end, "sentence level graph")
+        # each line's first character (a loop over the lines costs less
+        # than a pattern over the block's text)
+        for start, end in content:
+            if text[start] not in "(:":
+                self.note(Note.INVALID_LINE, start, end, "sentence level graph")
         entries, orphans = parse_source(self.source, region_start, content[-1][1])
+        if not orphans and len(entries) == 1:
+            graph = entries[0].graph
+            if graph is not None and not entries[0].errors:
+                # the common case: one graph, read
+                if graph.offsets_factory is not None:
+                    graph.offsets_factory = partial(
+                        _offsets, graph.source.text, graph.start, graph.end
+                    )
+                self.sentence.graph = graph
+                return
+        self.graph_entries(entries, orphans, text[region_start : content[-1][1]])
+
+    def graph_entries(
+        self, entries: list[Entry], orphans: list[Finding], region: str
+    ) -> None:
+        """The graphs and errors of a block that is not one graph read."""
         for finding in orphans:
             self.sentence.errors.append(_graph_code(finding))
         if any(entry.graph is None for entry in entries):
             # the graph cannot be read: its nodes still are, for the other blocks
-            region = text[region_start : content[-1][1]]
             self.sentence.fallback_nodes = dict(_NODE_RE.findall(region))
         _cheap_offsets(entries)
         graphs = [entry for entry in entries if entry.graph is not None or entry.errors]
@@ -759,9 +809,6 @@ class _SentenceReader:
         _DocumentParser(self, content[0][0], content[-1][1]).run()
 
 
-#: a line that opens with neither '(' nor ':' (white space before it skipped)
-_ODD_GRAPH_LINE_RE = re.compile(r"^[^\S\n]*[^\s(:]", re.M)
-
 #: the tokens of a graph as text (comments, strings, brackets, roles, symbols)
 _OFFSET_TOKEN_RE = re.compile(
     r'\s*("(?:[^"\\\n]|\\.)*"|#[^\n]*|[()/]|:[^\s"()/:~]*|[^\s"()/:~]+)'
@@ -769,15 +816,22 @@ _OFFSET_TOKEN_RE = re.compile(
 
 
 def _cheap_offsets(entries: list[Entry]) -> None:
-    """Give the graphs the fast path read :func:`_offsets` as their factory."""
+    """Give the graphs the fast path read :func:`_offsets` as their factory
+    (which holds the graph's text and place, not the graph: no reference
+    cycle, so a graph is freed as soon as its sentence is)."""
     for entry in entries:
         graph = entry.graph
         if graph is not None and graph.offsets_factory is not None:
-            graph.offsets_factory = partial(_offsets, graph)
+            graph.offsets_factory = partial(
+                _offsets, graph.source.text, graph.start, graph.end
+            )
 
 
-def _offsets(graph: Graph) -> list[tuple[int, int, int, int]]:
-    """The offsets of a graph the fast path read, in one pass over its tokens.
+def _offsets(
+    text: str, graph_start: int, graph_end: int
+) -> list[tuple[int, int, int, int]]:
+    """The offsets of a graph the fast path read (at ``graph_start:graph_end``
+    of ``text``), in one pass over its tokens.
 
     The AMR reader would run its full parser for them; a graph the fast path
     accepted is well formed, so its triples follow its tokens: a node's
@@ -787,14 +841,13 @@ def _offsets(graph: Graph) -> list[tuple[int, int, int, int]]:
     character no token starts with) lies between. Tests check the result
     against the full parser's on the whole English release.
     """
-    text = graph.source.text
     find = text.find
     offsets: list[tuple[int, int, int, int]] = []
-    position = graph.start
+    position = graph_start
     role: tuple[int, int] | None = None
     variable = (0, 0)
     node = 0  # tokens of a node's opening seen: 1 '(', 2 variable, 3 '/'
-    for token in _OFFSET_TOKEN_RE.findall(text, graph.start, graph.end):
+    for token in _OFFSET_TOKEN_RE.findall(text, graph_start, graph_end):
         start = find(token, position)
         position = end = start + len(token)
         first = token[0]
@@ -1060,12 +1113,20 @@ def read_umr_string(text: str, path: str = "<string>") -> UmrDocument:
 def split_lines(text: str) -> list[str]:
     """``text`` cut after each ``\\n`` (only there: a form feed or a lone CR
     inside a line is not a line end, as for :class:`~amrcheck.span.SourceText`)."""
+    if not any(character in text for character in _OTHER_LINE_BREAKS):
+        # no character but '\n' ends a line for str.splitlines: it cuts alike
+        return text.splitlines(keepends=True)
     lines = text.split("\n")
     last = lines.pop()
     result = [line + "\n" for line in lines]
     if last:
         result.append(last)
     return result
+
+
+#: the characters other than ``\\n`` that end a line for :meth:`str.splitlines`
+#: (one search for each costs less than a pattern of them all)
+_OTHER_LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 #: bytes read at a time by :func:`iter_umr_file`

@@ -136,6 +136,7 @@ class _Node:
         "links",
         "ambiguous",
         "econcept",
+        "counted_concept",
         "unmapped_counts",
         "unmapped_size",
         "fixed_counts",
@@ -147,7 +148,9 @@ class _Node:
     def __init__(self, variable: str, concept: str) -> None:
         self.variable = variable
         self.concept = concept
-        self.relations: list[tuple[str, str]] = []
+        #: every relation (name, value), unfiltered: a list of its own from
+        #: the first one on
+        self.relations: list[tuple[str, str]] = _NO_RELATIONS
         self.tokens: tuple[int, ...] | None = None  # 1-based, None: unaligned
         #: the tokens as aligned in the node's own file (before any carrying
         #: over to the reference's numbers) and that file's words: the
@@ -155,21 +158,27 @@ class _Node:
         self.aligned: tuple[int, ...] = ()
         self.words: list[str] = _NO_WORDS
         self.text_length = -1  # not measured yet
-        self.links: dict[str, None] = {}  # partner variables, ordered
+        #: partner variables, ordered (a dict of its own once linked)
+        self.links: dict[str, None] = _NO_LINKS
         self.ambiguous = False
         # what the linking asks again and again, found once when the
         # sentence is read (a node's concept and relations do not change;
         # the filter is one per umatch): :func:`_sentence` fills them in
         self.econcept = concept
+        #: the concept when the filter counts it (found when the partner's
+        #: is the same), else None; the counts below leave it out (a node
+        #: without kept relations then needs no dict of its own)
+        self.counted_concept: str | None = None
         #: the part of :attr:`unmapped_counts` whose values are not nodes of
-        #: the sentence (the concept, constants), counted: the same whatever
-        #: is linked
+        #: the sentence (constants), counted: the same whatever is linked
         self.fixed_counts: dict[_Key, int] = _NO_COUNTS
-        #: concept and kept relations, values as written, counted: the same
-        #: dict as :attr:`fixed_counts` until a relation to a node is kept
-        #: (neither is changed once the sentence is read)
+        #: kept relations, values as written, counted: the same dict as
+        #: :attr:`fixed_counts` until a relation to a node is kept (neither
+        #: is changed once the sentence is read)
         self.unmapped_counts: dict[_Key, int] = _NO_COUNTS
+        #: how many the concept (if counted) and the kept relations are
         self.unmapped_size = 0
+        #: how many the concept (if counted) and :attr:`fixed_counts` are
         self.fixed_size = 0
         #: kept relations whose value is a node of the sentence: (name, node)
         self.node_relations: list[tuple[str, _Node]] = _NO_NODE_RELATIONS
@@ -206,10 +215,18 @@ class _Node:
         )
         return f"name[{' '.join(value for _, value in ops)}]"
 
+    def mapped_size(self) -> int:
+        """How many :meth:`mapped_counts` counts (without counting them)."""
+        size = self.fixed_size
+        for _, target in self.node_relations:
+            size += len(target.links) or 1  # no partner: UNMAPPED, once
+        return size
+
     def mapped_counts(self) -> tuple[dict[_Key, int], int]:
-        """The node's concept and kept relations, values that are nodes of
-        the sentence read as their partners (each partner once; no partner:
-        :data:`UNMAPPED`), counted; and how many there are."""
+        """The node's kept relations, values that are nodes of the sentence
+        read as their partners (each partner once; no partner:
+        :data:`UNMAPPED`), counted; and how many there are with the concept
+        (if counted)."""
         if not self.node_relations:
             return self.fixed_counts, self.fixed_size
         counts = self.fixed_counts.copy()
@@ -224,7 +241,13 @@ class _Node:
 
 
 _NO_PARTNER = {UNMAPPED: None}
+#: the links of a node not linked yet (never changed: :func:`_link` gives a
+#: node its own dict)
+_NO_LINKS: dict[str, None] = {}
 _NO_WORDS: list[str] = []
+_NO_RELATIONS: list[tuple[str, str]] = []
+#: the counts of a node without kept relations (never changed: :func:`_sentence`
+#: gives a node its own dict)
 _NO_COUNTS: dict[_Key, int] = {}
 _NO_NODE_RELATIONS: list[tuple[str, _Node]] = []
 
@@ -248,33 +271,43 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
         instance = TripleKind.INSTANCE
         triples, kinds = graph.triples, graph.kinds
         counts_concept = keep.counts_concept
-        for (source, _, target), kind in zip(triples, kinds, strict=True):
-            if kind is instance and source not in nodes:
+        # loops by index: no (triple, kind) pair made per triple (a graph's
+        # kinds are as many as its triples)
+        count = len(triples)
+        for i in range(count):
+            source, _, target = triples[i]
+            if kinds[i] is instance and source not in nodes:
                 node = nodes[source] = _Node(source, target)
                 if counts_concept:
-                    node.fixed_counts = node.unmapped_counts = {("concept", target): 1}
+                    node.counted_concept = target
                     node.fixed_size = node.unmapped_size = 1
-                else:
-                    node.fixed_counts = node.unmapped_counts = {}
         ignored = keep.ignored if keep.active else None
-        for (source, role, target), kind in zip(triples, kinds, strict=True):
-            if kind is instance:
+        for i in range(count):
+            if kinds[i] is instance:
                 continue
+            source, role, target = triples[i]
             owner = nodes.get(source)
             if owner is None:
                 continue
             # a string's quotes dropped (inline: one per relation)
             if len(target) > 1 and target[0] == '"' == target[-1]:
                 target = target[1:-1]
-            owner.relations.append((role, target))
+            key = (role, target)
+            if owner.relations is _NO_RELATIONS:
+                owner.relations = [key]
+            else:
+                owner.relations.append(key)
             if target == "" or (ignored is not None and ignored(role)):
                 continue
-            key = (role, target)
             owner.unmapped_size += 1
             unmapped = owner.unmapped_counts
             other = nodes.get(target)
             if other is None:
                 fixed = owner.fixed_counts
+                if fixed is _NO_COUNTS:
+                    fixed = owner.fixed_counts = {}
+                    if unmapped is _NO_COUNTS:
+                        owner.unmapped_counts = unmapped = fixed
                 fixed[key] = fixed.get(key, 0) + 1
                 owner.fixed_size += 1
                 if unmapped is fixed:
@@ -333,19 +366,28 @@ class _Filter:
         return name in self.exclude
 
 
-def _found(node: _Node, other: _Node | None) -> tuple[int, int, int]:
+def _found(node: _Node, other: _Node) -> tuple[int, int, int]:
     """(found, of the node's, of the other's) concept and relations, the
     node's values that are nodes read as their partners."""
     mine, size = node.mapped_counts()
-    if other is None:
-        return 0, size, 0
-    theirs = other.unmapped_counts
+    found = _found_in(mine, other.unmapped_counts) + _concept_found(node, other)
+    return found, size, other.unmapped_size
+
+
+def _concept_found(node: _Node, other: _Node) -> int:
+    """1 when the node's concept counts and is the other's, else 0."""
+    concept = node.counted_concept
+    return 1 if concept is not None and concept == other.concept else 0
+
+
+def _found_in(mine: dict[_Key, int], theirs: dict[_Key, int]) -> int:
+    """How many of the counted keys ``mine`` are among ``theirs``."""
     found = 0
     for key, count in mine.items():
         available = theirs.get(key)
         if available:
             found += count if count < available else available
-    return found, size, other.unmapped_size
+    return found
 
 
 def _names_in_common(node: _Node, other: _Node) -> int:
@@ -399,6 +441,9 @@ def _ambiguous_links(node: _Node, others: dict[str, _Node], into: list[_Link]) -
     if len(links) < 2:
         return
     node.ambiguous = True
+    # the node's side of every link, made once (its partners' links are fixed
+    # for this round)
+    mine, _ = node.mapped_counts()
     for partner in sorted(links):
         other = others[partner]
         into.append(
@@ -406,7 +451,7 @@ def _ambiguous_links(node: _Node, others: dict[str, _Node], into: list[_Link]) -
                 node,
                 other,
                 node.econcept == other.econcept,
-                _found(node, other)[0],
+                _found_in(mine, other.unmapped_counts) + _concept_found(node, other),
                 _names_in_common(node, other),
             )
         )
@@ -414,25 +459,45 @@ def _ambiguous_links(node: _Node, others: dict[str, _Node], into: list[_Link]) -
 
 def _link(reference: _Sentence, candidate: _Sentence) -> None:
     """Link the nodes of a sentence pair one to one (see the module)."""
+    by_token, unaligned = _candidate_index(candidate)
+    # the order links are made in does not matter: they are read sorted
+    for node in reference.nodes.values():
+        if node.tokens is None:
+            others = unaligned.get(node.econcept, ())
+        else:
+            others = [o for token in node.tokens for o in by_token.get(token, ())]
+        for other in others:
+            if node.links is _NO_LINKS:
+                node.links = {}
+            if other.links is _NO_LINKS:
+                other.links = {}
+            node.links[other.variable] = None
+            other.links[node.variable] = None
+    _one_to_one(reference, candidate)
+
+
+def _candidate_index(
+    candidate: _Sentence,
+) -> tuple[dict[int, list[_Node]], dict[str, list[_Node]]]:
+    """The candidate's nodes by aligned token, and its unaligned ones by concept."""
     by_token: dict[int, list[_Node]] = {}
     unaligned: dict[str, list[_Node]] = {}
     for node in candidate.nodes.values():
+        # a list made only for a key seen first (setdefault makes one a call)
         if node.tokens is None:
-            unaligned.setdefault(node.econcept, []).append(node)
-        for token in node.tokens or ():
-            by_token.setdefault(token, []).append(node)
-    # the order links are made in does not matter: they are read sorted
-    for node in reference.nodes.values():
-        for token in node.tokens or ():
-            for other in by_token.get(token, ()):
-                node.links[other.variable] = None
-                other.links[node.variable] = None
-    for node in reference.nodes.values():
-        if node.tokens is None:
-            for other in unaligned.get(node.econcept, ()):
-                node.links[other.variable] = None
-                other.links[node.variable] = None
-    _one_to_one(reference, candidate)
+            group = unaligned.get(node.econcept)
+            if group is None:
+                unaligned[node.econcept] = [node]
+            else:
+                group.append(node)
+            continue
+        for token in node.tokens:
+            group = by_token.get(token)
+            if group is None:
+                by_token[token] = [node]
+            else:
+                group.append(node)
+    return by_token, unaligned
 
 
 def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
@@ -570,38 +635,65 @@ def _umatch(
         _tally(report, gold, test)
         if document_level:
             _tally_document(report.umatch, gold, test, ref_nodes, cand_nodes, keep)
+    # a node holds the nodes its relations point to, so the nodes of a graph
+    # with a reentrancy are in reference cycles: broken here, every node is
+    # freed as soon as the comparison ends, and the cyclic collector (which
+    # would otherwise find and free them: 15-20 % of a comparison's time)
+    # has nothing to do
+    for gold, test in pairs:
+        for side in (gold, test):
+            for node in side.nodes.values():
+                node.node_relations = _NO_NODE_RELATIONS
     return report
-
-
-def _token_sets(sentence: _Sentence) -> set[tuple[int, ...]]:
-    return {node.tokens for node in sentence.nodes.values() if node.tokens}
 
 
 def _tally(report: UmatchReport, gold: _Sentence, test: _Sentence) -> None:
     report.tokens += len(gold.tokens)
-    sets_gold, sets_test = _token_sets(gold), _token_sets(test)
+    sets_gold = _tally_reference(report, gold, test)
+    # the candidate's nodes in one pass: token sets, links, unmapped counts
+    sets_test: set[tuple[int, ...]] = set()
+    mapped = ambiguous = unmapped = 0
+    for node in test.nodes.values():
+        if node.tokens:
+            sets_test.add(node.tokens)
+        if node.ambiguous:
+            ambiguous += 1
+        if node.links:
+            mapped += 1
+        else:
+            unmapped += node.unmapped_size
+    projections = report.projections
+    projections.candidate += len(test.nodes)
+    projections.mapped_candidate += mapped
+    projections.ambiguous_candidate += ambiguous
+    report.umatch.candidate += unmapped
     aligned = report.aligned_token_sets
     aligned.correct += len(sets_gold & sets_test)
     aligned.reference += len(sets_gold)
     aligned.candidate += len(sets_test)
-    projections = report.projections
-    projections.reference += len(gold.nodes)
-    projections.candidate += len(test.nodes)
-    projections.mapped_reference += sum(1 for n in gold.nodes.values() if n.links)
-    projections.mapped_candidate += sum(1 for n in test.nodes.values() if n.links)
-    projections.ambiguous_reference += sum(
-        1 for n in gold.nodes.values() if n.ambiguous
-    )
-    projections.ambiguous_candidate += sum(
-        1 for n in test.nodes.values() if n.ambiguous
-    )
-    # sums: the order of the nodes does not matter, that of a node's partners
-    # does (the first of the best)
+
+
+def _tally_reference(
+    report: UmatchReport, gold: _Sentence, test: _Sentence
+) -> set[tuple[int, ...]]:
+    """Count the reference's nodes in one pass (token sets, links, what is
+    found on each partner); their token sets.
+
+    Sums: the order of the nodes does not matter, that of a node's partners
+    does (the first of the best).
+    """
+    sets_gold: set[tuple[int, ...]] = set()
+    mapped = ambiguous = correct = reference = candidate = unmapped = 0
     for node in gold.nodes.values():
+        if node.tokens:
+            sets_gold.add(node.tokens)
+        if node.ambiguous:
+            ambiguous += 1
         links = node.links
         if not links:
-            report.umatch.reference += _found(node, None)[1]
+            unmapped += node.mapped_size()
             continue
+        mapped += 1
         if len(links) == 1:
             best = _found(node, test.nodes[next(iter(links))])
         else:
@@ -610,13 +702,19 @@ def _tally(report: UmatchReport, gold: _Sentence, test: _Sentence) -> None:
             for result in results[1:]:
                 if result[0] > best[0]:
                     best = result
-        for counts in (report.umatch, report.mapped_triples):
-            counts.correct += best[0]
-            counts.reference += best[1]
-            counts.candidate += best[2]
-    for node in test.nodes.values():
-        if not node.links:
-            report.umatch.candidate += node.unmapped_size
+        correct += best[0]
+        reference += best[1]
+        candidate += best[2]
+    projections = report.projections
+    projections.reference += len(gold.nodes)
+    projections.mapped_reference += mapped
+    projections.ambiguous_reference += ambiguous
+    for counts in (report.umatch, report.mapped_triples):
+        counts.correct += correct
+        counts.reference += reference
+        counts.candidate += candidate
+    report.umatch.reference += unmapped
+    return sets_gold
 
 
 def _tally_document(

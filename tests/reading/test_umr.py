@@ -382,3 +382,67 @@ def test_graph_lines_that_open_oddly_are_noted_each(lines: list[str]) -> None:
                 first = start + line.index(stripped[0])
                 expected.append((first, start + len(line.rstrip("\r"))))
     assert noted == expected
+
+
+def _split_at_newlines(text: str) -> list[str]:
+    """The reference cut: after each ``\\n`` and nowhere else."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
+@given(st.text(alphabet="ab #\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", max_size=30))
+@settings(max_examples=500, deadline=None)
+def test_lines_are_cut_at_newlines_only(text: str) -> None:
+    """str.splitlines cuts for texts with no other line break, the slow cut
+    for the others: either way after each '\\n' only."""
+    assert umr_module.split_lines(text) == _split_at_newlines(text)
+
+
+@given(
+    st.sampled_from(["Words", "Index", "Wörds", "Word Gloss", "W1", "tx", ""]),
+    st.sampled_from([":", " :", ":x", ": ", ":\t", "(en):", ": :"]),
+    st.text(alphabet="ab :\t", max_size=8),
+)
+@settings(max_examples=500, deadline=None)
+def test_a_row_is_read_as_its_pattern_reads_it(
+    header: str, colon: str, rest: str
+) -> None:
+    """The short path for ``Words: ...`` gives the row the pattern gives."""
+    line = f"{header}{colon}{rest}".rstrip()
+    text = f"# :: snt1\n{line}\n\n# sentence level graph:\n(s1x / x)\n\n\n"
+    sentence = read_umr_string(text).sentences[0]
+    start = text.index("\n") + 1
+    match = umr_module._ROW_RE.match(line) if line.strip() else None
+    if match is None:
+        assert sentence.rows == []
+        return
+    assert [(r.header, r.language, r.start, r.end, r.rest, r.rest_start)
+            for r in sentence.rows] == [
+        (
+            re.sub(r"\s+", " ", match.group(1)),
+            match.group(2),
+            start,
+            start + len(line),
+            line[match.end():],
+            start + match.end(),
+        )
+    ]
+
+
+def test_a_document_read_leaves_no_reference_cycles() -> None:
+    """A graph's offsets are made when first asked for by a factory that
+    does not hold the graph: a document read and dropped is freed at once,
+    the cyclic collector finds nothing of it."""
+    import gc
+
+    gc.collect()
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        for path in sorted(ENGLISH.glob("*.umr"))[:20]:
+            read_umr(path)
+        assert gc.collect() == 0
+    finally:
+        if running:
+            gc.enable()

@@ -171,3 +171,23 @@ def test_rounds_that_visit_only_the_nodes_they_can_change_link_as_visiting_all(
     assert found[0].projections.ambiguous_reference > 50
     monkeypatch.setattr(module, "_one_to_one", _every_node_rounds)
     assert [umatch(gold, other) for other in others] == found
+
+
+def test_a_comparison_leaves_no_reference_cycles() -> None:
+    """The nodes of a graph with a reentrancy point to each other; the
+    cycles are broken when the comparison ends, so all its objects are freed
+    at once and the cyclic collector finds nothing to free after it."""
+    import gc
+    from itertools import pairwise
+
+    documents = [read_umr(path) for path in sorted(ENGLISH.glob("*.umr"))[:20]]
+    gc.collect()
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        for reference, candidate in pairwise(documents):
+            umatch(reference, candidate)
+        assert gc.collect() == 0
+    finally:
+        if running:
+            gc.enable()
