@@ -50,7 +50,8 @@ pytestmark = [
 ]
 
 #: the modules setup.py compiles: reading, standardising, canonical numbering,
-#: the (plain) search, UMR reading and validation with the core types they
+#: the (plain) search with its problem and climb, the chunked corpus reader,
+#: the pairing of two streams, UMR reading and validation with the core types they
 #: build (graphs, spans, findings), and UMR scoring (umatch, document level)
 COMPILED = [
     "amrcheck.canonical",
@@ -60,6 +61,9 @@ COMPILED = [
     "amrcheck.metrics._search",
     "amrcheck.metrics._encoding",
     "amrcheck.metrics._motifs",
+    "amrcheck.metrics._align",
+    "amrcheck.reading.corpus",
+    "amrcheck.pairing.streaming",
     "amrcheck.span",
     "amrcheck.findings",
     "amrcheck.graph",
@@ -245,6 +249,7 @@ SUITES = [
     "tests/metrics/test_smatch_parity.py",
     "tests/metrics/test_invariance.py",
     "tests/reading",
+    "tests/pairing",
     "tests/validation/test_umr.py",
     "tests/workflows/test_umatch.py",
     "tests/workflows/test_umr_score.py",
