@@ -54,6 +54,9 @@ COMPILED = [
     "amrcheck.metrics._search",
     "amrcheck.metrics._encoding",
     "amrcheck.metrics._motifs",
+    "amrcheck.metrics._align",
+    "amrcheck.reading.corpus",
+    "amrcheck.pairing.streaming",
 ]
 
 

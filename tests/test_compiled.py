@@ -50,7 +50,8 @@ pytestmark = [
 ]
 
 #: the modules setup.py compiles: reading, standardising, canonical numbering,
-#: the (plain) search, UMR reading and validation with the core types they
+#: the (plain) search with its problem and climb, the chunked corpus reader,
+#: the pairing of two streams, UMR reading and validation with the core types they
 #: build (graphs, spans, findings), and UMR scoring (umatch, document level)
 COMPILED = [
     "amrcheck.canonical",
@@ -60,6 +61,9 @@ COMPILED = [
     "amrcheck.metrics._search",
     "amrcheck.metrics._encoding",
     "amrcheck.metrics._motifs",
+    "amrcheck.metrics._align",
+    "amrcheck.reading.corpus",
+    "amrcheck.pairing.streaming",
     "amrcheck.span",
     "amrcheck.findings",
     "amrcheck.graph",
@@ -122,6 +126,23 @@ for gold, test in umr_pairs:
         umatch(reference, candidate, only=["concept", "temporal"])))
     digests[f"umr {gold.name} {test.name} document"] = repr(
         document_dict(score_document(reference, candidate)))
+from amrcheck.pairing.streaming import PairStream
+for gold, test in ((files[0], files[0]), *((f, f.with_name("tgt.dev.amr"))
+                   for f in files[1:] if f.name == "src.dev.amr")):
+    streamed = hashlib.sha256()
+    # small chunks: entries cut across chunk ends
+    stream = PairStream(gold, [test], chunk_bytes=4096)
+    for batch in stream.in_step(64):
+        for number, pair in batch:
+            streamed.update(repr((number, pair.index, pair.id, pair.reference.triples,
+                                  pair.candidate and pair.candidate.triples)).encode())
+    report = stream.close()[str(test)]
+    streamed.update(repr((report.by, report.note, report.unpaired)).encode())
+    for batch in stream.waiting(64):
+        for number, pair in batch:
+            streamed.update(repr((number, pair.index, pair.id)).encode())
+    digests[f"{gold.parent.parent.name} {gold.name} {test.name} paired"] = (
+        streamed.hexdigest())
 pairs = {"little prince, each graph against the next": list(zip(
     graphs[files[0]][:-1], graphs[files[0]][1:]))}
 for task in sorted({p.parent.parent.name for p in files[1:]}):
@@ -245,6 +266,7 @@ SUITES = [
     "tests/metrics/test_smatch_parity.py",
     "tests/metrics/test_invariance.py",
     "tests/reading",
+    "tests/pairing",
     "tests/validation/test_umr.py",
     "tests/workflows/test_umatch.py",
     "tests/workflows/test_umr_score.py",

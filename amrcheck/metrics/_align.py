@@ -192,18 +192,21 @@ class AlignmentProblem:
         self,
         n1: int,
         n2: int,
-        unary: np.ndarray[Any, np.dtype[np.float64]],
-        row_start: np.ndarray[Any, np.dtype[np.int64]],
-        partners: np.ndarray[Any, np.dtype[np.int64]],
-        weights: np.ndarray[Any, np.dtype[np.float64]],
+        unary: np.ndarray[Any, np.dtype[np.float64]] | None,
+        row_start: np.ndarray[Any, np.dtype[np.int64]] | None,
+        partners: np.ndarray[Any, np.dtype[np.int64]] | None,
+        weights: np.ndarray[Any, np.dtype[np.float64]] | None,
         integral: bool = True,
+        plain: tuple[Any, Any, Any, Any] | None = None,
     ) -> None:
         self.n1, self.n2, self.integral = n1, n2, integral
+        #: the four as numpy arrays; None for a problem :meth:`built` (made
+        #: from ``plain`` when asked for)
         self._arrays: tuple[Any, Any, Any, Any] | None = (
-            unary, row_start, partners, weights,
+            None if plain is not None else (unary, row_start, partners, weights)
         )
         #: the four as the plain search takes them, once made
-        self._plain: tuple[Any, Any, Any, Any] | None = None
+        self._plain = plain
 
     @classmethod
     def built(
@@ -212,10 +215,9 @@ class AlignmentProblem:
         """A problem from the plain search's own sequences (unary,
         row_start, partners, weights: :data:`._search.Ints` and
         :data:`._search.Floats`)."""
-        problem = cls.__new__(cls)
-        problem.n1, problem.n2, problem.integral = n1, n2, integral
-        problem._arrays, problem._plain = None, plain
-        return problem
+        # through __init__ (no ``__new__``): the compiled build's classes
+        # are made only by their constructor
+        return cls(n1, n2, None, None, None, None, integral, plain)
 
     @property
     def unary(self) -> np.ndarray[Any, np.dtype[np.float64]]:
