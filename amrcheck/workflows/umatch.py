@@ -327,10 +327,10 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
                 node.econcept = node.find_econcept()
     tokens = sentence.word_texts()
     _align(nodes, sentence, tokens)
-    triples = sentence.document.triples
-    docrels = (
-        {(t.source, t.relation, t.target) for t in triples} if triples else _NO_DOCRELS
-    )
+    document = sentence.document.triples
+    docrels = _NO_DOCRELS
+    if document:
+        docrels = {(t.source, t.relation, t.target) for t in document}
     return _Sentence(sentence.label, tokens, nodes, docrels)
 
 
@@ -377,9 +377,7 @@ class _Filter:
         return name in self.exclude
 
 
-def _found(
-    node: _Node, other: _Node, nodes: dict[str, _Node]
-) -> tuple[int, int, int]:
+def _found(node: _Node, other: _Node, nodes: dict[str, _Node]) -> tuple[int, int, int]:
     """(found, of the node's, of the other's) concept and relations, the
     node's values that are nodes (of ``nodes``, its sentence's) read as
     their partners."""
