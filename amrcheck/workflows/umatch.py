@@ -180,8 +180,11 @@ class _Node:
         self.unmapped_size = 0
         #: how many the concept (if counted) and :attr:`fixed_counts` are
         self.fixed_size = 0
-        #: kept relations whose value is a node of the sentence: (name, node)
-        self.node_relations: list[tuple[str, _Node]] = _NO_NODE_RELATIONS
+        #: kept relations whose value is a node of the sentence: (name, its
+        #: variable) -- a variable, not the node, so that nodes hold no
+        #: reference cycles (a reentrancy would make one) and are freed as
+        #: soon as the comparison ends
+        self.node_relations: list[tuple[str, str]] = _NO_NODE_RELATIONS
         #: relation names (unfiltered) and ``concept``, counted; made when
         #: first asked for (only ambiguous links ask): see :meth:`names`
         self.name_counts: dict[str, int] | None = None
@@ -215,16 +218,17 @@ class _Node:
         )
         return f"name[{' '.join(value for _, value in ops)}]"
 
-    def mapped_size(self) -> int:
-        """How many :meth:`mapped_counts` counts (without counting them)."""
+    def mapped_size(self, nodes: dict[str, _Node]) -> int:
+        """How many :meth:`mapped_counts` counts (without counting them);
+        ``nodes``: the node's sentence's."""
         size = self.fixed_size
         for _, target in self.node_relations:
-            size += len(target.links) or 1  # no partner: UNMAPPED, once
+            size += len(nodes[target].links) or 1  # no partner: UNMAPPED, once
         return size
 
-    def mapped_counts(self) -> tuple[dict[_Key, int], int]:
+    def mapped_counts(self, nodes: dict[str, _Node]) -> tuple[dict[_Key, int], int]:
         """The node's kept relations, values that are nodes of the sentence
-        read as their partners (each partner once; no partner:
+        (``nodes``) read as their partners (each partner once; no partner:
         :data:`UNMAPPED`), counted; and how many there are with the concept
         (if counted)."""
         if not self.node_relations:
@@ -232,7 +236,7 @@ class _Node:
         counts = self.fixed_counts.copy()
         size = self.fixed_size
         for name, target in self.node_relations:
-            partners = target.links or _NO_PARTNER
+            partners = nodes[target].links or _NO_PARTNER
             size += len(partners)
             for partner in partners:
                 key = (name, partner)
@@ -249,7 +253,7 @@ _NO_RELATIONS: list[tuple[str, str]] = []
 #: the counts of a node without kept relations (never changed: :func:`_sentence`
 #: gives a node its own dict)
 _NO_COUNTS: dict[_Key, int] = {}
-_NO_NODE_RELATIONS: list[tuple[str, _Node]] = []
+_NO_NODE_RELATIONS: list[tuple[str, str]] = []
 
 
 def _lower_name(relation: tuple[str, str]) -> str:
@@ -316,15 +320,22 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
                 if owner.node_relations is _NO_NODE_RELATIONS:
                     owner.node_relations = []
                     owner.unmapped_counts = unmapped = unmapped.copy()
-                owner.node_relations.append((role, other))
+                owner.node_relations.append((role, target))
             unmapped[key] = unmapped.get(key, 0) + 1
         for node in nodes.values():
             if node.concept == "name":
                 node.econcept = node.find_econcept()
     tokens = sentence.word_texts()
     _align(nodes, sentence, tokens)
-    docrels = {(t.source, t.relation, t.target) for t in sentence.document.triples}
+    document = sentence.document.triples
+    docrels = _NO_DOCRELS
+    if document:
+        docrels = {(t.source, t.relation, t.target) for t in document}
     return _Sentence(sentence.label, tokens, nodes, docrels)
+
+
+#: the document-level triples of most sentences (never changed)
+_NO_DOCRELS: set[tuple[str, str, str]] = set()
 
 
 def _align(nodes: dict[str, _Node], sentence: UmrSentence, tokens: list[str]) -> None:
@@ -366,10 +377,11 @@ class _Filter:
         return name in self.exclude
 
 
-def _found(node: _Node, other: _Node) -> tuple[int, int, int]:
+def _found(node: _Node, other: _Node, nodes: dict[str, _Node]) -> tuple[int, int, int]:
     """(found, of the node's, of the other's) concept and relations, the
-    node's values that are nodes read as their partners."""
-    mine, size = node.mapped_counts()
+    node's values that are nodes (of ``nodes``, its sentence's) read as
+    their partners."""
+    mine, size = node.mapped_counts(nodes)
     found = _found_in(mine, other.unmapped_counts) + _concept_found(node, other)
     return found, size, other.unmapped_size
 
@@ -429,9 +441,12 @@ def _compare_links(a: _Link, b: _Link) -> int:
     return (key_a > key_b) - (key_a < key_b)
 
 
-def _ambiguous_links(node: _Node, others: dict[str, _Node], into: list[_Link]) -> None:
+def _ambiguous_links(
+    node: _Node, own: dict[str, _Node], others: dict[str, _Node], into: list[_Link]
+) -> None:
     """Add the node's links to ``into`` when it has several (dropping first
-    the links their partners dropped)."""
+    the links their partners dropped); ``own``: its sentence's nodes,
+    ``others``: the other side's."""
     links = node.links
     if not links:
         return
@@ -443,7 +458,7 @@ def _ambiguous_links(node: _Node, others: dict[str, _Node], into: list[_Link]) -
     node.ambiguous = True
     # the node's side of every link, made once (its partners' links are fixed
     # for this round)
-    mine, _ = node.mapped_counts()
+    mine, _ = node.mapped_counts(own)
     for partner in sorted(links):
         other = others[partner]
         into.append(
@@ -463,17 +478,29 @@ def _link(reference: _Sentence, candidate: _Sentence) -> None:
     # the order links are made in does not matter: they are read sorted
     for node in reference.nodes.values():
         if node.tokens is None:
-            others = unaligned.get(node.econcept, ())
-        else:
-            others = [o for token in node.tokens for o in by_token.get(token, ())]
-        for other in others:
-            if node.links is _NO_LINKS:
-                node.links = {}
-            if other.links is _NO_LINKS:
-                other.links = {}
-            node.links[other.variable] = None
-            other.links[node.variable] = None
+            others = unaligned.get(node.econcept)
+            if others is not None:
+                _link_to(node, others)
+            continue
+        for token in node.tokens:
+            others = by_token.get(token)
+            if others is not None:
+                _link_to(node, others)
     _one_to_one(reference, candidate)
+
+
+def _link_to(node: _Node, others: list[_Node]) -> None:
+    """Link the node to each of ``others`` (both ways)."""
+    links = node.links
+    if links is _NO_LINKS:
+        links = node.links = {}
+    variable = node.variable
+    for other in others:
+        links[other.variable] = None
+        if other.links is _NO_LINKS:
+            other.links = {variable: None}
+        else:
+            other.links[variable] = None
 
 
 def _candidate_index(
@@ -522,9 +549,9 @@ def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
     while True:
         pending: list[_Link] = []
         for node in ref_nodes:
-            _ambiguous_links(node, candidate.nodes, pending)
+            _ambiguous_links(node, reference.nodes, candidate.nodes, pending)
         for node in cand_nodes:
-            _ambiguous_links(node, reference.nodes, pending)
+            _ambiguous_links(node, candidate.nodes, reference.nodes, pending)
         if not pending:
             return
         best = min(pending, key=cmp_to_key(_compare_links))
@@ -619,7 +646,7 @@ def _umatch(
         partner = by_key.get(sentence_key(sentence))
         if partner is None:
             report.unpaired.append(gold.label)
-            test = _Sentence(gold.label, gold.tokens, {}, set())
+            test = _Sentence(gold.label, gold.tokens, {}, _NO_DOCRELS)
         else:
             test = _sentence(partner, keep)
             if test.tokens != gold.tokens:
@@ -627,23 +654,20 @@ def _umatch(
                 _carry_tokens(gold, test)
         pairs.append((gold, test))
     # document-level ends are looked up in the whole document, as they are
-    # mapped when their sentence pair is done (a later node: unmapped yet)
-    ref_nodes = {v: n for gold, _ in pairs for v, n in gold.nodes.items()}
-    cand_nodes = {v: n for _, test in pairs for v, n in test.nodes.items()}
+    # mapped when their sentence pair is done (a later node: unmapped yet);
+    # most documents have no document-level triples: the two maps are made
+    # only for those that have
+    if document_level and any(gold.docrels or test.docrels for gold, test in pairs):
+        ref_nodes = {v: n for gold, _ in pairs for v, n in gold.nodes.items()}
+        cand_nodes = {v: n for _, test in pairs for v, n in test.nodes.items()}
+    else:
+        document_level = False
+        ref_nodes = cand_nodes = {}
     for gold, test in pairs:
         _link(gold, test)
         _tally(report, gold, test)
         if document_level:
             _tally_document(report.umatch, gold, test, ref_nodes, cand_nodes, keep)
-    # a node holds the nodes its relations point to, so the nodes of a graph
-    # with a reentrancy are in reference cycles: broken here, every node is
-    # freed as soon as the comparison ends, and the cyclic collector (which
-    # would otherwise find and free them: 15-20 % of a comparison's time)
-    # has nothing to do
-    for gold, test in pairs:
-        for side in (gold, test):
-            for node in side.nodes.values():
-                node.node_relations = _NO_NODE_RELATIONS
     return report
 
 
@@ -684,20 +708,21 @@ def _tally_reference(
     """
     sets_gold: set[tuple[int, ...]] = set()
     mapped = ambiguous = correct = reference = candidate = unmapped = 0
-    for node in gold.nodes.values():
+    nodes, others = gold.nodes, test.nodes
+    for node in nodes.values():
         if node.tokens:
             sets_gold.add(node.tokens)
         if node.ambiguous:
             ambiguous += 1
         links = node.links
         if not links:
-            unmapped += node.mapped_size()
+            unmapped += node.mapped_size(nodes)
             continue
         mapped += 1
         if len(links) == 1:
-            best = _found(node, test.nodes[next(iter(links))])
+            best = _found(node, others[next(iter(links))], nodes)
         else:
-            results = [_found(node, test.nodes[v]) for v in sorted(links)]
+            results = [_found(node, others[v], nodes) for v in sorted(links)]
             best = results[0]
             for result in results[1:]:
                 if result[0] > best[0]:

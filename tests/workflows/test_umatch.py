@@ -141,9 +141,9 @@ def _every_node_rounds(reference: Any, candidate: Any) -> None:
     while True:
         pending: list[Any] = []
         for node in ref_nodes:
-            module._ambiguous_links(node, candidate.nodes, pending)
+            module._ambiguous_links(node, reference.nodes, candidate.nodes, pending)
         for node in cand_nodes:
-            module._ambiguous_links(node, reference.nodes, pending)
+            module._ambiguous_links(node, candidate.nodes, reference.nodes, pending)
         if not pending:
             return
         best = min(pending, key=cmp_to_key(module._compare_links))
