@@ -464,17 +464,36 @@ exitWithTally(checks, started, opts.artifacts, failed);
  * (VS Code applies them at once; a write from outside waits for a file watcher); then
  * back to the file `then`, the cursor in it. */
 async function applySettings(page, values, then) {
-  await runCommand(page, "Preferences: Open User Settings (JSON)");
-  await page.waitForFunction(() => document.querySelector(".monaco-workbench .part.editor .breadcrumbs-control")?.textContent?.includes("settings.json"),
-    undefined, { timeout: patient(30_000) });
-  await page.locator(".monaco-editor .view-lines").first().click();
-  await page.keyboard.press("Control+A");
-  await page.keyboard.insertText(JSON.stringify({ ...settings, ...values }));
-  await page.keyboard.press("Shift+Control+End"); // what the editor closed for us
-  await page.keyboard.press("Delete");
-  await page.keyboard.press("Control+S");
-  await runCommand(page, "View: Close Editor");
+  const wanted = { ...settings, ...values };
+  // the file on disk is what the window reads on reload: typed into a busy
+  // editor it was once left without the new value (seen under load: the
+  // reloaded window used the default Python), so it is checked, and typed again
+  let written = false;
+  for (let attempt = 0; attempt < 3 && !written; attempt++) {
+    await runCommand(page, "Preferences: Open User Settings (JSON)");
+    await page.waitForFunction(() => document.querySelector(".monaco-workbench .part.editor .breadcrumbs-control")?.textContent?.includes("settings.json"),
+      undefined, { timeout: patient(30_000) });
+    await page.locator(".monaco-editor .view-lines").first().click();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.insertText(JSON.stringify(wanted));
+    await page.keyboard.press("Shift+Control+End"); // what the editor closed for us
+    await page.keyboard.press("Delete");
+    await page.keyboard.press("Control+S");
+    written = await waitFor(() => savedSettingsAre(wanted), 10_000, () => "settings not saved").then(() => true, () => false);
+    await runCommand(page, "View: Close Editor");
+  }
+  if (!written) throw new Error(`user settings not saved as ${JSON.stringify(values)}: ${readFileSync(session.settingsFile, "utf8")}`);
   await openFile(page, then);
+}
+
+/** Whether the user settings file on disk holds every value of `wanted`. */
+function savedSettingsAre(wanted) {
+  try {
+    const saved = JSON.parse(readFileSync(session.settingsFile, "utf8"));
+    return Object.entries(wanted).every(([key, value]) => JSON.stringify(saved[key]) === JSON.stringify(value));
+  } catch {
+    return false; // half written, or not JSON yet
+  }
 }
 
 /** Save a screenshot (of `clip`) in the artifacts; with --update-docs in docs/ too. */
