@@ -61,12 +61,6 @@ class Difference:
     def at(cls, span: Span, what: str) -> Difference:
         return cls(span.path, span.line, span.column, what)
 
-    @classmethod
-    def at_place(cls, where: str, what: str) -> Difference:
-        """At ``where``, a ``file:line:col`` (the file's name may hold ``:``)."""
-        path, line, column = where.rsplit(":", 2)
-        return cls(path, int(line), int(column), what)
-
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}: {self.what}"
 
@@ -219,7 +213,7 @@ def pair_layers(
                 key = sentence_key(triple.sentence)
                 tally[key] = tally.get(key, 0) + 1
                 differences.setdefault(key, []).append(
-                    Difference.at_place(triple.where, f"{group} {kind}: {triple}")
+                    Difference.at(triple.span, f"{group} {kind}: {triple}")
                 )
         counts = {}
         for key in keys:

@@ -47,6 +47,7 @@ from ..graph import Graph, TripleKind
 from ..metrics import Metric, get_metric
 from ..reading.umr import BlockKind, DocTriple, UmrDocument, UmrSentence, read_umr
 from ..reading.umr_corpus import sentence_key
+from ..span import Span
 
 #: the document-level groups, in report order
 GROUPS = ("temporal", "modal", "coref")
@@ -208,10 +209,15 @@ class WrittenTriple:
     relation: Relation  # canonical, in reference names
 
     @property
-    def where(self) -> str:
+    def span(self) -> Span:
+        """Where the triple is written, from its source to its target."""
         start = self.triple.places[0][0]
         end = self.triple.places[2][1]
-        return str(self.sentence.span_of(start, end))
+        return self.sentence.span_of(start, end)
+
+    @property
+    def where(self) -> str:
+        return str(self.span)
 
     def __str__(self) -> str:
         t = self.triple
