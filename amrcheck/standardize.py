@@ -120,19 +120,16 @@ class StandardGraph:
 _ROLES: dict[str | None, dict[str, tuple[str, bool]]] = {}
 _LABELS: dict[str | None, dict[str, str]] = {}
 _CACHE_SIZE = 1 << 14
+_T = TypeVar("_T")
 
 
-def _role_table(compat: str | None) -> dict[str, tuple[str, bool]]:
-    table = _ROLES.get(compat)
+def _table(
+    tables: dict[str | None, dict[str, _T]], compat: str | None
+) -> dict[str, _T]:
+    """``compat``'s table of ``tables``, empty when new or past :data:`_CACHE_SIZE`."""
+    table = tables.get(compat)
     if table is None or len(table) > _CACHE_SIZE:
-        table = _ROLES[compat] = {}
-    return table
-
-
-def _label_table(compat: str | None) -> dict[str, str]:
-    table = _LABELS.get(compat)
-    if table is None or len(table) > _CACHE_SIZE:
-        table = _LABELS[compat] = {}
+        table = tables[compat] = {}
     return table
 
 
@@ -214,7 +211,7 @@ def standardize(graph: Graph, options: Standardization = STRICT) -> StandardGrap
 def _standardize_written(graph: Graph, options: Standardization) -> StandardGraph:
     """:func:`standardize` of the triples as they are (alignments aside)."""
     compat = options.compat
-    roles, labels = _role_table(compat), _label_table(compat)
+    roles, labels = _table(_ROLES, compat), _table(_LABELS, compat)
     index: dict[str, int] = {}
     instances: list[tuple[int, str]] = []
     instance_origin: list[int] = []
@@ -333,9 +330,6 @@ def _aligned_token(text: str, alignment: str) -> str:
     if len(words) > 1:
         return words[0]
     return (words[0] if words else "") + "_" + alignment
-
-
-_T = TypeVar("_T")
 
 
 def _dedupe(items: list[_T], origin: list[int]) -> tuple[list[_T], list[int]]:
