@@ -15,14 +15,12 @@ smatch; the metric API takes ``score(candidate, reference)``.
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
-from rich.console import Console
 
 from ..errors import MetricError
 from ..metrics import Score, metric_names
@@ -57,6 +55,9 @@ from ._common import (
     workers,
 )
 from ._umr_score import UmrFigures, render_umatch, umatch_json, umr_figures
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class ScoreCompat(str, Enum):
@@ -193,6 +194,8 @@ def write_per_pair(path: Path, evaluation: Evaluation) -> None:
     columns = ["file", "metric", "id", "precision", "recall", "f1", "graph", *keys]
     with path.open("w", newline="", encoding="utf-8") as handle:
         if path.suffix == ".jsonl":
+            import json  # here only, as below: a plain score prints none
+
             for values in _per_pair_values(evaluation, keys, empty):
                 row = dict(zip(columns, values, strict=True))
                 handle.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -573,6 +576,8 @@ def show(
 ) -> None:
     """Print the report: JSON, the F1s only (``quiet``), or the tables."""
     if as_json:
+        import json
+
         report = json_report(evaluation)
         for result in report["results"]:
             if "aspects" in result:
@@ -615,6 +620,8 @@ def _umatch_only(figures: dict[str, Any], as_json: bool, quiet: bool) -> int:
     """``--metric umatch`` alone: no search, the alignment-based figures only;
     1 when a reference sentence has no candidate."""
     if as_json:
+        import json
+
         data = {"version": JSON_SCHEMA_VERSION, "umatch": umatch_json(figures)}
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
     elif quiet:
