@@ -41,6 +41,9 @@ NOT_FOR_AN_AMR_SCORE = (
     "multiprocessing",
 )
 
+#: what printing the version or the help never needs
+NOT_FOR_HELP = ("numpy", "scipy", "amrcheck.search")
+
 
 def loaded(*argv: str | Path) -> tuple[set[str], str]:
     """The modules a run of ``amrcheck ARGV`` loaded, and its stdout."""
@@ -70,3 +73,9 @@ def test_a_quiet_amr_score_loads_no_umr_rich_numpy_or_json(tmp_path: Path) -> No
     assert "amrcheck.metrics.smatch" in modules
     assert among(modules, NOT_FOR_AN_AMR_SCORE) == []
 
+
+def test_the_version_and_the_help_load_no_numpy_or_scipy() -> None:
+    for argv in (["--version"], ["--help"], ["score", "--help"], []):
+        modules, out = loaded(*argv)
+        assert "amrcheck" in out or "Usage" in out, argv
+        assert among(modules, NOT_FOR_HELP) == [], argv
