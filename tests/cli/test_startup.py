@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import shared_path
+from tests.conftest import fresh_python, shared_path
 
 SICK = "bamboo/sick/role_confusion"
 REF, CAND = shared_path(f"{SICK}/src.dev.amr"), shared_path(f"{SICK}/tgt.dev.amr")
@@ -79,3 +79,21 @@ def test_the_version_and_the_help_load_no_numpy_or_scipy() -> None:
         modules, out = loaded(*argv)
         assert "amrcheck" in out or "Usage" in out, argv
         assert among(modules, NOT_FOR_HELP) == [], argv
+
+
+
+def test_the_version_loads_no_command_nor_the_standardiser() -> None:
+    modules, out = loaded("--version")
+    assert out.startswith("amrcheck ")
+    unused = ("penman", "amrcheck.standardize", "amrcheck.cli.score")
+    assert among(modules, unused) == []
+
+
+def test_the_package_standardize_stays_the_function_once_its_module_loads() -> None:
+    code = (
+        "import amrcheck, amrcheck.standardize\n"
+        "from amrcheck.reading.corpus import decode\n"
+        "print(amrcheck.standardize.__name__, callable(amrcheck.standardize))\n"
+        "print(amrcheck.standardize(decode('(a / b)')).variables)\n"
+    )
+    assert fresh_python(code).splitlines() == ["standardize True", "['a']"]
