@@ -62,12 +62,12 @@ from ..execution import Jobs, Progress, can_fork, local_processes, run_work, str
 from ..graph import Graph
 from ..metrics import CorpusScore, Metric, Score, expect_pairs, score_pairs
 from ..pairing.graphs import Gap, GraphPair, PairBy, aggregate_scores
-from ..pairing.parts import PartReport, merge_parts, pair_part, plan_parts
 from ..pairing.streaming import Batch, PairingReport, PairStream, check_reports
 from ..reading.corpus import CHUNK_BYTES, Corpus, graph_count
 
 if TYPE_CHECKING:  # numpy is imported only when --ci or --compare need it
     from ..metrics.aspects import AspectDefinitions
+    from ..pairing.parts import PartReport
     from .stats import Interval, PairedComparison
 
 #: pairs per batch, the unit of work handed to a worker process; with the
@@ -421,6 +421,8 @@ class _Scoring:
             or any(isinstance(c, Corpus) for c in candidates)
         ):
             return None
+        from ..pairing.parts import merge_parts, pair_part, plan_parts
+
         ref, cands = str(reference), [str(c) for c in candidates]
         plan = plan_parts(ref, cands, jobs, graphs)
         if plan is None:
