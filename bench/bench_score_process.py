@@ -91,9 +91,9 @@ def main() -> None:
             for label, site in sites.items():
                 cpus[name][label].append(cpu_seconds(runs[label][name], site))
     for name, _ in VARIANTS:
-        before, after = (WORK / f"process-{label}-{name}.tsv" for label in sites)
-        if not filecmp.cmp(before, after, shallow=False):
-            raise SystemExit(f"--per-pair of {name} differs: {before} {after}")
+        first, second = (WORK / f"process-{label}-{name}.tsv" for label in sites)
+        if not filecmp.cmp(first, second, shallow=False):
+            raise SystemExit(f"--per-pair of {name} differs: {first} {second}")
     print("| command | before CPU s | after CPU s | after − before |")
     print("|---|---|---|---|")
     for name, by_site in cpus.items():
