@@ -9,6 +9,8 @@ diff two versions of a file (:func:`diff_corpora`).
 from __future__ import annotations
 
 import importlib
+import sys
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from .__about__ import __version__
@@ -17,10 +19,21 @@ from .__about__ import __version__
 # sources even in a compiled build (see setup.py)
 from . import _sources  # noqa: F401  (isort: skip)
 
-# A function named like its own module is imported now: importing the
-# submodule (``import amrcheck.standardize``) would otherwise set the
-# package attribute to the module and hide the function.
-from .standardize import standardize
+
+class _Package(ModuleType):
+    """This package's module: ``amrcheck.standardize`` stays the function,
+    loaded on first use like the other names, although importing the
+    submodule of the same name sets the package's attribute to the module
+    (Python's import system does; ``sys.modules`` still holds the module).
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "standardize" and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 if TYPE_CHECKING:
     from .errors import (
@@ -55,13 +68,14 @@ if TYPE_CHECKING:
     from .reading import Entry
     from .reading.corpus import Corpus, decode, read_corpus, read_string
     from .span import SourceText, Span
-    from .standardize import StandardGraph, Standardization
+    from .standardize import StandardGraph, Standardization, standardize
     from .validation.validate import validate
     from .workflows.diff import Change, CorpusDiff, GraphDiff, diff_corpora
 
 # Names are loaded on first use (PEP 562), so that importing one module
 # (``amrcheck.reading.corpus``) or one metric does not import the whole
-# engine: every command and the language server start faster.
+# engine: every command and the language server start faster (``amrcheck
+# --version`` loads neither the standardiser nor penman, which it needs).
 _EXPORTS: dict[str, str] = {
     "Entry": ".reading",
     "Corpus": ".reading.corpus",
@@ -101,6 +115,7 @@ _EXPORTS: dict[str, str] = {
     "Span": ".span",
     "StandardGraph": ".standardize",
     "Standardization": ".standardize",
+    "standardize": ".standardize",
     # not a submodule's name: importing ``amrcheck.validation.validate``
     # never hides it (it sets ``amrcheck.validation``)
     "validate": ".validation.validate",

@@ -21,7 +21,7 @@ from amrcheck import _sources
 from amrcheck.metrics import get_metric
 from amrcheck.reading.corpus import decode
 print(_sources.SourcesFirst in sys.meta_path)
-print(isinstance(sys.modules["amrcheck.standardize"].__loader__, SourceFileLoader))
+print(isinstance(sys.modules["amrcheck.reading.corpus"].__loader__, SourceFileLoader))
 rematch = get_metric("rematch")  # reads amrcheck/data (a namespace package)
 print(rematch.score(decode("(w / want-01 :ARG0 (b / boy))"), decode("(b / boy)")).f1)
 """

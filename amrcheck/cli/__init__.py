@@ -60,10 +60,12 @@ def _register_commands(argv: list[str]) -> None:
 
     Only the command at hand is imported when the first argument names
     one (the others would load numpy, the benchmarks and the diff
-    engine for nothing); ``--help``, ``--version`` and unknown commands
-    get them all, so listings and "no such command" stay complete.
+    engine for nothing); ``--version`` gets none; ``--help`` and unknown
+    commands get them all, so listings and "no such command" stay complete.
     """
     named = argv[0] if argv else ""
+    if named == "--version":  # eager: it prints and exits before any command
+        return
     modules = (named,) if named in COMMAND_MODULES else COMMAND_MODULES
     for module in modules:
         importlib.import_module(f"{__name__}.{module}")

@@ -22,8 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from ..errors import AmrError, ClusterError, InputError, MetricError
 from ..execution import Jobs
@@ -39,13 +37,16 @@ from ..metrics import (
 from ..reading.corpus import count_graph_lines
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from ..pairing.graphs import Gap, Mismatch
     from ..workflows.diff import Change, Located
 
-# rich's tables and progress bars, and the diff engine, are imported where
-# used, so that a command loads only what it draws (start-up time).
+# rich (its console too: ``score -q`` prints without it), its tables and
+# progress bars, and the diff engine, are imported where used, so that a
+# command loads only what it draws (start-up time).
 
 #: ``--jobs N``: local worker processes
 JobsOption = Annotated[int, typer.Option(help="Processes (0 = one per CPU).")]
@@ -136,6 +137,8 @@ COMPAT_HELP = (
 
 def console(stderr: bool = False) -> Console:
     """A console on stdout (or stderr): styled on a terminal, plain otherwise."""
+    from rich.console import Console
+
     probe = Console(stderr=stderr)
     if probe.is_terminal:
         return Console(stderr=stderr, highlight=False, soft_wrap=True)
@@ -172,8 +175,13 @@ def progress_bar(
     description: str, total: int, quiet: bool = False
 ) -> Iterator[Callable[[int], None] | None]:
     """Yield a ``done(n)`` callback drawing a bar on stderr, or None when silent."""
+    if quiet or total <= 1:
+        yield None
+        return
+    from rich.console import Console
+
     err = Console(stderr=True)
-    if quiet or not err.is_terminal or total <= 1:
+    if not err.is_terminal:
         yield None
         return
     from rich.progress import (
@@ -205,6 +213,8 @@ CHANGE_STYLES = {"removed": "red", "added": "green", "relabel": "yellow"}
 def change_line(change: Change, files: bool = False) -> Text:
     """A diff line: ``- l:c  triple``, ``+ l:c  triple`` or ``~ l:c -> l:c  a -> b``;
     ``files``: each place ``file:l:c`` (where the two sides are two files)."""
+    from rich.text import Text
+
     line = Text("  ")
     style = CHANGE_STYLES[change.kind]
 

@@ -7,16 +7,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
 from ..errors import MetricError
-from ..reading.umr import is_umr_path, read_umr
-from ..workflows.umatch import Counts, UmatchReport, umatch
-from ..workflows.umr_score import DocumentScore, document_dict, score_umr_files
 from ._common import table
 
-if TYPE_CHECKING:  # imported where used: it loads numpy, which AMR scores skip
+# UMR's reader and comparisons are imported where used: an AMR score loads
+# none of them (start-up time); umr_agreement loads numpy
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..workflows.umatch import Counts, UmatchReport
     from ..workflows.umr_agreement import LayerAgreement
+    from ..workflows.umr_score import DocumentScore
 
 #: the name of the alignment-based comparison among ``--metric`` values
 UMATCH = "umatch"
@@ -65,6 +66,8 @@ class UmrFigures:
         """The same figures as lines for the ``--html`` report's header: per
         candidate the layers' F1 and umatch, then each document-level triple
         missing or extra, at its place."""
+        from ..workflows.umr_score import document_dict
+
         lines = []
         for path, score in (self.layers or {}).items():
             layers = document_dict(score)
@@ -102,12 +105,23 @@ def umr_figures(
         MetricError: umatch asked for files that are not UMR.
     """
     metric, umatch_named = take_umatch(metric)
-    if not is_umr_path(reference):
+    if not _is_umr(reference):
         if umatch_named:
             raise MetricError("umatch compares UMR files (.umr, docs/umr.md) only")
         return metric, UmrFigures(None)
     figures = umatch_reports(reference, candidates, only, exclude)
     return metric, UmrFigures(figures, umatch_named and metric is None)
+
+
+def _is_umr(path: Path) -> bool:
+    """:func:`~amrcheck.reading.umr.is_umr_path`, without loading UMR's reader
+    for a file named ``.amr`` (the engine's rule: an AMR file by name is
+    read as AMR, :func:`~amrcheck.reading.umr_corpus.umr_as_corpus`)."""
+    if str(path).lower().endswith(".amr"):
+        return False
+    from ..reading.umr import is_umr_path
+
+    return is_umr_path(path)
 
 
 def take_umatch(values: list[str] | None) -> tuple[list[str] | None, bool]:
@@ -120,6 +134,8 @@ def take_umatch(values: list[str] | None) -> tuple[list[str] | None, bool]:
 
 
 def umr_scores(reference: Path, candidates: list[Path]) -> dict[str, DocumentScore]:
+    from ..workflows.umr_score import score_umr_files
+
     return score_umr_files(reference, candidates)
 
 
@@ -127,6 +143,9 @@ def umatch_reports(
     reference: Path, candidates: list[Path], only: str | None, exclude: str | None
 ) -> dict[str, tuple[UmatchReport, UmatchReport]]:
     """Per candidate: umatch with and without the document level."""
+    from ..reading.umr import read_umr
+    from ..workflows.umatch import umatch
+
     names = [n for n in (only or "").split(",") if n.strip()]
     excluded = [n for n in (exclude or "").split(",") if n.strip()]
     gold = read_umr(reference)
@@ -141,6 +160,8 @@ def umatch_reports(
 
 
 def umr_json(scores: dict[str, DocumentScore]) -> dict[str, Any]:
+    from ..workflows.umr_score import document_dict
+
     return {path: document_dict(score) for path, score in scores.items()}
 
 
@@ -183,6 +204,8 @@ def umatch_json(
 
 
 def render_umr(out: Console, scores: dict[str, DocumentScore]) -> None:
+    from ..workflows.umr_score import document_dict
+
     for path, score in scores.items():
         layers = document_dict(score)
         grid = table(

@@ -16,8 +16,6 @@ import typer
 
 from ..errors import AmrError
 from ..workflows.baseline import write_baseline
-from ..workflows.config import load_config
-from ..workflows.gates import record_baseline, render_failures
 from . import app
 
 
@@ -38,6 +36,10 @@ def baseline(
     ] = None,
 ) -> None:
     """Record the current scores of files against their references (for max-drop)."""
+    # the configuration and the gates load numpy: here, not for ``--help``
+    from ..workflows.config import load_config
+    from ..workflows.gates import record_baseline, render_failures
+
     try:
         settings = load_config(config)
         if not settings.references:

@@ -31,7 +31,6 @@ from ..benchmarks.bamboo import (
     run_bamboo,
 )
 from ..benchmarks.principles import check_principles, time_pairs
-from ..benchmarks.rare import make_rare, score_rare, write_rare
 from ..errors import AmrError
 from ..metrics import Metric, get_metric, metric_names, resolve
 from ..pairing.graphs import gap_lines, metric_settings
@@ -421,6 +420,8 @@ def make(
     ] = None,
 ) -> None:
     """Write original.amr, rewired.amr and similarity.tsv (ground truth) to --out."""
+    from ..benchmarks.rare import make_rare, write_rare  # numpy: not for --help
+
     with guarded("bench rare make"):
         source = read_corpus(corpus)
         if limit is not None:
@@ -448,6 +449,8 @@ def rare_score(
     as_json: JsonOption = False,
 ) -> None:
     """Spearman × 100 between metric scores and the rewiring ground truth."""
+    from ..benchmarks.rare import score_rare  # numpy: not for --help
+
     with guarded("bench rare"):
         metrics = _metrics(
             metric, option, root, compat, exact, time_budget=time_budget

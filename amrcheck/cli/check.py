@@ -26,7 +26,6 @@ from ..validation.filecheck import (
 )
 from ..validation.rules import check_patterns
 from ..validation.umr import UmrOptions
-from ..workflows.config import load_config
 from . import app
 
 #: bumped only when the JSON output changes incompatibly
@@ -119,6 +118,8 @@ def check(
 def _umr_options(values: list[str] | None, umr_files: bool) -> UmrOptions:
     """``--umr`` on the ``[umr]`` options of the configuration (read only
     when there are UMR files: AMR checks never depended on it)."""
+    from ..workflows.config import load_config  # loads numpy: UMR files only
+
     try:
         base = load_config().umr if umr_files else UmrOptions()
     except ConfigError as exc:

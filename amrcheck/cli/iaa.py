@@ -16,7 +16,7 @@ import csv
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -29,8 +29,6 @@ from ..reading.umr import is_umr_path
 from ..reading.umr_corpus import read_umr_corpus
 from ..validation.filecheck import plural
 from ..workflows.diff import Change
-from ..workflows.iaa import Agreement, SentenceAgreement, agreement
-from ..workflows.umr_agreement import LayerAgreement, layer_agreement
 from . import app
 from ._common import (
     ClusterOption,
@@ -59,6 +57,10 @@ from ._umr_score import (
     render_layer_queue,
     render_layers,
 )
+
+if TYPE_CHECKING:  # imported where used: they load numpy (not for --help)
+    from ..workflows.iaa import Agreement, SentenceAgreement
+    from ..workflows.umr_agreement import LayerAgreement
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
@@ -422,6 +424,9 @@ def iaa(
     (fewer than two files, a file that cannot be read, no sentence that
     two annotators share, --strict with a syntax error); 130 interrupted.
     """
+    from ..workflows.iaa import agreement
+    from ..workflows.umr_agreement import layer_agreement
+
     with guarded("iaa"):
         if len(files) < 2:
             raise fail("iaa", "give at least two annotators' files")

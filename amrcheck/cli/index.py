@@ -17,7 +17,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..search import build_index
 from . import app
 from ._common import (
     ClusterOption,
@@ -57,6 +56,8 @@ def index(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Index the graphs of CORPUS files for `amrcheck search` and the editor."""
+    from ..search import build_index  # numpy and scipy: not for ``--help``
+
     started = time.perf_counter()
     with guarded("index"):
         (chosen,) = build_metrics([metric], option)

@@ -15,14 +15,13 @@ smatch; the metric API takes ``score(candidate, reference)``.
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Iterator
 from enum import Enum
+from itertools import chain
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
-from rich.console import Console
 
 from ..errors import MetricError
 from ..metrics import Score, metric_names
@@ -57,6 +56,9 @@ from ._common import (
     workers,
 )
 from ._umr_score import UmrFigures, render_umatch, umatch_json, umr_figures
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class ScoreCompat(str, Enum):
@@ -182,10 +184,15 @@ def write_per_pair(path: Path, evaluation: Evaluation) -> None:
     ``graph`` is ``read``, or ``unreadable`` / ``absent`` for a candidate
     graph counted as an empty graph.
     """
-    keys: list[str] = []
-    for result in evaluation.results:
-        for score in result.corpus.pairs:
-            keys += [k for k in score.counts if k not in keys]
+    # every count's name, in the order they first come
+    keys = list(
+        dict.fromkeys(
+            chain.from_iterable(
+                score.counts for result in evaluation.results
+                for score in result.corpus.pairs
+            )
+        )
+    )
     empty = {
         path: {gap.key: "absent" if gap.absent else "unreadable" for gap in gaps}
         for path, gaps in evaluation.counted_empty.items()
@@ -193,17 +200,17 @@ def write_per_pair(path: Path, evaluation: Evaluation) -> None:
     columns = ["file", "metric", "id", "precision", "recall", "f1", "graph", *keys]
     with path.open("w", newline="", encoding="utf-8") as handle:
         if path.suffix == ".jsonl":
+            import json  # here only, as below: a plain score prints none
+
             for values in _per_pair_values(evaluation, keys, empty):
                 row = dict(zip(columns, values, strict=True))
                 handle.write(json.dumps(row, ensure_ascii=False) + "\n")
             return
         writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
         writer.writerow(columns)
-        # one list per row, floats as repr (every digit), None as nothing
-        writer.writerows(
-            ["" if v is None else repr(v) if isinstance(v, float) else v for v in row]
-            for row in _per_pair_values(evaluation, keys, empty)
-        )
+        # the csv module writes a float as its repr (every digit) and None
+        # as nothing: the rows go as they are
+        writer.writerows(_per_pair_values(evaluation, keys, empty))
 
 
 def _per_pair_values(
@@ -212,17 +219,17 @@ def _per_pair_values(
     """Each pair's row of :func:`write_per_pair`, in its columns' order."""
     for result in evaluation.results:
         graphs = empty.get(result.candidate, {})
+        candidate, metric = result.candidate, result.metric
         for pair_id, score in zip(result.ids, result.corpus.pairs, strict=True):
-            counts = score.counts
             yield [
-                result.candidate,
-                result.metric,
+                candidate,
+                metric,
                 pair_id,
                 score.precision,
                 score.recall,
                 score.f1,
                 graphs.get(pair_id, "read"),
-                *[counts.get(k) for k in keys],
+                *map(score.counts.get, keys),
             ]
 
 
@@ -516,7 +523,8 @@ def score(
         metrics = build_metrics(names, option, shortcuts)
         if aspects and "smatch" not in names:
             raise fail("score", "--aspects needs smatch among the metrics")
-        total = graphs_in(reference) * len(candidates)
+        # the bars' length (a pass over the reference): none with --quiet
+        total = 0 if quiet else graphs_in(reference) * len(candidates)
         with workers(jobs, cluster) as where, progress_bar(
             "score", total, quiet
         ) as done:
@@ -573,6 +581,8 @@ def show(
 ) -> None:
     """Print the report: JSON, the F1s only (``quiet``), or the tables."""
     if as_json:
+        import json
+
         report = json_report(evaluation)
         for result in report["results"]:
             if "aspects" in result:
@@ -615,6 +625,8 @@ def _umatch_only(figures: dict[str, Any], as_json: bool, quiet: bool) -> int:
     """``--metric umatch`` alone: no search, the alignment-based figures only;
     1 when a reference sentence has no candidate."""
     if as_json:
+        import json
+
         data = {"version": JSON_SCHEMA_VERSION, "umatch": umatch_json(figures)}
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
     elif quiet:

@@ -15,16 +15,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
 from ..metrics import TripleRef
-from ..search import Duplicate, Explained, Hit, Index, IndexedGraph
-from ..search import read_queries as read_query_file
-from ..search import rerank as rerank_hits
 from . import app
 from ._common import (
     ClusterOption,
@@ -37,6 +34,9 @@ from ._common import (
     report_input_errors,
     workers,
 )
+
+if TYPE_CHECKING:
+    from ..search import Duplicate, Explained, Hit, Index, IndexedGraph
 
 #: bumped only when the JSON output changes incompatibly
 JSON_SCHEMA_VERSION = 1
@@ -178,6 +178,11 @@ def search(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Find the indexed graphs most similar to each graph of QUERY.amr."""
+    # the index loads numpy and scipy: here, not for ``--help``
+    from ..search import Index
+    from ..search import read_queries as read_query_file
+    from ..search import rerank as rerank_hits
+
     out = console()
     with guarded("search"):
         if duplicates == (query is not None):

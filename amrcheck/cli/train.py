@@ -19,11 +19,10 @@ from ..errors import InputError
 from ..graph import Graph
 from ..learned import require_learned
 from ..learned.settings import SupervisedSettings, TensionSettings
-from ..metrics.wwlk import WWLK, save_weights
 from ..pairing.graphs import pair_corpora
 from ..reading.corpus import read_corpus
 from ..reading.files import read_input_text
-from ..training.wwlk_theta import SPSASettings, train_wwlk
+from ..training.settings import SPSASettings
 from . import app
 from ._common import fail, guarded, progress_bar, report_input_errors
 
@@ -115,6 +114,10 @@ def wwlk(
     ] = False,
 ) -> None:
     """Train WWLKθ edge-label weights (SPSA, maximising Pearson with --scores)."""
+    # WWLK and its trainer load numpy: here, not for ``--help``
+    from ..metrics.wwlk import WWLK, save_weights
+    from ..training.wwlk_theta import train_wwlk
+
     with guarded("train"):
         train, targets = read_pairs(pairs, scores)
         dev, dev_targets = (

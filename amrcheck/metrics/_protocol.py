@@ -181,7 +181,10 @@ def score_pairs(
     if batch is not None and present:
         found: list[Score] = batch(present)
     else:
-        found = [metric.score(candidate, reference) for candidate, reference in present]
+        score = metric.score
+        found = [score(candidate, reference) for candidate, reference in present]
+    if len(found) == len(pairs):  # every candidate there: the usual batch
+        return found
     scored = iter(found)
     return [
         next(scored) if candidate is not None else metric.score_missing(reference)

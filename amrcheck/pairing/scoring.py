@@ -2,8 +2,10 @@
 
 Layer: engine, above :mod:`.graphs` (the pairing rule) and the metrics.
 Every score of two files counts their pairs this way: ``amrcheck score``
-(:mod:`amrcheck.workflows.evaluate`), the hooks' gates
-(:mod:`amrcheck.workflows.gates`), the HTML reports
+(:mod:`amrcheck.workflows.evaluate`, whose streamed pairs always have
+their reference graph: there the rule is
+:func:`amrcheck.metrics.score_pairs`'s, without this loop), the hooks'
+gates (:mod:`amrcheck.workflows.gates`), the HTML reports
 (:mod:`amrcheck.render.reports`) and the editor's document score and
 lenses (``amr_lsp``):
 

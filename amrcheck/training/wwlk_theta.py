@@ -34,29 +34,10 @@ import numpy as np
 
 from ..graph import Graph
 from ..metrics.wwlk import WWLK, NodeGraph, prepare, representations, transport
+from .settings import SPSASettings as SPSASettings  # its home: no numpy there
 
 #: called after each step with (steps done, steps in all, best dev Pearson so far)
 TrainingProgress = Callable[[int, int, float], None]
-
-
-@dataclass(frozen=True, slots=True)
-class SPSASettings:
-    """SPSA hyper-parameters (defaults: the reference's; see module docstring)."""
-
-    steps: int = 12_250
-    batch_size: int = 16
-    learning_rate: float = 0.75
-    stability: float = 2.0
-    alpha: float = 0.5
-    gamma: float = 0.05
-    perturbation: float = 0.01
-    clip: float = 0.01
-    evaluate_every: int = 350
-    seed: int = 0
-
-    def __post_init__(self) -> None:
-        if self.steps < 1 or self.batch_size < 2 or self.evaluate_every < 1:
-            raise ValueError("steps >= 1, batch_size >= 2, evaluate_every >= 1")
 
 
 @dataclass(slots=True)

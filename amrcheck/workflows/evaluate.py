@@ -51,8 +51,9 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -61,13 +62,12 @@ from ..execution import Jobs, Progress, can_fork, local_processes, run_work, str
 from ..graph import Graph
 from ..metrics import CorpusScore, Metric, Score, expect_pairs, score_pairs
 from ..pairing.graphs import Gap, GraphPair, PairBy, aggregate_scores
-from ..pairing.parts import PartReport, merge_parts, pair_part, plan_parts
-from ..pairing.scoring import How, score_or_empty
 from ..pairing.streaming import Batch, PairingReport, PairStream, check_reports
 from ..reading.corpus import CHUNK_BYTES, Corpus, graph_count
 
 if TYPE_CHECKING:  # numpy is imported only when --ci or --compare need it
     from ..metrics.aspects import AspectDefinitions
+    from ..pairing.parts import PartReport
     from .stats import Interval, PairedComparison
 
 #: pairs per batch, the unit of work handed to a worker process; with the
@@ -154,8 +154,12 @@ class _PairScorer:
     """Every metric (and the aspects) of a batch of pairs; picklable for workers.
 
     A pair without its candidate graph scores as an empty graph, or is
-    dropped with ``skip_unreadable``: the one rule of
-    :func:`amrcheck.pairing.scoring.score_or_empty`.
+    dropped with ``skip_unreadable``: the rule of
+    :func:`amrcheck.pairing.scoring.score_or_empty`, for pairs whose
+    reference graph is always there (a :class:`GraphPair`: a reference
+    that cannot be read is a gap, never a pair), so that it takes no loop
+    of its own: :func:`~amrcheck.metrics.score_pairs` scores an absent
+    candidate as an empty graph.
     """
 
     def __init__(
@@ -171,40 +175,30 @@ class _PairScorer:
         self.definitions: AspectDefinitions = definitions
 
     def __call__(self, batch: Sequence[tuple[int, GraphPair]]) -> list[Scored]:
-        by_metric = [self._each(batch, metric) for metric in self.metrics]
-        aspects = self._aspects(batch)
-        scored: list[Scored] = []
-        for k, (number, pair) in enumerate(batch):
-            how, _ = by_metric[0][k]
-            if how == "not scored":  # skip_unreadable: left out
-                continue
-            scores = tuple(_counted(found[k][1]) for found in by_metric)
-            kept = aspects[k][1] if aspects is not None else None
-            assert kept is None or isinstance(kept, dict)
-            scored.append((number, pair.index, pair.id, scores, kept))
-        return scored
-
-    def _each(
-        self, batch: Sequence[tuple[int, GraphPair]], metric: Metric
-    ) -> list[tuple[How, Score | None]]:
-        """``metric``'s score of each pair, or of an empty graph
-        (:func:`~amrcheck.pairing.scoring.score_or_empty`), batched."""
-
-        def score(whole: Sequence[tuple[int, GraphPair]]) -> list[Score]:
-            return score_pairs(metric, [(p.candidate, p.reference) for _, p in whole])
-
-        def empty(item: tuple[int, GraphPair], graph: Graph | None) -> Score:
-            assert graph is not None
-            return metric.score_missing(graph)
-
-        return score_or_empty(
-            batch, _graphs, score, empty, skip_unreadable=self.skip_unreadable
+        if self.skip_unreadable:  # left out: the pairs without a candidate
+            batch = [item for item in batch if item[1].candidate is not None]
+        # one pass per metric over the batch, one row per pair: no call,
+        # closure or tuple of a pair's own beyond its row (one-job speed)
+        sides = [(pair.candidate, pair.reference) for _, pair in batch]
+        by_pair: Iterable[tuple[Score, ...]] = zip(
+            *[score_pairs(metric, sides) for metric in self.metrics], strict=True
         )
+        aspects = self._aspects(sides)
+        return [
+            (number, pair.index, pair.id, scores, kept)
+            for (number, pair), scores, kept in zip(
+                batch,
+                by_pair,
+                [None] * len(batch) if aspects is None else aspects,
+                strict=True,
+            )
+        ]
 
     def _aspects(
-        self, batch: Sequence[tuple[int, GraphPair]]
-    ) -> list[tuple[How, dict[str, Score] | None]] | None:
-        """Damonte et al.'s aspects of each pair (None: not asked for)."""
+        self, sides: Sequence[tuple[Graph | None, Graph]]
+    ) -> list[dict[str, Score]] | None:
+        """Damonte et al.'s aspects of each pair, an absent candidate's as an
+        empty graph's (None: not asked for)."""
         if self.aspects is None:
             return None
         from ..metrics.aspects import aspect_scores, aspect_scores_missing
@@ -212,21 +206,12 @@ class _PairScorer:
 
         smatch, definitions = self.aspects, self.definitions
         assert isinstance(smatch, Smatch)
-
-        def score(whole: Sequence[tuple[int, GraphPair]]) -> list[dict[str, Score]]:
-            return [
-                aspect_scores(smatch, p.candidate, p.reference, definitions)
-                for _, p in whole
-                if p.candidate is not None
-            ]
-
-        def empty(item: tuple[int, GraphPair], graph: Graph | None) -> dict[str, Score]:
-            assert graph is not None
-            return aspect_scores_missing(smatch, graph, definitions)
-
-        return score_or_empty(
-            batch, _graphs, score, empty, skip_unreadable=self.skip_unreadable
-        )
+        return [
+            aspect_scores_missing(smatch, reference, definitions)
+            if candidate is None
+            else aspect_scores(smatch, candidate, reference, definitions)
+            for candidate, reference in sides
+        ]
 
 
 def _umr_as_corpus(file: Corpus | str | Path) -> Corpus | str | Path:
@@ -239,32 +224,20 @@ def _umr_as_corpus(file: Corpus | str | Path) -> Corpus | str | Path:
     return umr_as_corpus(file)
 
 
-def _graphs(item: tuple[int, GraphPair]) -> tuple[Graph | None, Graph | None]:
-    return item[1].candidate, item[1].reference
-
-
-def _counted(result: Score | None) -> Score:
-    assert result is not None
-    return result
-
-
 class _Tally:
     """One candidate's per-pair scores; they may come in any order of pairs."""
 
     def __init__(self, keep_aspects: bool) -> None:
-        #: (reference position, key, one score per metric)
-        self.rows: list[tuple[int, str, tuple[Score, ...]]] = []
+        #: the pairs scored as they came (in the reference's order once
+        #: :meth:`ordered`); their aspects are held apart
+        self.rows: list[Scored] = []
         # aspects are micro sums, so they are summed as they come, unless
         # --compare may still leave pairs out: then they are kept per pair
         self.keep_aspects = keep_aspects
         self.aspect_rows: list[tuple[str, dict[str, Score]]] = []
         self.aspect_sum: dict[str, Score] | None = None
 
-    def add(self, scored: Scored) -> None:
-        _, position, key, scores, aspects = scored
-        self.rows.append((position, key, scores))
-        if aspects is None:
-            return
+    def add_aspects(self, key: str, aspects: dict[str, Score]) -> None:
         from ..metrics.aspects import aggregate_aspects
 
         if self.keep_aspects:
@@ -274,22 +247,29 @@ class _Tally:
         else:
             self.aspect_sum = aggregate_aspects([self.aspect_sum, aspects])
 
-    def keys(self) -> list[str]:
-        """The pair keys in the reference's order."""
-        return [key for _, key, _ in sorted(self.rows, key=lambda row: row[0])]
+    def ordered(self) -> None:
+        """Put the rows in the reference's order (by position: each is unique)."""
+        self.rows.sort(key=itemgetter(1))
 
-    def scores(self, metric: int, keys: set[str]) -> list[Score]:
-        """One metric's scores of the pairs in ``keys``, in the reference's order."""
-        ordered = sorted(self.rows, key=lambda row: row[0])
-        return [scores[metric] for _, key, scores in ordered if key in keys]
+    def keys(self) -> list[str]:
+        """The pair keys, in the rows' order."""
+        return [row[2] for row in self.rows]
+
+    def scores(self, metric: int, keys: set[str] | None = None) -> list[Score]:
+        """One metric's scores of the pairs in ``keys`` (None: all), in the
+        rows' order."""
+        if keys is None:
+            return [row[3][metric] for row in self.rows]
+        return [row[3][metric] for row in self.rows if row[2] in keys]
 
     def aspect_total(
-        self, keys: set[str], definitions: AspectDefinitions = "amrcheck"
+        self, keys: set[str] | None, definitions: AspectDefinitions = "amrcheck"
     ) -> dict[str, Score]:
+        """The aspects summed over the pairs in ``keys`` (None: all)."""
         from ..metrics.aspects import aggregate_aspects
 
         if self.keep_aspects:
-            kept = [a for k, a in self.aspect_rows if k in keys]
+            kept = [a for k, a in self.aspect_rows if keys is None or k in keys]
         else:
             kept = [] if self.aspect_sum is None else [self.aspect_sum]
         return aggregate_aspects(kept, definitions)
@@ -363,20 +343,23 @@ def evaluate(
     ) or scoring.whole(reference, candidates, chunk_bytes)
     report.skip_unreadable = skip_unreadable
     paths = list(report.pairings)
-    keys = [set(t.keys()) for t in tallies]
-    common = set.intersection(*keys) if compare else None
-    for path, tally, own in zip(paths, tallies, keys, strict=True):
-        chosen = own if common is None else common
-        ids = [key for key in tally.keys() if key in chosen]
+    for tally in tallies:
+        tally.ordered()
+    # --compare: the pairs both candidates have; else each its own (all)
+    common = set.intersection(*(set(t.keys()) for t in tallies)) if compare else None
+    for path, tally in zip(paths, tallies, strict=True):
+        ids = tally.keys()
+        if common is not None:
+            ids = [key for key in ids if key in common]
         for number, metric in enumerate(metrics):
-            scores = tally.scores(number, chosen)
+            scores = tally.scores(number, common)
             result = MetricResult(
                 path, metric.name, aggregate_scores(metric, scores), ids
             )
             if ci:
                 result.ci = _interval(metric, scores, resamples, confidence, seed)
             if aspects and metric is smatch:
-                result.aspects = tally.aspect_total(chosen, definitions)
+                result.aspects = tally.aspect_total(common, definitions)
             report.results.append(result)
     if compare:
         _compare(report, metrics, resamples, confidence, seed)
@@ -438,6 +421,8 @@ class _Scoring:
             or any(isinstance(c, Corpus) for c in candidates)
         ):
             return None
+        from ..pairing.parts import merge_parts, pair_part, plan_parts
+
         ref, cands = str(reference), [str(c) for c in candidates]
         plan = plan_parts(ref, cands, jobs, graphs)
         if plan is None:
@@ -464,9 +449,16 @@ class _Scoring:
 
     def _tally(self, run: run_work[Any, Scored], candidates: int) -> list[_Tally]:
         tallies = [_Tally(keep_aspects=self.compare) for _ in range(candidates)]
+        aspects = self.scorer.aspects is not None
         for results in run:
+            if candidates == 1 and not aspects:
+                tallies[0].rows += results  # no step per pair
+                continue
             for scored in results:
-                tallies[scored[0]].add(scored)
+                tally = tallies[scored[0]]
+                tally.rows.append(scored)
+                if scored[4] is not None:
+                    tally.add_aspects(scored[2], scored[4])
         return tallies
 
 
