@@ -144,7 +144,6 @@ class _Sentence:
         "fixed_counts",
         "fixed_sizes",
         "unmapped_counts",
-        "unmapped_sizes",
         "node_relations",
         "text_lengths",
         "name_counts",
@@ -153,60 +152,76 @@ class _Sentence:
         "docrels",
     )
 
-    def __init__(self, label: str, words: list[str], counts_concept: bool) -> None:
+    def __init__(
+        self,
+        label: str,
+        words: list[str],
+        counts_concept: bool,
+        variables: list[str],
+        index: dict[str, int],
+        concepts: list[str],
+    ) -> None:
         self.label = label
         #: the texts of the sentence's tokens
         self.words = words
         #: whether the filter counts concepts (the same for every node)
         self.counts_concept = counts_concept
-        self.variables: list[str] = []
-        #: variable -> node
-        self.index: dict[str, int] = {}
-        self.concepts: list[str] = []
-        #: the concept as linking compares it (a ``name`` node's counts its
-        #: ``:opN`` strings: ``name[New York]``)
-        self.econcepts: list[str] = []
+        #: the nodes' variables, and each variable's node
+        self.variables = variables
+        self.index = index
+        self.concepts = concepts
+        size = len(variables)
+        #: the concepts as linking compares them (a ``name`` node's counts
+        #: its ``:opN`` strings: ``name[New York]``): :attr:`concepts` until
+        #: a ``name`` node is found
+        self.econcepts = concepts
         #: the tokens as aligned in the node's own file (1-based, None:
         #: unaligned); their words' length only a tie between links asks for
-        self.aligned: list[tuple[int, ...] | None] = []
+        self.aligned: list[tuple[int, ...] | None] = [None] * size
         #: the tokens as compared: :attr:`aligned`, or the candidate's
         #: carried over to the reference's numbers
-        self.tokens: list[tuple[int, ...] | None] = []
+        self.tokens = self.aligned
         #: partners (nodes of the other sentence), ordered; the empty ones
         #: are :data:`_NO_LINKS` (never changed)
-        self.links: list[list[int]] = []
+        self.links: list[list[int]] = [_NO_LINKS] * size
         #: whether the node had several links before they were made one to one
-        self.ambiguous: list[bool] = []
+        self.ambiguous = [False] * size
         #: kept relations whose value is no node of the sentence (constants),
         #: counted: the same whatever is linked (:data:`_NO_COUNTS`: none)
-        self.fixed_counts: list[dict[_Key, int]] = []
+        self.fixed_counts: list[dict[_Key, int]] = [_NO_COUNTS] * size
         #: how many the concept (if counted) and :attr:`fixed_counts` are
-        self.fixed_sizes: list[int] = []
-        #: every kept relation, values as written, counted (the same dict as
-        #: :attr:`fixed_counts` when no value is a node)
-        self.unmapped_counts: list[dict[_Key, int]] = []
-        #: how many the concept (if counted) and the kept relations are
-        self.unmapped_sizes: list[int] = []
+        self.fixed_sizes = [1 if counts_concept else 0] * size
+        #: every kept relation, values as written, counted: the same list
+        #: (and dicts) as :attr:`fixed_counts` until a value is a node
+        self.unmapped_counts = self.fixed_counts
         #: kept relations whose value is a node of the sentence: (name, node)
-        self.node_relations: list[list[tuple[str, int]]] = []
-        #: the length of each node's aligned words (-1: not measured yet)
-        self.text_lengths: list[int] = []
+        self.node_relations: list[list[tuple[str, int]]] = [_NO_NODE_RELATIONS] * size
+        #: the length of each node's aligned words (-1: not measured yet),
+        #: made when a tie between links first asks
+        self.text_lengths: list[int] | None = None
         #: relation names (unfiltered) and ``concept``, counted, per node:
         #: made when first asked for (only ambiguous links ask)
         self.name_counts: list[dict[str, int]] | None = None
         #: the graph's triples and their kinds (read again for the names)
-        self.triples: list[tuple[str, str, str]] = []
-        self.kinds: list[TripleKind] = []
+        self.triples: list[tuple[str, str, str]] = _NO_TRIPLES
+        self.kinds: list[TripleKind] = _NO_KINDS
         self.docrels: set[tuple[str, str, str]] = _NO_DOCRELS
+
+    def unmapped_size(self, node: int) -> int:
+        """How many the concept (if counted) and the kept relations are."""
+        return self.fixed_sizes[node] + len(self.node_relations[node])
 
     def text_size(self, node: int) -> int:
         """The length of the node's aligned words, joined by spaces."""
-        length = self.text_lengths[node]
+        lengths = self.text_lengths
+        if lengths is None:
+            lengths = self.text_lengths = [-1] * len(self.variables)
+        length = lengths[node]
         if length < 0:
             words = self.words
             aligned = self.aligned[node] or ()
             length = len(" ".join(words[i - 1] for i in aligned if 0 < i <= len(words)))
-            self.text_lengths[node] = length
+            lengths[node] = length
         return length
 
     def names(self, node: int) -> dict[str, int]:
@@ -263,6 +278,8 @@ _NO_LINKS: list[int] = []
 #: the counts of a node without kept relations to constants (never changed)
 _NO_COUNTS: dict[_Key, int] = {}
 _NO_NODE_RELATIONS: list[tuple[str, int]] = []
+_NO_TRIPLES: list[tuple[str, str, str]] = []
+_NO_KINDS: list[TripleKind] = []
 #: the document-level triples of most sentences (never changed)
 _NO_DOCRELS: set[tuple[str, str, str]] = set()
 
@@ -272,13 +289,17 @@ def _lower_name(relation: tuple[str, str]) -> str:
 
 
 def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 -- one pass per kind of triple
-    made = _Sentence(sentence.label, sentence.word_texts(), keep.counts_concept)
+    variables: list[str] = []
+    index: dict[str, int] = {}
+    concepts: list[str] = []
     graph = sentence.graph
-    if graph is not None:
+    if graph is None:
+        made = _Sentence(
+            sentence.label, sentence.word_texts(), keep.counts_concept, [], {}, []
+        )
+    else:
         instance = TripleKind.INSTANCE
         triples, kinds = graph.triples, graph.kinds
-        made.triples, made.kinds = triples, kinds
-        index, variables, concepts = made.index, made.variables, made.concepts
         # loops by index: no (triple, kind) pair made per triple (a graph's
         # kinds are as many as its triples)
         count = len(triples)
@@ -289,18 +310,18 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
                     index[source] = len(variables)
                     variables.append(source)
                     concepts.append(target)
-        size = len(variables)
-        made.econcepts = concepts.copy()
-        made.aligned = [None] * size
-        made.links = [_NO_LINKS] * size
-        made.ambiguous = [False] * size
-        fixed_counts = made.fixed_counts = [_NO_COUNTS] * size
-        fixed_sizes = made.fixed_sizes = [1 if keep.counts_concept else 0] * size
-        unmapped_sizes = made.unmapped_sizes = fixed_sizes.copy()
-        node_relations = made.node_relations = [_NO_NODE_RELATIONS] * size
-        made.text_lengths = [-1] * size
+        made = _Sentence(
+            sentence.label,
+            sentence.word_texts(),
+            keep.counts_concept,
+            variables,
+            index,
+            concepts,
+        )
+        made.triples, made.kinds = triples, kinds
+        fixed_counts, fixed_sizes = made.fixed_counts, made.fixed_sizes
+        node_relations = made.node_relations
         ignored = keep.ignored if keep.active else None
-        names: list[int] = []  # the ``name`` nodes (their concept counts :opN)
         for i in range(count):
             if kinds[i] is instance:
                 continue
@@ -313,7 +334,6 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
                 target = target[1:-1]
             if target == "" or (ignored is not None and ignored(role)):
                 continue
-            unmapped_sizes[owner] += 1
             other = index.get(target)
             if other is None:
                 key = (role, target)
@@ -326,10 +346,13 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
                 node_relations[owner] = [(role, other)]
             else:
                 node_relations[owner].append((role, other))
-        unmapped_counts = made.unmapped_counts = fixed_counts.copy()
-        for node in range(size):
+        unmapped_counts = fixed_counts
+        names: list[int] = []  # the ``name`` nodes (their concept counts :opN)
+        for node in range(len(variables)):
             relations = node_relations[node]
             if relations:
+                if unmapped_counts is fixed_counts:
+                    unmapped_counts = made.unmapped_counts = fixed_counts.copy()
                 counts = unmapped_counts[node] = fixed_counts[node].copy()
                 for role, other in relations:
                     key = (role, variables[other])
@@ -358,9 +381,10 @@ def _name_concepts(sentence: _Sentence, names: list[int]) -> None:
             if len(target) > 1 and target[0] == '"' == target[-1]:
                 target = target[1:-1]
             ops[owner].append((role, target))
+    econcepts = sentence.econcepts = sentence.concepts.copy()
     for node, found in ops.items():
         found.sort(key=_lower_name)
-        sentence.econcepts[node] = f"name[{' '.join(value for _, value in found)}]"
+        econcepts[node] = f"name[{' '.join(value for _, value in found)}]"
 
 
 def _align(made: _Sentence, sentence: UmrSentence) -> None:
@@ -377,7 +401,6 @@ def _align(made: _Sentence, sentence: UmrSentence) -> None:
             aligned[node] = tuple(
                 sorted({i for a, b in line.ranges for i in range(a, b + 1)})
             )
-    made.tokens = aligned
 
 
 class _Filter:
@@ -411,7 +434,7 @@ def _found(
     mine, size = sentence.mapped_counts(node, other.variables)
     found = _found_in(mine, other.unmapped_counts[partner])
     found += _concept_found(sentence, node, other, partner)
-    return found, size, other.unmapped_sizes[partner]
+    return found, size, other.unmapped_size(partner)
 
 
 def _concept_found(
@@ -698,7 +721,7 @@ def _umatch(
         partner = by_key.get(sentence_key(sentence))
         if partner is None:
             report.unpaired.append(gold.label)
-            test = _Sentence(gold.label, gold.words, keep.counts_concept)
+            test = _Sentence(gold.label, gold.words, keep.counts_concept, [], {}, [])
         else:
             test = _sentence(partner, keep)
             if test.words != gold.words:
@@ -733,7 +756,7 @@ def _tally(report: UmatchReport, gold: _Sentence, test: _Sentence) -> None:
     # the candidate's nodes in one pass: token sets, links, unmapped counts
     sets_test: set[tuple[int, ...]] = set()
     mapped = ambiguous = unmapped = 0
-    links, flags, sizes = test.links, test.ambiguous, test.unmapped_sizes
+    links, flags = test.links, test.ambiguous
     for node, tokens in enumerate(test.tokens):
         if tokens:
             sets_test.add(tokens)
@@ -742,7 +765,7 @@ def _tally(report: UmatchReport, gold: _Sentence, test: _Sentence) -> None:
         if links[node]:
             mapped += 1
         else:
-            unmapped += sizes[node]
+            unmapped += test.unmapped_size(node)
     projections = report.projections
     projections.candidate += len(test.variables)
     projections.mapped_candidate += mapped
