@@ -392,14 +392,16 @@ def _align(made: _Sentence, sentence: UmrSentence) -> None:
     index, aligned = made.index, made.aligned
     for line in sentence.alignments:
         node = index.get(line.variable)
-        if node is None or not line.ranges or line.ranges == [(0, 0)]:
+        ranges = line.ranges
+        if node is None or not ranges:
             continue
-        if len(line.ranges) == 1:  # most lines: one range, its tokens in order
-            first, last = line.ranges[0]
-            aligned[node] = tuple(range(first, last + 1))
+        if len(ranges) == 1:  # most lines: one range, its tokens in order
+            first, last = ranges[0]
+            if first or last:  # 0-0: unaligned
+                aligned[node] = tuple(range(first, last + 1))
         else:
             aligned[node] = tuple(
-                sorted({i for a, b in line.ranges for i in range(a, b + 1)})
+                sorted({i for a, b in ranges for i in range(a, b + 1)})
             )
 
 
