@@ -47,7 +47,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import partial
-from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
@@ -379,10 +378,12 @@ class _Layout(NamedTuple):
 
 
 def _cut(  # noqa: C901 -- one loop, state in locals
-    lines: Iterable[str], cut: bool = True
-) -> Iterator[tuple[int, list[str], _Layout]]:
-    """The lines of each sentence of a stream of lines (each with its
-    ``\\n``), with the file line the sentence starts on and its blocks.
+    pieces: Iterable[str], cut: bool = True
+) -> Iterator[tuple[int, str, _Layout]]:
+    """The text of each sentence of a stream of pieces of text (each of
+    whole lines, the last line of the last one with or without its
+    ``\\n``: a line each, or a whole file), with the file line the sentence
+    starts on and its blocks.
 
     Sentences: one starts at its header lines once the current one has a
     body (a heading or a non-comment line), at a sentence level graph
@@ -392,10 +393,14 @@ def _cut(  # noqa: C901 -- one loop, state in locals
     heading and content lines, the layout notes and the header lines
     (offsets in the sentence's text), for :meth:`_SentenceReader.read`.
     One loop with its state in local variables: it sees every line of
-    every file, and cuts sentences and blocks in the same pass.
+    every file, and cuts sentences and blocks in the same pass; lines are
+    found with ``str.find`` in each piece, and a sentence's text is a slice
+    of its piece (joined only when it spans pieces).
     """
-    # the cut: the sentence's lines and what decides where the next starts
-    current: list[str] = []
+    # the cut: the sentence's text in the pieces before this one, its count
+    # of lines, and what decides where the next starts
+    carried: list[str] = []
+    lines = 0
     first_line = 1
     has_body = False  # a heading or a non-comment line seen
     section = BlockKind.TOKENS
@@ -421,116 +426,132 @@ def _cut(  # noqa: C901 -- one loop, state in locals
         BlockKind.GRAPH,
         BlockKind.DOCUMENT,
     )
-    for raw in lines:
-        stripped = raw.strip()
-        if not stripped:
-            current.append(raw)
-            offset += len(raw)
-            blanks += 1
-            continue
-        comment = stripped[0] == "#"
-        if not (comment or blanks):
-            # most lines: content right after content (or a heading), in
-            # the sentence and the block of the line before
-            current.append(raw)
+    for text in pieces:
+        size = len(text)
+        begin = 0  # where the sentence starts in this piece
+        position = 0
+        while position < size:
+            line_start = position
+            newline = text.find("\n", position)
+            position = newline + 1 if newline >= 0 else size
+            raw = text[line_start:position]
+            stripped = raw.strip()
+            if not stripped:
+                lines += 1
+                offset += len(raw)
+                blanks += 1
+                continue
+            comment = stripped[0] == "#"
+            if not (comment or blanks):
+                # most lines: content right after content (or a heading), in
+                # the sentence and the block of the line before
+                lines += 1
+                start = offset
+                offset += len(raw)
+                end = offset - 1 if raw[-1] == "\n" else offset
+                if "\r" in raw:
+                    end = start + len(raw.rstrip("\r\n"))
+                has_body = True
+                if section is document:
+                    document_content = True
+                in_comments = False
+                content.append((start + raw.find(stripped[0]), end))
+                continue
+            kind = (
+                heading_of.get("".join(stripped.lower().split()))
+                if comment and stripped[-1] == ":"
+                else None
+            )
+            if comment:
+                # a sentence without header lines starts at its graph heading
+                starts = (
+                    (has_body if is_header(stripped) else False)
+                    if kind is None
+                    else kind is graph_kind and kind in seen
+                )
+            else:
+                starts = blanks >= 2 and document_content
+            if starts and cut and lines:
+                blocks.append((kind_now, heading, content))
+                carried.append(text[begin:line_start])
+                yield first_line, "".join(carried), _Layout(blocks, notes, headers)
+                first_line += lines
+                carried, lines, begin = [], 0, line_start
+                has_body, seen, document_content = False, set(), False
+                section = tokens_kind
+                offset = 0
+                kind_now, heading, content, blocks = tokens_kind, None, [], []
+                cut_kinds = 0
+                notes, headers = [], []
+                in_comments, comments_seen = True, False
+                blanks = 0
+            lines += 1
+            # the line in its block
             start = offset
             offset += len(raw)
             end = offset - 1 if raw[-1] == "\n" else offset
             if "\r" in raw:
                 end = start + len(raw.rstrip("\r\n"))
+            # the first character that is not white space opens the stripped line
+            first = start + raw.find(stripped[0])
+            if kind is not None:
+                has_body = True
+                section = kind
+                seen.add(kind)
+                blocks.append((kind_now, heading, content))
+                cut_kinds |= 1 << kind_now
+                if cut_kinds & (1 << kind):
+                    notes.append(
+                        LayoutNote(Note.REPEATED_BLOCK, first, end, HEADINGS[kind])
+                    )
+                elif blanks == 0 and (content or heading):
+                    notes.append(
+                        LayoutNote(Note.NO_EMPTY_LINE, first, end, HEADINGS[kind])
+                    )
+                elif blanks > 1:
+                    notes.append(LayoutNote(Note.EXTRA_EMPTY_LINE, first, end))
+                kind_now, heading, content, blanks = kind, (first, end), [], 0
+                in_comments, comments_seen = True, False
+                continue
+            if blanks and content:
+                # content after an empty line inside a block with content:
+                # the next block without its heading, or an empty line in a block
+                if kind_now < document and not comment:
+                    following = BlockKind(kind_now + 1)
+                    blocks.append((kind_now, heading, content))
+                    cut_kinds |= 1 << kind_now
+                    notes.append(
+                        LayoutNote(
+                            Note.MISSING_HEADING, first, end, HEADINGS[following]
+                        )
+                    )
+                    if blanks > 1:
+                        notes.append(LayoutNote(Note.EXTRA_EMPTY_LINE, first, end))
+                    kind_now, heading, content = following, None, []
+                    in_comments, comments_seen = True, False
+                elif not comment:
+                    notes.append(LayoutNote(Note.EMPTY_LINE_IN_BLOCK, first, end))
+            elif blanks and (heading is not None or comments_seen):
+                notes.append(LayoutNote(Note.EMPTY_LINE_IN_BLOCK, first, end))
+            blanks = 0
+            if comment:
+                comments_seen = True
+                if kind_now is tokens_kind:
+                    headers.append((stripped, first, end))
+                if not in_comments:
+                    notes.append(LayoutNote(Note.MISPLACED_COMMENT, first, end))
+                continue
             has_body = True
             if section is document:
                 document_content = True
             in_comments = False
-            content.append((start + raw.find(stripped[0]), end))
-            continue
-        kind = (
-            heading_of.get("".join(stripped.lower().split()))
-            if comment and stripped[-1] == ":"
-            else None
-        )
-        if comment:
-            # a sentence without header lines starts at its graph heading
-            starts = (
-                (has_body if is_header(stripped) else False)
-                if kind is None
-                else kind is graph_kind and kind in seen
-            )
-        else:
-            starts = blanks >= 2 and document_content
-        if starts and cut and current:
-            blocks.append((kind_now, heading, content))
-            yield first_line, current, _Layout(blocks, notes, headers)
-            first_line += len(current)
-            current = []
-            has_body, seen, document_content = False, set(), False
-            section = tokens_kind
-            offset = 0
-            kind_now, heading, content, blocks = tokens_kind, None, [], []
-            cut_kinds = 0
-            notes, headers = [], []
-            in_comments, comments_seen = True, False
-            blanks = 0
-        current.append(raw)
-        # the line in its block
-        start = offset
-        offset += len(raw)
-        end = offset - 1 if raw[-1] == "\n" else offset
-        if "\r" in raw:
-            end = start + len(raw.rstrip("\r\n"))
-        # the first character that is not white space opens the stripped line
-        first = start + raw.find(stripped[0])
-        if kind is not None:
-            has_body = True
-            section = kind
-            seen.add(kind)
-            blocks.append((kind_now, heading, content))
-            cut_kinds |= 1 << kind_now
-            if cut_kinds & (1 << kind):
-                notes.append(
-                    LayoutNote(Note.REPEATED_BLOCK, first, end, HEADINGS[kind])
-                )
-            elif blanks == 0 and (content or heading):
-                notes.append(LayoutNote(Note.NO_EMPTY_LINE, first, end, HEADINGS[kind]))
-            elif blanks > 1:
-                notes.append(LayoutNote(Note.EXTRA_EMPTY_LINE, first, end))
-            kind_now, heading, content, blanks = kind, (first, end), [], 0
-            in_comments, comments_seen = True, False
-            continue
-        if blanks and content:
-            # content after an empty line inside a block with content:
-            # the next block without its heading, or an empty line in a block
-            if kind_now < document and not comment:
-                following = BlockKind(kind_now + 1)
-                blocks.append((kind_now, heading, content))
-                cut_kinds |= 1 << kind_now
-                notes.append(
-                    LayoutNote(Note.MISSING_HEADING, first, end, HEADINGS[following])
-                )
-                if blanks > 1:
-                    notes.append(LayoutNote(Note.EXTRA_EMPTY_LINE, first, end))
-                kind_now, heading, content = following, None, []
-                in_comments, comments_seen = True, False
-            elif not comment:
-                notes.append(LayoutNote(Note.EMPTY_LINE_IN_BLOCK, first, end))
-        elif blanks and (heading is not None or comments_seen):
-            notes.append(LayoutNote(Note.EMPTY_LINE_IN_BLOCK, first, end))
-        blanks = 0
-        if comment:
-            comments_seen = True
-            if kind_now is tokens_kind:
-                headers.append((stripped, first, end))
-            if not in_comments:
-                notes.append(LayoutNote(Note.MISPLACED_COMMENT, first, end))
-            continue
-        has_body = True
-        if section is document:
-            document_content = True
-        in_comments = False
-        content.append((first, end))
-    if not cut or (current and "".join(current).strip()):
+            content.append((first, end))
+        if begin < size:
+            carried.append(text[begin:])
+    sentence = "".join(carried)
+    if not cut or (lines and sentence.strip()):
         blocks.append((kind_now, heading, content))
-        yield first_line, current, _Layout(blocks, notes, headers)
+        yield first_line, sentence, _Layout(blocks, notes, headers)
 
 
 # -- parsing one sentence ------------------------------------------------------------
@@ -602,7 +623,7 @@ class _SentenceReader:
         """Read the sentence; ``layout``: its blocks when the caller cut
         them already (:func:`_cut`)."""
         if layout is None:
-            layout = next(_cut(split_lines(self.text), cut=False))[2]
+            layout = next(_cut((self.text,), cut=False))[2]
         sentence = self.sentence
         text = self.text
         blocks = layout.blocks
@@ -1089,25 +1110,25 @@ def read_sentence(source: SourceText, index: int) -> UmrSentence:
 
 
 def iter_umr_lines(lines: Iterable[str], path: str) -> Iterator[UmrSentence]:
-    """The sentences of a stream of lines (each with its ``\\n``)."""
+    """The sentences of a stream of lines (each with its ``\\n``), or of
+    pieces of text of whole lines (a whole file: one piece)."""
     for index, (first, piece, layout) in enumerate(_cut(lines)):
-        yield _SentenceReader(SourceText("".join(piece), path, first), index).read(
-            layout
-        )
+        yield _SentenceReader(SourceText(piece, path, first), index).read(layout)
 
 
 def iter_umr_pieces(lines: Iterable[str], path: str) -> Iterator[SourceText]:
-    """The text of each sentence of a stream of lines, unread (pieces that
-    :func:`read_sentence` reads; an editor re-reads only the changed ones)."""
+    """The text of each sentence of a stream of lines (or of pieces of
+    whole lines), unread (pieces that :func:`read_sentence` reads; an editor
+    re-reads only the changed ones)."""
     for first, piece, _ in _cut(lines):
-        yield SourceText("".join(piece), path, first)
+        yield SourceText(piece, path, first)
 
 
 def read_umr_string(text: str, path: str = "<string>") -> UmrDocument:
     """Read UMR text (one document) into a :class:`UmrDocument`."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    return UmrDocument(path, list(iter_umr_lines(split_lines(text), path)))
+    return UmrDocument(path, list(iter_umr_lines((text,), path)))
 
 
 def split_lines(text: str) -> list[str]:
@@ -1142,12 +1163,11 @@ def iter_umr_file(path: str | Path) -> Iterator[UmrSentence]:
         RefusedInputError: not a regular file, or endless.
     """
     name = str(path)
-    # the lines of each piece, chained in C: no generator resumed per line
-    return iter_umr_lines(chain.from_iterable(_file_pieces(name)), name)
+    return iter_umr_lines(_file_pieces(name), name)
 
 
-def _file_pieces(name: str) -> Iterator[list[str]]:
-    """The lines of the file, a list for each piece read."""
+def _file_pieces(name: str) -> Iterator[str]:
+    """The text of the file, a piece of whole lines at a time."""
     with open_input(name) as handle:
         pending = b""
         lines_before = 0
@@ -1169,10 +1189,9 @@ def _file_pieces(name: str) -> Iterator[list[str]]:
             if first and text.startswith("\ufeff"):
                 text = text[1:]
             first = False
-            yield split_lines(text)
+            yield text
         if pending:
-            text = decode_utf8(pending, name, lines_before)
-            yield split_lines(text)
+            yield decode_utf8(pending, name, lines_before)
 
 
 def read_umr(path: str | Path) -> UmrDocument:

@@ -34,7 +34,7 @@ from ..graph import Graph
 from ..span import SourceText
 from ._parse import Entry
 from .corpus import Corpus, normalize_text, read_corpus, read_text
-from .umr import UmrDocument, UmrSentence, is_umr_path, iter_umr_lines, split_lines
+from .umr import UmrDocument, UmrSentence, is_umr_path, iter_umr_lines
 
 #: the metadata key of a UMR sentence's words (:func:`sentence_text`)
 WORDS_KEY = "words"
@@ -102,7 +102,7 @@ def umr_corpus_from_string(text: str, path: str = "<string>") -> Corpus:
 
 def document_of(text: str, path: str) -> UmrDocument:
     """``text`` (already normalised) read as a UMR document."""
-    return UmrDocument(path, list(iter_umr_lines(split_lines(text), path)))
+    return UmrDocument(path, list(iter_umr_lines((text,), path)))
 
 
 def corpus_of(document: UmrDocument, text: str) -> Corpus:

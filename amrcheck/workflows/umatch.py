@@ -45,7 +45,7 @@ Example:
 from __future__ import annotations
 
 import difflib
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cmp_to_key
 
@@ -122,236 +122,287 @@ class UmatchReport:
     unpaired: list[str] = field(default_factory=list)
 
 
-class _Node:
-    """A node as umatch compares it (a plain class: thousands per file)."""
+class _Sentence:
+    """A sentence as umatch compares it: its nodes are numbers (0, 1, ...,
+    in the order the graph gives their concepts), and each property of the
+    nodes is one list, indexed by node (a plain class: one per sentence, no
+    object per node; the lists hold no references to sentences, so a
+    comparison makes no reference cycles)."""
 
     __slots__ = (
-        "variable",
-        "concept",
-        "relations",
-        "tokens",
-        "aligned",
+        "label",
         "words",
-        "text_length",
+        "counts_concept",
+        "variables",
+        "index",
+        "concepts",
+        "econcepts",
+        "aligned",
+        "tokens",
         "links",
         "ambiguous",
-        "econcept",
-        "counted_concept",
-        "unmapped_counts",
-        "unmapped_size",
         "fixed_counts",
-        "fixed_size",
+        "fixed_sizes",
+        "unmapped_counts",
         "node_relations",
+        "text_lengths",
         "name_counts",
+        "triples",
+        "kinds",
+        "docrels",
     )
 
-    def __init__(self, variable: str, concept: str) -> None:
-        self.variable = variable
-        self.concept = concept
-        #: every relation (name, value), unfiltered: a list of its own from
-        #: the first one on
-        self.relations: list[tuple[str, str]] = _NO_RELATIONS
-        self.tokens: tuple[int, ...] | None = None  # 1-based, None: unaligned
-        #: the tokens as aligned in the node's own file (before any carrying
-        #: over to the reference's numbers) and that file's words: the
-        #: node's text, whose length only a tie between links asks for
-        self.aligned: tuple[int, ...] = ()
-        self.words: list[str] = _NO_WORDS
-        self.text_length = -1  # not measured yet
-        #: partner variables, ordered (a dict of its own once linked)
-        self.links: dict[str, None] = _NO_LINKS
-        self.ambiguous = False
-        # what the linking asks again and again, found once when the
-        # sentence is read (a node's concept and relations do not change;
-        # the filter is one per umatch): :func:`_sentence` fills them in
-        self.econcept = concept
-        #: the concept when the filter counts it (found when the partner's
-        #: is the same), else None; the counts below leave it out (a node
-        #: without kept relations then needs no dict of its own)
-        self.counted_concept: str | None = None
-        #: the part of :attr:`unmapped_counts` whose values are not nodes of
-        #: the sentence (constants), counted: the same whatever is linked
-        self.fixed_counts: dict[_Key, int] = _NO_COUNTS
-        #: kept relations, values as written, counted: the same dict as
-        #: :attr:`fixed_counts` until a relation to a node is kept (neither
-        #: is changed once the sentence is read)
-        self.unmapped_counts: dict[_Key, int] = _NO_COUNTS
-        #: how many the concept (if counted) and the kept relations are
-        self.unmapped_size = 0
+    def __init__(
+        self,
+        label: str,
+        words: list[str],
+        counts_concept: bool,
+        variables: list[str],
+        index: dict[str, int],
+        concepts: list[str],
+    ) -> None:
+        self.label = label
+        #: the texts of the sentence's tokens
+        self.words = words
+        #: whether the filter counts concepts (the same for every node)
+        self.counts_concept = counts_concept
+        #: the nodes' variables, and each variable's node
+        self.variables = variables
+        self.index = index
+        self.concepts = concepts
+        size = len(variables)
+        #: the concepts as linking compares them (a ``name`` node's counts
+        #: its ``:opN`` strings: ``name[New York]``): :attr:`concepts` until
+        #: a ``name`` node is found
+        self.econcepts = concepts
+        #: the tokens as aligned in the node's own file (1-based, None:
+        #: unaligned); their words' length only a tie between links asks for
+        self.aligned: list[tuple[int, ...] | None] = [None] * size
+        #: the tokens as compared: :attr:`aligned`, or the candidate's
+        #: carried over to the reference's numbers
+        self.tokens = self.aligned
+        #: partners (nodes of the other sentence), ordered; the empty ones
+        #: are :data:`_NO_LINKS` (never changed)
+        self.links: list[list[int]] = [_NO_LINKS] * size
+        #: whether the node had several links before they were made one to one
+        self.ambiguous = [False] * size
+        #: kept relations whose value is no node of the sentence (constants),
+        #: counted: the same whatever is linked (:data:`_NO_COUNTS`: none)
+        self.fixed_counts: list[dict[_Key, int]] = [_NO_COUNTS] * size
         #: how many the concept (if counted) and :attr:`fixed_counts` are
-        self.fixed_size = 0
-        #: kept relations whose value is a node of the sentence: (name, its
-        #: variable) -- a variable, not the node, so that nodes hold no
-        #: reference cycles (a reentrancy would make one) and are freed as
-        #: soon as the comparison ends
-        self.node_relations: list[tuple[str, str]] = _NO_NODE_RELATIONS
-        #: relation names (unfiltered) and ``concept``, counted; made when
-        #: first asked for (only ambiguous links ask): see :meth:`names`
-        self.name_counts: dict[str, int] | None = None
+        self.fixed_sizes = [1 if counts_concept else 0] * size
+        #: every kept relation, values as written, counted: the same list
+        #: (and dicts) as :attr:`fixed_counts` until a value is a node
+        self.unmapped_counts = self.fixed_counts
+        #: kept relations whose value is a node of the sentence: (name, node)
+        self.node_relations: list[list[tuple[str, int]]] = [_NO_NODE_RELATIONS] * size
+        #: the length of each node's aligned words (-1: not measured yet),
+        #: made when a tie between links first asks
+        self.text_lengths: list[int] | None = None
+        #: relation names (unfiltered) and ``concept``, counted, per node:
+        #: made when first asked for (only ambiguous links ask)
+        self.name_counts: list[dict[str, int]] | None = None
+        #: the graph's triples and their kinds (read again for the names)
+        self.triples: list[tuple[str, str, str]] = _NO_TRIPLES
+        self.kinds: list[TripleKind] = _NO_KINDS
+        self.docrels: set[tuple[str, str, str]] = _NO_DOCRELS
 
-    def text_size(self) -> int:
+    def unmapped_size(self, node: int) -> int:
+        """How many the concept (if counted) and the kept relations are."""
+        return self.fixed_sizes[node] + len(self.node_relations[node])
+
+    def text_size(self, node: int) -> int:
         """The length of the node's aligned words, joined by spaces."""
-        if self.text_length < 0:
+        lengths = self.text_lengths
+        if lengths is None:
+            lengths = self.text_lengths = [-1] * len(self.variables)
+        length = lengths[node]
+        if length < 0:
             words = self.words
-            self.text_length = len(
-                " ".join(words[i - 1] for i in self.aligned if 0 < i <= len(words))
-            )
-        return self.text_length
+            aligned = self.aligned[node] or ()
+            length = len(" ".join(words[i - 1] for i in aligned if 0 < i <= len(words)))
+            lengths[node] = length
+        return length
 
-    def names(self) -> dict[str, int]:
-        """Relation names (unfiltered) and ``concept``, counted."""
-        if self.name_counts is None:
-            names = {"concept": 1}
-            for name, _ in self.relations:
-                names[name] = names.get(name, 0) + 1
-            self.name_counts = names
-        return self.name_counts
+    def names(self, node: int) -> dict[str, int]:
+        """The node's relation names (unfiltered) and ``concept``, counted."""
+        counts = self.name_counts
+        if counts is None:
+            counts = self.name_counts = [{"concept": 1} for _ in self.variables]
+            index, kinds, instance = self.index, self.kinds, TripleKind.INSTANCE
+            for i, (source, role, _) in enumerate(self.triples):
+                owner = index.get(source)
+                if owner is not None and kinds[i] is not instance:
+                    names = counts[owner]
+                    names[role] = names.get(role, 0) + 1
+        return counts[node]
 
-    def find_econcept(self) -> str:
-        ops = sorted(
-            (
-                r
-                for r in self.relations
-                if r[0][3:].isdigit() and r[0].startswith(":op")
-            ),
-            key=_lower_name,
-        )
-        return f"name[{' '.join(value for _, value in ops)}]"
-
-    def mapped_size(self, nodes: dict[str, _Node]) -> int:
-        """How many :meth:`mapped_counts` counts (without counting them);
-        ``nodes``: the node's sentence's."""
-        size = self.fixed_size
-        for _, target in self.node_relations:
-            size += len(nodes[target].links) or 1  # no partner: UNMAPPED, once
+    def mapped_size(self, node: int) -> int:
+        """How many :meth:`mapped_counts` counts (without counting them)."""
+        size = self.fixed_sizes[node]
+        links = self.links
+        for _, target in self.node_relations[node]:
+            size += len(links[target]) or 1  # no partner: UNMAPPED, once
         return size
 
-    def mapped_counts(self, nodes: dict[str, _Node]) -> tuple[dict[_Key, int], int]:
-        """The node's kept relations, values that are nodes of the sentence
-        (``nodes``) read as their partners (each partner once; no partner:
-        :data:`UNMAPPED`), counted; and how many there are with the concept
-        (if counted)."""
-        if not self.node_relations:
-            return self.fixed_counts, self.fixed_size
-        counts = self.fixed_counts.copy()
-        size = self.fixed_size
-        for name, target in self.node_relations:
-            partners = nodes[target].links or _NO_PARTNER
-            size += len(partners)
-            for partner in partners:
-                key = (name, partner)
+    def mapped_counts(
+        self, node: int, partners: list[str]
+    ) -> tuple[dict[_Key, int], int]:
+        """The node's kept relations, values that are nodes read as their
+        partners' variables (``partners``: the other sentence's; each
+        partner once; no partner: :data:`UNMAPPED`), counted; and how many
+        there are with the concept (if counted)."""
+        relations = self.node_relations[node]
+        if not relations:
+            return self.fixed_counts[node], self.fixed_sizes[node]
+        counts = self.fixed_counts[node].copy()
+        size = self.fixed_sizes[node]
+        links = self.links
+        for name, target in relations:
+            linked = links[target]
+            if not linked:
+                key = (name, UNMAPPED)
+                counts[key] = counts.get(key, 0) + 1
+                size += 1
+                continue
+            size += len(linked)
+            for partner in linked:
+                key = (name, partners[partner])
                 counts[key] = counts.get(key, 0) + 1
         return counts, size
 
 
-_NO_PARTNER = {UNMAPPED: None}
-#: the links of a node not linked yet (never changed: :func:`_link` gives a
-#: node its own dict)
-_NO_LINKS: dict[str, None] = {}
-_NO_WORDS: list[str] = []
-_NO_RELATIONS: list[tuple[str, str]] = []
-#: the counts of a node without kept relations (never changed: :func:`_sentence`
-#: gives a node its own dict)
+#: the links of a node not linked yet (never changed: :func:`_link_to` gives
+#: a node its own list)
+_NO_LINKS: list[int] = []
+#: the counts of a node without kept relations to constants (never changed)
 _NO_COUNTS: dict[_Key, int] = {}
-_NO_NODE_RELATIONS: list[tuple[str, str]] = []
+_NO_NODE_RELATIONS: list[tuple[str, int]] = []
+_NO_TRIPLES: list[tuple[str, str, str]] = []
+_NO_KINDS: list[TripleKind] = []
+#: the document-level triples of most sentences (never changed)
+_NO_DOCRELS: set[tuple[str, str, str]] = set()
 
 
 def _lower_name(relation: tuple[str, str]) -> str:
     return relation[0].lower()
 
 
-@dataclass(slots=True)
-class _Sentence:
-    label: str
-    tokens: list[str]
-    nodes: dict[str, _Node]
-    docrels: set[tuple[str, str, str]]
-
-
 def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 -- one pass per kind of triple
-    nodes: dict[str, _Node] = {}
+    variables: list[str] = []
+    index: dict[str, int] = {}
+    concepts: list[str] = []
     graph = sentence.graph
-    if graph is not None:
+    if graph is None:
+        made = _Sentence(
+            sentence.label, sentence.word_texts(), keep.counts_concept, [], {}, []
+        )
+    else:
         instance = TripleKind.INSTANCE
         triples, kinds = graph.triples, graph.kinds
-        counts_concept = keep.counts_concept
         # loops by index: no (triple, kind) pair made per triple (a graph's
         # kinds are as many as its triples)
         count = len(triples)
         for i in range(count):
-            source, _, target = triples[i]
-            if kinds[i] is instance and source not in nodes:
-                node = nodes[source] = _Node(source, target)
-                if counts_concept:
-                    node.counted_concept = target
-                    node.fixed_size = node.unmapped_size = 1
+            if kinds[i] is instance:
+                source, _, target = triples[i]
+                if source not in index:
+                    index[source] = len(variables)
+                    variables.append(source)
+                    concepts.append(target)
+        made = _Sentence(
+            sentence.label,
+            sentence.word_texts(),
+            keep.counts_concept,
+            variables,
+            index,
+            concepts,
+        )
+        made.triples, made.kinds = triples, kinds
+        fixed_counts, fixed_sizes = made.fixed_counts, made.fixed_sizes
+        node_relations = made.node_relations
         ignored = keep.ignored if keep.active else None
         for i in range(count):
             if kinds[i] is instance:
                 continue
             source, role, target = triples[i]
-            owner = nodes.get(source)
+            owner = index.get(source)
             if owner is None:
                 continue
             # a string's quotes dropped (inline: one per relation)
             if len(target) > 1 and target[0] == '"' == target[-1]:
                 target = target[1:-1]
-            key = (role, target)
-            if owner.relations is _NO_RELATIONS:
-                owner.relations = [key]
-            else:
-                owner.relations.append(key)
             if target == "" or (ignored is not None and ignored(role)):
                 continue
-            owner.unmapped_size += 1
-            unmapped = owner.unmapped_counts
-            other = nodes.get(target)
+            other = index.get(target)
             if other is None:
-                fixed = owner.fixed_counts
+                key = (role, target)
+                fixed = fixed_counts[owner]
                 if fixed is _NO_COUNTS:
-                    fixed = owner.fixed_counts = {}
-                    if unmapped is _NO_COUNTS:
-                        owner.unmapped_counts = unmapped = fixed
+                    fixed = fixed_counts[owner] = {}
                 fixed[key] = fixed.get(key, 0) + 1
-                owner.fixed_size += 1
-                if unmapped is fixed:
-                    continue
+                fixed_sizes[owner] += 1
+            elif node_relations[owner] is _NO_NODE_RELATIONS:
+                node_relations[owner] = [(role, other)]
             else:
-                if owner.node_relations is _NO_NODE_RELATIONS:
-                    owner.node_relations = []
-                    owner.unmapped_counts = unmapped = unmapped.copy()
-                owner.node_relations.append((role, target))
-            unmapped[key] = unmapped.get(key, 0) + 1
-        for node in nodes.values():
-            if node.concept == "name":
-                node.econcept = node.find_econcept()
-    tokens = sentence.word_texts()
-    _align(nodes, sentence, tokens)
+                node_relations[owner].append((role, other))
+        unmapped_counts = fixed_counts
+        names: list[int] = []  # the ``name`` nodes (their concept counts :opN)
+        for node in range(len(variables)):
+            relations = node_relations[node]
+            if relations:
+                if unmapped_counts is fixed_counts:
+                    unmapped_counts = made.unmapped_counts = fixed_counts.copy()
+                counts = unmapped_counts[node] = fixed_counts[node].copy()
+                for role, other in relations:
+                    key = (role, variables[other])
+                    counts[key] = counts.get(key, 0) + 1
+            if concepts[node] == "name":
+                names.append(node)
+        if names:
+            _name_concepts(made, names)
+    _align(made, sentence)
     document = sentence.document.triples
-    docrels = _NO_DOCRELS
     if document:
-        docrels = {(t.source, t.relation, t.target) for t in document}
-    return _Sentence(sentence.label, tokens, nodes, docrels)
+        made.docrels = {(t.source, t.relation, t.target) for t in document}
+    return made
 
 
-#: the document-level triples of most sentences (never changed)
-_NO_DOCRELS: set[tuple[str, str, str]] = set()
-
-
-def _align(nodes: dict[str, _Node], sentence: UmrSentence, tokens: list[str]) -> None:
-    """Give the nodes their aligned tokens (``0-0``: unaligned) and words."""
-    for line in sentence.alignments:
-        node = nodes.get(line.variable)
-        if node is None or not line.ranges or line.ranges == [(0, 0)]:
+def _name_concepts(sentence: _Sentence, names: list[int]) -> None:
+    """A ``name`` node's concept as linking compares it: ``name[New York]``
+    (its ``:opN`` strings in the order of their names)."""
+    ops: dict[int, list[tuple[str, str]]] = {node: [] for node in names}
+    index, kinds, instance = sentence.index, sentence.kinds, TripleKind.INSTANCE
+    for i, (source, role, target) in enumerate(sentence.triples):
+        owner = index.get(source)
+        if owner is None or owner not in ops or kinds[i] is instance:
             continue
-        if len(line.ranges) == 1:  # most lines: one range, its tokens in order
-            first, last = line.ranges[0]
-            node.tokens = tuple(range(first, last + 1))
+        if role[3:].isdigit() and role.startswith(":op"):
+            if len(target) > 1 and target[0] == '"' == target[-1]:
+                target = target[1:-1]
+            ops[owner].append((role, target))
+    econcepts = sentence.econcepts = sentence.concepts.copy()
+    for node, found in ops.items():
+        found.sort(key=_lower_name)
+        econcepts[node] = f"name[{' '.join(value for _, value in found)}]"
+
+
+def _align(made: _Sentence, sentence: UmrSentence) -> None:
+    """Give the nodes their aligned tokens (``0-0``: unaligned)."""
+    index, aligned = made.index, made.aligned
+    for line in sentence.alignments:
+        node = index.get(line.variable)
+        ranges = line.ranges
+        if node is None or not ranges:
+            continue
+        if len(ranges) == 1:  # most lines: one range, its tokens in order
+            first, last = ranges[0]
+            if first or last:  # 0-0: unaligned
+                aligned[node] = tuple(range(first, last + 1))
         else:
-            node.tokens = tuple(
-                sorted({i for a, b in line.ranges for i in range(a, b + 1)})
+            aligned[node] = tuple(
+                sorted({i for a, b in ranges for i in range(a, b + 1)})
             )
-        node.aligned, node.words = node.tokens, tokens
 
 
 class _Filter:
@@ -377,19 +428,24 @@ class _Filter:
         return name in self.exclude
 
 
-def _found(node: _Node, other: _Node, nodes: dict[str, _Node]) -> tuple[int, int, int]:
-    """(found, of the node's, of the other's) concept and relations, the
-    node's values that are nodes (of ``nodes``, its sentence's) read as
-    their partners."""
-    mine, size = node.mapped_counts(nodes)
-    found = _found_in(mine, other.unmapped_counts) + _concept_found(node, other)
-    return found, size, other.unmapped_size
+def _found(
+    sentence: _Sentence, node: int, other: _Sentence, partner: int
+) -> tuple[int, int, int]:
+    """(found, of the node's, of the partner's) concept and relations, the
+    node's values that are nodes read as their partners."""
+    mine, size = sentence.mapped_counts(node, other.variables)
+    found = _found_in(mine, other.unmapped_counts[partner])
+    found += _concept_found(sentence, node, other, partner)
+    return found, size, other.unmapped_size(partner)
 
 
-def _concept_found(node: _Node, other: _Node) -> int:
-    """1 when the node's concept counts and is the other's, else 0."""
-    concept = node.counted_concept
-    return 1 if concept is not None and concept == other.concept else 0
+def _concept_found(
+    sentence: _Sentence, node: int, other: _Sentence, partner: int
+) -> int:
+    """1 when the node's concept counts and is its partner's, else 0."""
+    if sentence.counts_concept and sentence.concepts[node] == other.concepts[partner]:
+        return 1
+    return 0
 
 
 def _found_in(mine: dict[_Key, int], theirs: dict[_Key, int]) -> int:
@@ -402,10 +458,9 @@ def _found_in(mine: dict[_Key, int], theirs: dict[_Key, int]) -> int:
     return found
 
 
-def _names_in_common(node: _Node, other: _Node) -> int:
-    theirs = other.names()
+def _names_in_common(mine: dict[str, int], theirs: dict[str, int]) -> int:
     common = 0
-    for name, count in node.names().items():
+    for name, count in mine.items():
         available = theirs.get(name)
         if available:
             common += count if count < available else available
@@ -414,8 +469,12 @@ def _names_in_common(node: _Node, other: _Node) -> int:
 
 @dataclass(slots=True)
 class _Link:
-    source: _Node
-    target: _Node
+    """A link offered in a round: ``node`` of ``side`` to ``partner`` of ``other``."""
+
+    side: _Sentence
+    node: int
+    other: _Sentence
+    partner: int
     same_concept: bool
     strong: int
     weak: int
@@ -428,46 +487,51 @@ def _compare_links(a: _Link, b: _Link) -> int:
         return -1 if a.strong > b.strong else 1
     if a.weak != b.weak:
         return -1 if a.weak > b.weak else 1
-    length_a = a.source.text_size() + a.target.text_size()
-    length_b = b.source.text_size() + b.target.text_size()
+    length_a = a.side.text_size(a.node) + a.other.text_size(a.partner)
+    length_b = b.side.text_size(b.node) + b.other.text_size(b.partner)
     if length_a != length_b:
         return -1 if length_a > length_b else 1
-    same_a = a.source.variable == a.target.variable
-    same_b = b.source.variable == b.target.variable
+    source_a, target_a = a.side.variables[a.node], a.other.variables[a.partner]
+    source_b, target_b = b.side.variables[b.node], b.other.variables[b.partner]
+    same_a = source_a == target_a
+    same_b = source_b == target_b
     if same_a != same_b:
         return -1 if same_a else 1
-    key_a = a.source.variable + a.target.variable
-    key_b = b.source.variable + b.target.variable
+    key_a = source_a + target_a
+    key_b = source_b + target_b
     return (key_a > key_b) - (key_a < key_b)
 
 
 def _ambiguous_links(
-    node: _Node, own: dict[str, _Node], others: dict[str, _Node], into: list[_Link]
+    side: _Sentence, node: int, other: _Sentence, into: list[_Link]
 ) -> None:
     """Add the node's links to ``into`` when it has several (dropping first
-    the links their partners dropped); ``own``: its sentence's nodes,
-    ``others``: the other side's."""
-    links = node.links
+    the links their partners dropped); ``other``: the sentence of its partners."""
+    links = side.links[node]
     if not links:
         return
-    variable = node.variable
-    for partner in [p for p in links if variable not in others[p].links]:
-        del links[partner]
-    if len(links) < 2:
+    theirs = other.links
+    live = [partner for partner in links if node in theirs[partner]]
+    if len(live) != len(links):
+        side.links[node] = live
+    if len(live) < 2:
         return
-    node.ambiguous = True
+    side.ambiguous[node] = True
     # the node's side of every link, made once (its partners' links are fixed
     # for this round)
-    mine, _ = node.mapped_counts(own)
-    for partner in sorted(links):
-        other = others[partner]
+    mine, _ = side.mapped_counts(node, other.variables)
+    econcept, names = side.econcepts[node], side.names(node)
+    for partner in sorted(live, key=other.variables.__getitem__):
         into.append(
             _Link(
+                side,
                 node,
                 other,
-                node.econcept == other.econcept,
-                _found_in(mine, other.unmapped_counts) + _concept_found(node, other),
-                _names_in_common(node, other),
+                partner,
+                econcept == other.econcepts[partner],
+                _found_in(mine, other.unmapped_counts[partner])
+                + _concept_found(side, node, other, partner),
+                _names_in_common(names, other.names(partner)),
             )
         )
 
@@ -476,49 +540,56 @@ def _link(reference: _Sentence, candidate: _Sentence) -> None:
     """Link the nodes of a sentence pair one to one (see the module)."""
     by_token, unaligned = _candidate_index(candidate)
     # the order links are made in does not matter: they are read sorted
-    for node in reference.nodes.values():
-        if node.tokens is None:
-            others = unaligned.get(node.econcept)
+    econcepts = reference.econcepts
+    for node, tokens in enumerate(reference.tokens):
+        if tokens is None:
+            others = unaligned.get(econcepts[node])
             if others is not None:
-                _link_to(node, others)
+                _link_to(reference, node, candidate, others)
             continue
-        for token in node.tokens:
+        for token in tokens:
             others = by_token.get(token)
             if others is not None:
-                _link_to(node, others)
+                _link_to(reference, node, candidate, others)
     _one_to_one(reference, candidate)
 
 
-def _link_to(node: _Node, others: list[_Node]) -> None:
+def _link_to(
+    reference: _Sentence, node: int, candidate: _Sentence, others: list[int]
+) -> None:
     """Link the node to each of ``others`` (both ways)."""
-    links = node.links
+    links = reference.links[node]
     if links is _NO_LINKS:
-        links = node.links = {}
-    variable = node.variable
+        links = reference.links[node] = []
+    theirs = candidate.links
     for other in others:
-        links[other.variable] = None
-        if other.links is _NO_LINKS:
-            other.links = {variable: None}
-        else:
-            other.links[variable] = None
+        if other not in links:
+            links.append(other)
+        back = theirs[other]
+        if back is _NO_LINKS:
+            theirs[other] = [node]
+        elif node not in back:
+            back.append(node)
 
 
 def _candidate_index(
     candidate: _Sentence,
-) -> tuple[dict[int, list[_Node]], dict[str, list[_Node]]]:
+) -> tuple[dict[int, list[int]], dict[str, list[int]]]:
     """The candidate's nodes by aligned token, and its unaligned ones by concept."""
-    by_token: dict[int, list[_Node]] = {}
-    unaligned: dict[str, list[_Node]] = {}
-    for node in candidate.nodes.values():
+    by_token: dict[int, list[int]] = {}
+    unaligned: dict[str, list[int]] = {}
+    econcepts = candidate.econcepts
+    for node, tokens in enumerate(candidate.tokens):
         # a list made only for a key seen first (setdefault makes one a call)
-        if node.tokens is None:
-            group = unaligned.get(node.econcept)
+        if tokens is None:
+            econcept = econcepts[node]
+            group = unaligned.get(econcept)
             if group is None:
-                unaligned[node.econcept] = [node]
+                unaligned[econcept] = [node]
             else:
                 group.append(node)
             continue
-        for token in node.tokens:
+        for token in tokens:
             group = by_token.get(token)
             if group is None:
                 by_token[token] = [node]
@@ -538,59 +609,56 @@ def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
     those of visiting every node.
     """
     # links are made both ways: none is stale before the first round
-    ref_nodes = sorted(
-        (n for n in reference.nodes.values() if len(n.links) > 1), key=_variable_of
-    )
-    cand_nodes = sorted(
-        (n for n in candidate.nodes.values() if len(n.links) > 1), key=_variable_of
-    )
+    ref_nodes = _several_links(reference, range(len(reference.links)))
+    cand_nodes = _several_links(candidate, range(len(candidate.links)))
     if not ref_nodes and not cand_nodes:
         return
     while True:
         pending: list[_Link] = []
         for node in ref_nodes:
-            _ambiguous_links(node, reference.nodes, candidate.nodes, pending)
+            _ambiguous_links(reference, node, candidate, pending)
         for node in cand_nodes:
-            _ambiguous_links(node, candidate.nodes, reference.nodes, pending)
+            _ambiguous_links(candidate, node, reference, pending)
         if not pending:
             return
         best = min(pending, key=cmp_to_key(_compare_links))
-        source, target = best.source, best.target
+        side, node, other, partner = best.side, best.node, best.other, best.partner
         # the nodes that linked to the two ends now hold stale links
-        source_side, target_side = reference.nodes, candidate.nodes
-        if source_side.get(source.variable) is not source:
-            source_side, target_side = target_side, source_side
-        left_by_target = [source_side[v] for v in target.links if v != source.variable]
-        left_by_source = [target_side[v] for v in source.links if v != target.variable]
-        source.links = {target.variable: None}
-        target.links = {source.variable: None}
-        if source_side is reference.nodes:
-            ref_left, cand_left = left_by_target, left_by_source
+        left_by_partner = [n for n in other.links[partner] if n != node]
+        left_by_node = [n for n in side.links[node] if n != partner]
+        side.links[node] = [partner]
+        other.links[partner] = [node]
+        if side is reference:
+            ref_left, cand_left = left_by_partner, left_by_node
         else:
-            ref_left, cand_left = left_by_source, left_by_target
-        ref_nodes = _next_round(ref_nodes, ref_left)
-        cand_nodes = _next_round(cand_nodes, cand_left)
+            ref_left, cand_left = left_by_node, left_by_partner
+        ref_nodes = _next_round(reference, ref_nodes, ref_left)
+        cand_nodes = _next_round(candidate, cand_nodes, cand_left)
 
 
-def _variable_of(node: _Node) -> str:
-    return node.variable
+def _several_links(sentence: _Sentence, nodes: Iterable[int]) -> list[int]:
+    """Those of ``nodes`` with several links, in variable order."""
+    links = sentence.links
+    return sorted(
+        (n for n in nodes if len(links[n]) > 1), key=sentence.variables.__getitem__
+    )
 
 
-def _next_round(visited: list[_Node], left: list[_Node]) -> list[_Node]:
+def _next_round(sentence: _Sentence, visited: list[int], left: list[int]) -> list[int]:
     """The nodes the next round visits: those with several links still, and
     those just left with a stale link, in variable order."""
+    links = sentence.links
     if not left:
-        return [n for n in visited if len(n.links) > 1]
-    chosen = {n.variable: n for n in visited if len(n.links) > 1}
-    for node in left:
-        chosen[node.variable] = node
-    return [chosen[v] for v in sorted(chosen)]
+        return [n for n in visited if len(links[n]) > 1]
+    chosen = {n for n in visited if len(links[n]) > 1}
+    chosen.update(left)
+    return sorted(chosen, key=sentence.variables.__getitem__)
 
 
 def _carry_tokens(reference: _Sentence, candidate: _Sentence) -> None:
     """Renumber the candidate's aligned tokens into the reference's tokens."""
     matcher = difflib.SequenceMatcher(
-        None, reference.tokens, candidate.tokens, autojunk=False
+        None, reference.words, candidate.words, autojunk=False
     )
     moved: dict[int, int] = {}
     for tag, a1, a2, b1, b2 in matcher.get_opcodes():
@@ -598,17 +666,26 @@ def _carry_tokens(reference: _Sentence, candidate: _Sentence) -> None:
         if tag == "equal" or (tag == "replace" and a2 - a1 == b2 - b1):
             for k in range(a2 - a1):
                 moved[b1 + k + 1] = a1 + k + 1
-    for node in candidate.nodes.values():
-        if node.tokens is not None:
-            carried = tuple(sorted({moved[t] for t in node.tokens if t in moved}))
-            node.tokens = carried or None
+    carried: list[tuple[int, ...] | None] = []
+    for tokens in candidate.tokens:
+        if tokens is not None:
+            tokens = tuple(sorted({moved[t] for t in tokens if t in moved})) or None
+        carried.append(tokens)
+    candidate.tokens = carried
 
 
-def _single(variable: str, nodes: dict[str, _Node]) -> str:
-    node = nodes.get(variable)
-    if node is None:
+#: a document's nodes by variable: (their sentence, the node, the sentence
+#: of its partners)
+_DocumentNodes = dict[str, tuple[_Sentence, int, _Sentence]]
+
+
+def _single(variable: str, nodes: _DocumentNodes) -> str:
+    found = nodes.get(variable)
+    if found is None:
         return variable  # a constant
-    return next(iter(node.links), UNMAPPED)
+    sentence, node, other = found
+    links = sentence.links[node]
+    return other.variables[links[0]] if links else UNMAPPED
 
 
 def umatch(
@@ -628,7 +705,7 @@ def umatch(
         ValueError: ``exclude`` removes every name of ``only``.
     """
     keep = _Filter(only, exclude)
-    with collector_paused():  # thousands of nodes, no garbage until the end
+    with collector_paused():  # thousands of lists, no garbage until the end
         return _umatch(reference, candidate, keep, document_level)
 
 
@@ -646,10 +723,10 @@ def _umatch(
         partner = by_key.get(sentence_key(sentence))
         if partner is None:
             report.unpaired.append(gold.label)
-            test = _Sentence(gold.label, gold.tokens, {}, _NO_DOCRELS)
+            test = _Sentence(gold.label, gold.words, keep.counts_concept, [], {}, [])
         else:
             test = _sentence(partner, keep)
-            if test.tokens != gold.tokens:
+            if test.words != gold.words:
                 report.realigned.append(gold.label)
                 _carry_tokens(gold, test)
         pairs.append((gold, test))
@@ -657,12 +734,16 @@ def _umatch(
     # mapped when their sentence pair is done (a later node: unmapped yet);
     # most documents have no document-level triples: the two maps are made
     # only for those that have
+    ref_nodes: _DocumentNodes = {}
+    cand_nodes: _DocumentNodes = {}
     if document_level and any(gold.docrels or test.docrels for gold, test in pairs):
-        ref_nodes = {v: n for gold, _ in pairs for v, n in gold.nodes.items()}
-        cand_nodes = {v: n for _, test in pairs for v, n in test.nodes.items()}
+        for gold, test in pairs:
+            for variable, node in gold.index.items():
+                ref_nodes[variable] = (gold, node, test)
+            for variable, node in test.index.items():
+                cand_nodes[variable] = (test, node, gold)
     else:
         document_level = False
-        ref_nodes = cand_nodes = {}
     for gold, test in pairs:
         _link(gold, test)
         _tally(report, gold, test)
@@ -672,22 +753,23 @@ def _umatch(
 
 
 def _tally(report: UmatchReport, gold: _Sentence, test: _Sentence) -> None:
-    report.tokens += len(gold.tokens)
+    report.tokens += len(gold.words)
     sets_gold = _tally_reference(report, gold, test)
     # the candidate's nodes in one pass: token sets, links, unmapped counts
     sets_test: set[tuple[int, ...]] = set()
     mapped = ambiguous = unmapped = 0
-    for node in test.nodes.values():
-        if node.tokens:
-            sets_test.add(node.tokens)
-        if node.ambiguous:
+    links, flags = test.links, test.ambiguous
+    for node, tokens in enumerate(test.tokens):
+        if tokens:
+            sets_test.add(tokens)
+        if flags[node]:
             ambiguous += 1
-        if node.links:
+        if links[node]:
             mapped += 1
         else:
-            unmapped += node.unmapped_size
+            unmapped += test.unmapped_size(node)
     projections = report.projections
-    projections.candidate += len(test.nodes)
+    projections.candidate += len(test.variables)
     projections.mapped_candidate += mapped
     projections.ambiguous_candidate += ambiguous
     report.umatch.candidate += unmapped
@@ -708,21 +790,22 @@ def _tally_reference(
     """
     sets_gold: set[tuple[int, ...]] = set()
     mapped = ambiguous = correct = reference = candidate = unmapped = 0
-    nodes, others = gold.nodes, test.nodes
-    for node in nodes.values():
-        if node.tokens:
-            sets_gold.add(node.tokens)
-        if node.ambiguous:
+    links, flags = gold.links, gold.ambiguous
+    for node, tokens in enumerate(gold.tokens):
+        if tokens:
+            sets_gold.add(tokens)
+        if flags[node]:
             ambiguous += 1
-        links = node.links
-        if not links:
-            unmapped += node.mapped_size(nodes)
+        partners = links[node]
+        if not partners:
+            unmapped += gold.mapped_size(node)
             continue
         mapped += 1
-        if len(links) == 1:
-            best = _found(node, others[next(iter(links))], nodes)
+        if len(partners) == 1:
+            best = _found(gold, node, test, partners[0])
         else:
-            results = [_found(node, others[v], nodes) for v in sorted(links)]
+            ordered = sorted(partners, key=test.variables.__getitem__)
+            results = [_found(gold, node, test, p) for p in ordered]
             best = results[0]
             for result in results[1:]:
                 if result[0] > best[0]:
@@ -731,7 +814,7 @@ def _tally_reference(
         reference += best[1]
         candidate += best[2]
     projections = report.projections
-    projections.reference += len(gold.nodes)
+    projections.reference += len(gold.variables)
     projections.mapped_reference += mapped
     projections.ambiguous_reference += ambiguous
     for counts in (report.umatch, report.mapped_triples):
@@ -746,8 +829,8 @@ def _tally_document(
     counts: Counts,
     gold: _Sentence,
     test: _Sentence,
-    ref_nodes: dict[str, _Node],
-    cand_nodes: dict[str, _Node],
+    ref_nodes: _DocumentNodes,
+    cand_nodes: _DocumentNodes,
     keep: _Filter,
 ) -> None:
     for source, relation, target in gold.docrels:

@@ -137,19 +137,19 @@ def _every_node_rounds(reference: Any, candidate: Any) -> None:
     every node of both sides, in variable order."""
     from amrcheck.workflows import umatch as module
 
-    ref_nodes = [reference.nodes[v] for v in sorted(reference.nodes)]
-    cand_nodes = [candidate.nodes[v] for v in sorted(candidate.nodes)]
+    ref_nodes = sorted(reference.index.values(), key=reference.variables.__getitem__)
+    cand_nodes = sorted(candidate.index.values(), key=candidate.variables.__getitem__)
     while True:
         pending: list[Any] = []
         for node in ref_nodes:
-            module._ambiguous_links(node, reference.nodes, candidate.nodes, pending)
+            module._ambiguous_links(reference, node, candidate, pending)
         for node in cand_nodes:
-            module._ambiguous_links(node, candidate.nodes, reference.nodes, pending)
+            module._ambiguous_links(candidate, node, reference, pending)
         if not pending:
             return
         best = min(pending, key=cmp_to_key(module._compare_links))
-        best.source.links = {best.target.variable: None}
-        best.target.links = {best.source.variable: None}
+        best.side.links[best.node] = [best.partner]
+        best.other.links[best.partner] = [best.node]
 
 
 @pytest.mark.parametrize("name", ["english_umr-0578.umr", "english_umr-0217.umr"])
@@ -175,9 +175,9 @@ def test_rounds_that_visit_only_the_nodes_they_can_change_link_as_visiting_all(
 
 
 def test_a_comparison_leaves_no_reference_cycles() -> None:
-    """A node refers to the nodes it relates to by variable, not by object,
-    so a comparison's objects are freed as soon as it ends: the cyclic
-    collector finds nothing after it. Counted in a fresh interpreter, where
+    """Nodes are numbers into their sentence's lists, and sentences refer
+    to no sentence, so a comparison's objects are freed as soon as it ends:
+    the cyclic collector finds nothing after it. Counted in a fresh interpreter, where
     no other thread (the test runner's own) makes garbage meanwhile."""
     documents = sorted(ENGLISH.glob("*.umr"))[:20]
     script = (
