@@ -39,6 +39,7 @@ COMPILED = [
     "amrcheck/metrics/_encoding.py",
     "amrcheck/metrics/_motifs.py",
     "amrcheck/metrics/_align.py",
+    "amrcheck/metrics/_smatch_core.py",
     "amrcheck/reading/corpus.py",
     "amrcheck/pairing/streaming.py",
     "amrcheck/span.py",

@@ -55,6 +55,7 @@ COMPILED = [
     "amrcheck.metrics._encoding",
     "amrcheck.metrics._motifs",
     "amrcheck.metrics._align",
+    "amrcheck.metrics._smatch_core",
     "amrcheck.reading.corpus",
     "amrcheck.pairing.streaming",
 ]

@@ -50,7 +50,8 @@ pytestmark = [
 ]
 
 #: the modules setup.py compiles: reading, standardising, canonical numbering,
-#: the (plain) search with its problem and climb, the chunked corpus reader,
+#: the (plain) search with its problem and climb, smatch's and rematch's
+#: per-pair paths, the chunked corpus reader,
 #: the pairing of two streams, UMR reading and validation with the core types they
 #: build (graphs, spans, findings), and UMR scoring (umatch, document level)
 COMPILED = [
@@ -62,6 +63,7 @@ COMPILED = [
     "amrcheck.metrics._encoding",
     "amrcheck.metrics._motifs",
     "amrcheck.metrics._align",
+    "amrcheck.metrics._smatch_core",
     "amrcheck.reading.corpus",
     "amrcheck.pairing.streaming",
     "amrcheck.span",

@@ -2,7 +2,7 @@
 
 Layer: metrics, below :mod:`.rematch` (which documents the reading and the
 motifs). It runs twice for every pair rematch scores, so a compiled install
-compiles it (``setup.py``).
+compiles it (``setup.py``); :class:`MotifSets` scores a pair in one call.
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ from collections.abc import Callable
 from typing import Union
 
 from ..graph import Graph, TripleKind
-from ._smatch_reader import smatch_normalize, stored_role, value_token
+from ..standardize import as_smatch_104_reads
+from ._protocol import Score
+from ._smatch_reader import concept_token, smatch_normalize, stored_role, value_token
 
 AttributeMotif = tuple[str, str]
 InstanceMotif = Union[tuple[str], tuple[str, AttributeMotif]]
@@ -27,6 +29,8 @@ _ROLES: dict[str, tuple[str, bool]] = {}
 _VALUES: dict[str, str | None] = {}
 _NAMES: dict[str, str] = {}
 _CACHE_SIZE = 1 << 14
+#: concepts whose node label one :class:`MotifSets` remembers before starting over
+_MAX_LABELS = 1 << 16
 
 
 def _stored(role: str) -> tuple[str, bool]:
@@ -141,3 +145,71 @@ def motif_set(  # noqa: C901 -- one pass over the triples, then the motifs
                         found_in.update(head_sources)
                         found_in.update(tail_sources)
     return out
+
+
+class MotifSets:
+    """rematch's motif sets of one graph after another, and a pair's score.
+
+    ``frames``: PropBank roleset -> VerbAtlas frame label (None: keep the
+    concepts); ``reference_reads``: read the graphs as the reference does
+    (ISI alignments inside labels, ``:mod-of`` as smatch 1.0.4 stores it);
+    ``motif_kinds`` and ``labels_only`` as :func:`motif_set` takes them.
+    Each concept's node label is remembered (up to :data:`_MAX_LABELS`).
+    """
+
+    def __init__(
+        self,
+        frames: dict[str, str] | None,
+        reference_reads: bool,
+        motif_kinds: tuple[bool, bool, bool],
+        labels_only: bool,
+    ) -> None:
+        self.frames = frames
+        self.reference_reads = reference_reads
+        self.motif_kinds = motif_kinds
+        self.labels_only = labels_only
+        self.label_of: dict[str, str] = {}  # concept -> node label
+
+    def label(self, concept: str) -> str:
+        """A node's label: the concept as smatch reads it, or its VerbAtlas frame."""
+        label = smatch_normalize(concept_token(concept))
+        frames = self.frames
+        return label if frames is None else frames.get(label, label)
+
+    def motifs(
+        self, graph: Graph, origins: dict[Motif, set[int]] | None = None
+    ) -> set[Motif]:
+        """The motif set of ``graph``; each motif's source triples are
+        recorded in ``origins`` (:func:`motif_set`)."""
+        label_of = self.label_of
+        if len(label_of) > _MAX_LABELS:  # a long-lived process meets new concepts
+            label_of.clear()
+        read = as_smatch_104_reads(graph) if self.reference_reads else graph
+        return motif_set(
+            read,
+            label_of,
+            self.label,
+            not self.reference_reads,
+            self.motif_kinds,
+            self.labels_only,
+            origins,
+        )
+
+    def score(self, candidate: Graph, reference: Graph) -> Score:
+        """The Jaccard index of the pair's motif sets, with its counts."""
+        return jaccard(self.motifs(candidate), self.motifs(reference))
+
+
+def jaccard(candidate: set[Motif], reference: set[Motif]) -> Score:
+    """|M1 ∩ M2| / |M1 ∪ M2| (0 when nothing is shared), with the counts."""
+    shared = len(candidate & reference)
+    union = len(candidate) + len(reference) - shared
+    return Score(
+        f1=shared / union if shared else 0.0,
+        counts={
+            "shared": float(shared),
+            "union": float(union),
+            "candidate": float(len(candidate)),
+            "reference": float(len(reference)),
+        },
+    )

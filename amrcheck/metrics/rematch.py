@@ -42,12 +42,10 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from ..graph import Graph
-from ..standardize import as_smatch_104_reads
 from . import register
-from ._motifs import Motif, motif_set
+from ._motifs import Motif, MotifSets, jaccard
 from ._protocol import Explanation, Reference, Score, TripleRef, check_reference
 from ._refs import written_ref
-from ._smatch_reader import concept_token, smatch_normalize
 
 
 @lru_cache(maxsize=1)
@@ -90,10 +88,6 @@ def motif_kind(motif: Motif) -> str:
     return "attribute"
 
 
-#: concepts whose node label one metric instance remembers before starting over
-_MAX_LABELS = 1 << 16
-
-
 @register("rematch")
 class Rematch:
     """rematch: Jaccard similarity of attribute, instance and relation motifs."""
@@ -125,8 +119,13 @@ class Rematch:
 
     def __init__(self, **options: Any) -> None:
         self.options = self.Options(**options)
-        self._labels = verbatlas_labels() if self.options.verbatlas else None
-        self._label_cache: dict[str, str] = {}  # concept -> node label
+        opts = self.options
+        self._sets = MotifSets(
+            verbatlas_labels() if opts.verbatlas else None,
+            opts.compat is not None,
+            (opts.attribute_motifs, opts.instance_motifs, opts.relation_motifs),
+            opts.labels_only,
+        )
 
     @classmethod
     def from_options(cls, options: Rematch.Options) -> Rematch:
@@ -144,27 +143,12 @@ class Rematch:
         """
         return self._motifs(graph, None)
 
-    def _label(self, concept: str) -> str:
-        """A node's label: the concept as smatch reads it, or its VerbAtlas frame."""
-        label = smatch_normalize(concept_token(concept))
-        return label if self._labels is None else self._labels.get(label, label)
-
     def _motifs(
         self, graph: Graph, origins: dict[Motif, set[int]] | None
     ) -> set[Motif]:
         """The motif set; record each motif's source triples in ``origins``
         (:func:`._motifs.motif_set`)."""
-        opts = self.options
-        label_of = self._label_cache
-        if len(label_of) > _MAX_LABELS:  # a long-lived process meets new concepts
-            label_of.clear()
-        # the reference reads ISI alignments as part of the labels
-        read = graph if opts.compat is None else as_smatch_104_reads(graph)
-        kinds = (opts.attribute_motifs, opts.instance_motifs, opts.relation_motifs)
-        return motif_set(
-            read, label_of, self._label, opts.compat is None, kinds,
-            opts.labels_only, origins,
-        )
+        return self._sets.motifs(graph, origins)
 
     # -- scoring ------------------------------------------------------------
 
@@ -178,26 +162,16 @@ class Rematch:
             >>> Rematch().score(a, b).f1  # shared: the want-01 motif only
             0.2
         """
-        cand_origins: dict[Motif, set[int]] | None = {} if explain else None
-        ref_origins: dict[Motif, set[int]] | None = {} if explain else None
+        if not explain:  # the whole pair in one call (compiled where built so)
+            return self._sets.score(candidate, reference)
+        cand_origins: dict[Motif, set[int]] = {}
+        ref_origins: dict[Motif, set[int]] = {}
         cand = self._motifs(candidate, cand_origins)
         ref = self._motifs(reference, ref_origins)
-        shared = len(cand & ref)
-        union = len(cand) + len(ref) - shared
-        score = Score(
-            f1=shared / union if shared else 0.0,
-            counts={
-                "shared": float(shared),
-                "union": float(union),
-                "candidate": float(len(cand)),
-                "reference": float(len(ref)),
-            },
+        score = jaccard(cand, ref)
+        score.explanation = _explain(
+            candidate, reference, cand, ref, cand_origins, ref_origins
         )
-        if explain:
-            assert cand_origins is not None and ref_origins is not None
-            score.explanation = _explain(
-                candidate, reference, cand, ref, cand_origins, ref_origins
-            )
         return score
 
     def score_missing(self, reference: Graph) -> Score:

@@ -34,7 +34,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar, Literal
 
-from ..canonical import canonical_ranks
 from ..graph import Graph
 from ..standardize import (
     COMPAT_MODES,
@@ -45,18 +44,29 @@ from ..standardize import (
     standardize,
 )
 from . import register
-from ._align import (
-    SWITCH_AFTER,
-    Alignment,
-    AlignmentProblem,
-    deadline_after,
-    hill_climb,
-    solve_exact,
-    triple_problem,
-    use_compiled,
-)
+from ._align import SWITCH_AFTER, Alignment, AlignmentProblem, use_compiled
 from ._encoding import encode_pair
 from ._protocol import REFERENCE, Explanation, Score, TripleRef, micro_prf, prf
+from ._smatch_core import (
+    Numbering,
+    PairScorer,
+    Search,
+    alignment_score,
+    encoded_problem,
+    isomorphic_alignment,
+)
+
+__all__ = [
+    "LabelIds",
+    "Numbering",
+    "Smatch",
+    "alignment_problem",
+    "emptied",
+    "explain_alignment",
+    "isomorphic_alignment",
+    "search_note",
+    "standard_triples",
+]
 
 INSTANCE_ROLE = "instance"
 
@@ -90,77 +100,6 @@ class LabelIds(dict[object, int]):
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Numbering:
-    """Canonical node numbers of a pair (:mod:`amrcheck.canonical`).
-
-    The search runs on these numbers, so it sees the same problem however
-    each graph was written (variables, branch order, where a re-entrant
-    node is defined): every writing of a graph gets the same score. Its
-    results are turned back into the graphs' own numbers by :meth:`own`.
-    ``candidate[node]`` is a candidate node's canonical number; likewise
-    ``reference``.
-    """
-
-    candidate: list[int]
-    reference: list[int]
-
-    @classmethod
-    def of(cls, candidate: StandardGraph, reference: StandardGraph) -> Numbering:
-        return cls(canonical_ranks(candidate), canonical_ranks(reference))
-
-    def same_graph(self, candidate: StandardGraph, reference: StandardGraph) -> bool:
-        """Whether the two are one graph (equal triples in canonical numbers)."""
-        ours, theirs = self.candidate, self.reference
-        if len(candidate.instances) != len(reference.instances) or len(
-            candidate.relations
-        ) != len(reference.relations):
-            return False
-        return (
-            sorted((ours[n], c) for n, c in candidate.instances)
-            == sorted((theirs[n], c) for n, c in reference.instances)
-            and sorted((ours[n], r, v) for n, r, v in candidate.attributes)
-            == sorted((theirs[n], r, v) for n, r, v in reference.attributes)
-            and sorted((ours[a], r, ours[b]) for a, r, b in candidate.relations)
-            == sorted((theirs[a], r, theirs[b]) for a, r, b in reference.relations)
-        )
-
-    def own(self, found: Alignment) -> Alignment:
-        """``found`` (in canonical numbers) in the graphs' own node numbers."""
-        # the numbers are a permutation of each graph's nodes: inverted by a list
-        reference_node = [0] * len(self.reference)
-        for node, rank in enumerate(self.reference):
-            reference_node[rank] = node
-        found_mapping = found.mapping
-        mapping = [
-            -1 if (target := found_mapping[rank]) < 0 else reference_node[target]
-            for rank in self.candidate
-        ]
-        return Alignment(
-            mapping, found.value, found.upper_bound, found.method, found.cut
-        )
-
-
-def isomorphic_alignment(
-    problem: AlignmentProblem,
-    candidate: StandardGraph,
-    reference: StandardGraph,
-    numbering: Numbering,
-) -> Alignment | None:
-    """The identity mapping (in canonical numbers), proven optimal, when the
-    pair is one graph twice: every triple then matches, and no mapping can
-    earn more. Not under smatch 1.0.4's product counting, where duplicates
-    multiply and the search decides.
-    """
-    if candidate.options.counting != "min" or not numbering.same_graph(
-        candidate, reference
-    ):
-        return None
-    identity = list(range(problem.n1))
-    value = problem.value(identity)
-    return Alignment(identity, value, value, "isomorphic")
-
-
 def alignment_problem(
     candidate: StandardGraph,
     reference: StandardGraph,
@@ -178,10 +117,10 @@ def alignment_problem(
     """
     if numbering is None:
         numbering = Numbering.of(candidate, reference)
-    encoded = (LabelIds() if ids is None else ids).encode(
-        candidate, reference, numbering
-    )
-    return triple_problem(encoded, candidate.options.counting == "product")
+    ids = LabelIds() if ids is None else ids
+    if len(ids) > ids.MAX_LABELS:
+        ids.clear()
+    return encoded_problem(candidate, reference, ids, numbering)
 
 
 #: smatch's ``compat`` values: the standardisation's, and every metric's
@@ -256,6 +195,23 @@ class Smatch:
         assert compat != REFERENCE, "stored as smatch-1.0.4 above"
         self.standardization = Standardization(root=self.options.root, compat=compat)
         self._ids = LabelIds()
+        opts = self.options
+        self._search_settings = Search(
+            opts.restarts, opts.seed, opts.exact, opts.time_limit, opts.time_budget
+        )
+        #: the whole path of a pair in one call (compiled where the build
+        #: compiles): smatch's own; a subclass (s2match) changes the
+        #: weights, and takes the steps below one by one
+        self._pairs: PairScorer | None = (
+            PairScorer(
+                self.standardization,
+                self._search_settings,
+                self._ids,
+                LabelIds.MAX_LABELS,
+            )
+            if type(self) is Smatch
+            else None
+        )
 
     @classmethod
     def from_options(cls, options: Smatch.Options) -> Smatch:
@@ -297,21 +253,14 @@ class Smatch:
         """The identity for one graph twice, else the hill climb (``bound``:
         the best any mapping can earn, if known), then the ILP where
         ``exact`` asks and the climb proved nothing; in own numbers."""
-        found = isomorphic_alignment(
-            problem, candidate, reference, numbering
-        ) or hill_climb(
-            problem,
-            restarts=self.options.restarts,
-            seed=self.options.seed,
-            bound=bound,
-            deadline=deadline_after(self.options.time_budget),
+        return self._search_settings.run(
+            problem, candidate, reference, numbering, bound
         )
-        if self.options.exact and not found.optimal:
-            found = solve_exact(problem, found, self.options.time_limit)
-        return numbering.own(found)
 
     def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
         """Score ``candidate`` against ``reference`` (P: candidate, R: reference)."""
+        if self._pairs is not None and not explain:
+            return self._pairs.score(candidate, reference)
         return self.score_standard(
             self.standardize(candidate), self.standardize(reference), explain
         )
@@ -320,28 +269,15 @@ class Smatch:
         self, candidate: StandardGraph, reference: StandardGraph, explain: bool = False
     ) -> Score:
         """:meth:`score` for graphs already standardised."""
+        if self._pairs is not None and not explain:
+            return self._pairs.score_standard(candidate, reference)
         found = self.align(candidate, reference)
-        matched = self.count(found.value)
-        n_cand, n_ref = candidate.size, reference.size
-        precision, recall, f1 = prf(matched, n_cand, n_ref)
-        bound = self.count(found.upper_bound)
-        score = Score(
-            f1=f1,
-            precision=precision,
-            recall=recall,
-            counts={
-                "matched": matched,
-                "candidate": n_cand,
-                "reference": n_ref,
-                "upper_bound": bound,
-                "optimal": int(found.optimal),
-                "cut": int(found.cut),
-            },
-            info={
-                "optimal": found.optimal,
-                "f1_upper_bound": prf(bound, n_cand, n_ref)[2],
-                "method": found.method,
-            },
+        score = alignment_score(
+            found,
+            self.count(found.value),
+            self.count(found.upper_bound),
+            candidate.size,
+            reference.size,
         )
         if explain:
             score.explanation = self.explain(candidate, reference, found.mapping)
