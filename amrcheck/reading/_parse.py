@@ -79,12 +79,14 @@ Token = tuple[str, int, int]  # kind, start, end
 _PendingRole = tuple[str, int, int, str]  # role, start, end, its alignment
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class Entry:
     """One graph of a file: its header (metadata, comments) and its graph.
 
     ``graph`` is None when the graph text has a syntax error; ``errors``
     then says why. The entry is kept either way: no graph is lost.
+    ``__init__`` is written out: the one ``dataclass`` would make runs as
+    interpreted code even in the compiled build.
     """
 
     source: SourceText
@@ -98,6 +100,28 @@ class Entry:
     comments: list[tuple[int, int]] = field(default_factory=list)
     graph: Graph | None = None
     errors: list[Finding] = field(default_factory=list)
+
+    def __init__(
+        self,
+        source: SourceText,
+        index: int,
+        start: int,
+        end: int,
+        metadata: dict[str, str] | None = None,
+        metadata_offsets: dict[str, tuple[int, int]] | None = None,
+        comments: list[tuple[int, int]] | None = None,
+        graph: Graph | None = None,
+        errors: list[Finding] | None = None,
+    ) -> None:
+        self.source = source
+        self.index = index
+        self.start = start
+        self.end = end
+        self.metadata = {} if metadata is None else metadata
+        self.metadata_offsets = {} if metadata_offsets is None else metadata_offsets
+        self.comments = [] if comments is None else comments
+        self.graph = graph
+        self.errors = [] if errors is None else errors
 
     @property
     def id(self) -> str | None:
