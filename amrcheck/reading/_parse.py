@@ -263,12 +263,12 @@ class _EntryParser:
         """
         text = self.text
         pos = start
-        header: list[Token] = []
+        header: list[tuple[int, int]] = []  # becomes the entry's comments
         while text.startswith("#", pos):
             newline = text.find("\n", pos, end)
             if newline == -1:
                 return False  # a header without a graph: the full parser says so
-            header.append(("COMMENT", pos, newline))
+            header.append((pos, newline))
             pos = newline + 1
         if not text.startswith("(", pos):
             return False
@@ -308,7 +308,7 @@ class _EntryParser:
                 header.append(tokens[i])
                 i += 1
             elif kind == "LPAREN":
-                entry = self.new_entry(header, start)
+                entry = self.new_entry(_places(header), start)
                 header = []
                 i = self.parse_graph(entry, tokens, i)
                 block_entries.append(entry)
@@ -326,7 +326,7 @@ class _EntryParser:
                     strays.append(stray)
                 i = j
         if any(self.is_metadata(t) for t in header):
-            entry = self.new_entry(header, tokens[-1][2])
+            entry = self.new_entry(_places(header), tokens[-1][2])
             entry.end = header[-1][2]
             entry.errors.extend(strays)
             last = header[-1]
@@ -357,23 +357,28 @@ class _EntryParser:
     def is_metadata(self, token: Token) -> bool:
         return is_metadata_line(self.text[token[1] : token[2]])
 
-    def new_entry(self, header: list[Token], graph_start: int) -> Entry:
-        start = header[0][1] if header else graph_start
+    def new_entry(self, comments: list[tuple[int, int]], graph_start: int) -> Entry:
+        """A new entry whose header lines are ``comments`` (it keeps the list)."""
+        start = comments[0][0] if comments else graph_start
         entry = Entry(
-            self.source, self.first_index + len(self.entries), start, graph_start
+            self.source,
+            self.first_index + len(self.entries),
+            start,
+            graph_start,
+            comments=comments,
         )
-        for token in header:
-            entry.comments.append((token[1], token[2]))
-            self.read_metadata(entry, token)  # nothing for a plain comment
+        for line_start, line_end in comments:
+            self.read_metadata(entry, line_start, line_end)  # none in a comment
         self.entries.append(entry)
         return entry
 
-    def read_metadata(self, entry: Entry, token: Token) -> None:
-        line = self.text[token[1] : token[2]]
-        for key, start, end in metadata_fields(line):
+    def read_metadata(self, entry: Entry, start: int, end: int) -> None:
+        """The metadata of header line ``text[start:end]`` into ``entry``."""
+        line = self.text[start:end]
+        for key, value_start, value_end in metadata_fields(line):
             if key not in entry.metadata:
-                entry.metadata[key] = line[start:end]
-                entry.metadata_offsets[key] = (token[1] + start, token[1] + end)
+                entry.metadata[key] = line[value_start:value_end]
+                entry.metadata_offsets[key] = (start + value_start, start + value_end)
 
     # -- one graph ----------------------------------------------------------
 
@@ -679,6 +684,11 @@ def _graph_offsets(source: SourceText, start: int, end: int) -> list[Offsets]:
     graph, _, error = parser.run()
     assert graph is not None and error is None, "fast path accepted a bad graph"
     return parser.offsets
+
+
+def _places(tokens: list[Token]) -> list[tuple[int, int]]:
+    """(start, end) of each token."""
+    return [(start, end) for _, start, end in tokens]
 
 
 def _depth(tokens: list[Token], depth: int) -> int:
