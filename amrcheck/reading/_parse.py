@@ -32,7 +32,6 @@ from __future__ import annotations
 import gc
 import re
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Final
 
 from ..collector import collector_paused
@@ -674,7 +673,7 @@ def _build_graph(
         _offsets=offsets,
         offsets_factory=None
         if offsets is not None
-        else partial(_graph_offsets, source, start, end),
+        else _GraphOffsets(source, start, end),
     )
 
 
@@ -684,6 +683,28 @@ def _graph_offsets(source: SourceText, start: int, end: int) -> list[Offsets]:
     graph, _, error = parser.run()
     assert graph is not None and error is None, "fast path accepted a bad graph"
     return parser.offsets
+
+
+class _GraphOffsets:
+    """``_graph_offsets(source, start, end)`` when called: a fast-path graph's
+    offsets factory. One small object a graph (compiled, its numbers held
+    unboxed), where a ``partial`` made four: itself, its arguments and two
+    numbers."""
+
+    __slots__ = ("source", "start", "end")
+
+    def __init__(self, source: SourceText, start: int, end: int) -> None:
+        self.source = source
+        self.start = start
+        self.end = end
+
+    def __call__(self) -> list[Offsets]:
+        return _graph_offsets(self.source, self.start, self.end)
+
+    def __reduce__(self) -> tuple[type[_GraphOffsets], tuple[SourceText, int, int]]:
+        # graphs travel to worker processes; a compiled class pickles by its
+        # constructor's arguments
+        return _GraphOffsets, (self.source, self.start, self.end)
 
 
 def _places(tokens: list[Token]) -> list[tuple[int, int]]:
