@@ -207,6 +207,7 @@ class _EntryParser:
         text = self.text
         stop = len(text) if end is None else end
         block = -1  # where the block being walked started (-1: none)
+        opening = 0  # lines of that block that open with "("
         at = start
         while at < stop:
             newline = text.find("\n", at, stop)
@@ -217,20 +218,24 @@ class _EntryParser:
                 and text[at:last].isspace()
             ):
                 if block >= 0:
-                    self.read_block(block, at)
+                    self.read_block(block, at, opening)
                     block = -1
-            elif block < 0:
-                block = at
+            else:
+                if block < 0:
+                    block, opening = at, 0
+                if text[at] == "(":
+                    opening += 1
             at = last + 1
         if block >= 0:
-            self.read_block(block, stop)
+            self.read_block(block, stop, opening)
         if self.pending is not None:
             self.parse_block(self.pending)
             self.pending = None
         return self.entries, self.orphans
 
-    def read_block(self, start: int, end: int) -> None:
-        """One block: a run of non-blank lines, ``text[start:end]``."""
+    def read_block(self, start: int, end: int, opening: int) -> None:
+        """One block: a run of non-blank lines, ``text[start:end]``, of which
+        ``opening`` open with ``(``."""
         text = self.text
         first = start
         while text[first] in " \t\r\f\v":
@@ -245,15 +250,20 @@ class _EntryParser:
         if self.pending is not None:
             self.parse_block(self.pending)
             self.pending = None
-        if not continues and first == start and self.fast_block(start, end):
+        if not continues and first == start and self.fast_block(start, end, opening):
             return
         tokens = tokenize(text, start, end)
         if tokens:
             self.pending = tokens
             self.depth = _depth(tokens, 0)
 
-    def fast_block(self, start: int, end: int) -> bool:
+    def fast_block(self, start: int, end: int, opening: int) -> bool:
         """Read a plain block (header lines, then exactly one clean graph).
+
+        ``opening`` lines of the block open with ``(``: more than the
+        graph's first line may open the next graph (the full parser's rule);
+        the line walk counted them (a search of the graph's text for
+        ``"\n("`` cost ~0.6 µs a graph).
 
         Tokens are plain strings here (no match objects, no offsets), which
         makes this path several times faster than the full parser; the
@@ -275,7 +285,7 @@ class _EntryParser:
         while text[graph_end - 1] in " \t\r\n\f\v":
             graph_end -= 1
         body = text[pos:graph_end]
-        if "#" in body or "\n(" in body:  # a comment; may open the next graph
+        if opening > 1 or "#" in body:  # may open the next graph; a comment
             return False
         parsed = None
         if "~" not in body and "\\" not in body:  # no alignments, no escapes
