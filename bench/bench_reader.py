@@ -1,7 +1,8 @@
 """Bench (not a test): the AMR reader alone, in this process, CPU seconds.
 
 Reads the 5k workload's two files (``bench/workloads.py``; 10,000 graphs)
-with :func:`amrcheck.reading.corpus.read_corpus`, and every English UMR
+with :func:`amrcheck.reading.corpus.read_corpus` and in chunks (the
+scorer's :func:`amrcheck.reading.corpus.read_chunks`), and every English UMR
 file under ``../shared/data/umr`` with :func:`amrcheck.reading.umr.read_umr`
 (which reads each graph block with the AMR reader); median CPU seconds of
 ``--runs``, per graph. Which build runs is whichever ``amrcheck`` is on
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import amrcheck.reading._parse as parse
-from amrcheck.reading.corpus import read_corpus
+from amrcheck.reading.corpus import read_chunks, read_corpus
 from amrcheck.reading.umr import read_umr
 
 REPO = Path(__file__).resolve().parents[1]
@@ -47,13 +48,17 @@ def main() -> None:
     args = parser.parse_args()
     build = "compiled" if not parse.__file__.endswith(".py") else "interpreted"
     amr, graphs = _median(lambda: sum(len(read_corpus(p)) for p in WORKLOAD), args.runs)
+    chunked, _ = _median(
+        lambda: sum(len(c.corpus) for p in WORKLOAD for c in read_chunks(p)), args.runs
+    )
     files = sorted(UMR.rglob("*.umr"))
     umr, sentences = _median(
         lambda: sum(len(read_umr(p).sentences) for p in files), args.runs
     )
     print(
         f"{build}: AMR {amr:.3f} s for {graphs} graphs "
-        f"({amr / graphs * 1e6:.1f} µs each); "
+        f"({amr / graphs * 1e6:.1f} µs each), in chunks {chunked:.3f} s "
+        f"({chunked / graphs * 1e6:.1f} µs each); "
         f"UMR {umr:.3f} s for {sentences} sentences of {len(files)} files "
         f"({umr / sentences * 1e6:.1f} µs each)"
     )
