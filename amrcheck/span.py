@@ -34,6 +34,11 @@ class SourceText:
         self.first_line = first_line
         self._line_starts: list[int] | None = None
 
+    def __reduce__(self) -> tuple[type[SourceText], tuple[str, str, int]]:
+        # compiled, the class has no argument-free constructor for pickle's
+        # default (the line table is made again where it is asked for)
+        return SourceText, (self.text, self.path, self.first_line)
+
     def line_starts(self) -> list[int]:
         if self._line_starts is None:
             # each line starts one past the end of the one before: the
@@ -76,6 +81,10 @@ class Span:
     source: SourceText
     start: int
     end: int
+
+    def __reduce__(self) -> tuple[type[Span], tuple[SourceText, int, int]]:
+        # compiled, pickle's default would set the frozen fields one by one
+        return Span, (self.source, self.start, self.end)
 
     @property
     def path(self) -> str:

@@ -11,7 +11,8 @@ What is written, for every ``.amr``/``.txt`` file under ``../shared/data``
 and ``tests/data`` (read whole, and a region of it cut at a line start and
 at any offset), for seeded random edits of their graphs (blank and
 white-space lines, stray and missing parentheses, quotes, comments,
-alignments, escapes, carriage returns, other white space), and for every
+alignments, escapes, carriage returns, other white space), for the same
+files read in 4 KiB chunks (where the streaming reader cuts), and for every
 UMR file (read by the UMR reader, which reads its graph blocks with the
 AMR reader): each entry's places, metadata and their places, comment
 places, errors with file:line:col, and its graph's top, triples, kinds,
@@ -30,7 +31,7 @@ from amrcheck.errors import InputError
 from amrcheck.findings import Finding
 from amrcheck.graph import Graph
 from amrcheck.reading._parse import Entry, parse_source
-from amrcheck.reading.corpus import read_text
+from amrcheck.reading.corpus import read_chunks, read_text
 from amrcheck.reading.umr import is_umr_path, read_umr
 from amrcheck.span import SourceText
 
@@ -133,6 +134,17 @@ def _read(
     _entries(out, f"{label} [{start}:{end}]", *parse_source(source, start, end))
 
 
+def _chunks(out: TextIO, name: str, path: Path) -> None:
+    """The file read in 4 KiB chunks, as the scorer's streaming reader reads it."""
+    try:
+        for chunk in read_chunks(path, chunk_bytes=4096):
+            corpus = chunk.corpus
+            label = f"{name} chunk at byte {chunk.byte_offset}"
+            _entries(out, label, corpus.entries, corpus.findings)
+    except InputError as error:
+        out.write(f"== {name} in chunks: {error}\n")
+
+
 def _edited(text: str, rng: random.Random, edits: int) -> str:
     chars = list(text)
     for _ in range(edits):
@@ -178,6 +190,7 @@ def main() -> None:
                 out.write(f"== {name}: {error}\n")
                 continue
             _read(out, name, text)
+            _chunks(out, name, path)
             if text:
                 middle = text.rfind("\n", 0, len(text) // 3) + 1
                 _read(out, name, text, middle, rng.randrange(middle, len(text) + 1))

@@ -32,7 +32,6 @@ from __future__ import annotations
 import gc
 import re
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Final
 
 from ..collector import collector_paused
@@ -79,12 +78,14 @@ Token = tuple[str, int, int]  # kind, start, end
 _PendingRole = tuple[str, int, int, str]  # role, start, end, its alignment
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class Entry:
     """One graph of a file: its header (metadata, comments) and its graph.
 
     ``graph`` is None when the graph text has a syntax error; ``errors``
     then says why. The entry is kept either way: no graph is lost.
+    ``__init__`` is written out: the one ``dataclass`` would make runs as
+    interpreted code even in the compiled build.
     """
 
     source: SourceText
@@ -98,6 +99,28 @@ class Entry:
     comments: list[tuple[int, int]] = field(default_factory=list)
     graph: Graph | None = None
     errors: list[Finding] = field(default_factory=list)
+
+    def __init__(
+        self,
+        source: SourceText,
+        index: int,
+        start: int,
+        end: int,
+        metadata: dict[str, str] | None = None,
+        metadata_offsets: dict[str, tuple[int, int]] | None = None,
+        comments: list[tuple[int, int]] | None = None,
+        graph: Graph | None = None,
+        errors: list[Finding] | None = None,
+    ) -> None:
+        self.source = source
+        self.index = index
+        self.start = start
+        self.end = end
+        self.metadata = {} if metadata is None else metadata
+        self.metadata_offsets = {} if metadata_offsets is None else metadata_offsets
+        self.comments = [] if comments is None else comments
+        self.graph = graph
+        self.errors = [] if errors is None else errors
 
     @property
     def id(self) -> str | None:
@@ -184,6 +207,7 @@ class _EntryParser:
         text = self.text
         stop = len(text) if end is None else end
         block = -1  # where the block being walked started (-1: none)
+        opening = 0  # lines of that block that open with "("
         at = start
         while at < stop:
             newline = text.find("\n", at, stop)
@@ -194,20 +218,24 @@ class _EntryParser:
                 and text[at:last].isspace()
             ):
                 if block >= 0:
-                    self.read_block(block, at)
+                    self.read_block(block, at, opening)
                     block = -1
-            elif block < 0:
-                block = at
+            else:
+                if block < 0:
+                    block, opening = at, 0
+                if text[at] == "(":
+                    opening += 1
             at = last + 1
         if block >= 0:
-            self.read_block(block, stop)
+            self.read_block(block, stop, opening)
         if self.pending is not None:
             self.parse_block(self.pending)
             self.pending = None
         return self.entries, self.orphans
 
-    def read_block(self, start: int, end: int) -> None:
-        """One block: a run of non-blank lines, ``text[start:end]``."""
+    def read_block(self, start: int, end: int, opening: int) -> None:
+        """One block: a run of non-blank lines, ``text[start:end]``, of which
+        ``opening`` open with ``(``."""
         text = self.text
         first = start
         while text[first] in " \t\r\f\v":
@@ -222,15 +250,20 @@ class _EntryParser:
         if self.pending is not None:
             self.parse_block(self.pending)
             self.pending = None
-        if not continues and first == start and self.fast_block(start, end):
+        if not continues and first == start and self.fast_block(start, end, opening):
             return
         tokens = tokenize(text, start, end)
         if tokens:
             self.pending = tokens
             self.depth = _depth(tokens, 0)
 
-    def fast_block(self, start: int, end: int) -> bool:
+    def fast_block(self, start: int, end: int, opening: int) -> bool:
         """Read a plain block (header lines, then exactly one clean graph).
+
+        ``opening`` lines of the block open with ``(``: more than the
+        graph's first line may open the next graph (the full parser's rule);
+        the line walk counted them (a search of the graph's text for
+        ``"\n("`` cost ~0.6 µs a graph).
 
         Tokens are plain strings here (no match objects, no offsets), which
         makes this path several times faster than the full parser; the
@@ -239,12 +272,12 @@ class _EntryParser:
         """
         text = self.text
         pos = start
-        header: list[Token] = []
+        header: list[tuple[int, int]] = []  # becomes the entry's comments
         while text.startswith("#", pos):
             newline = text.find("\n", pos, end)
             if newline == -1:
                 return False  # a header without a graph: the full parser says so
-            header.append(("COMMENT", pos, newline))
+            header.append((pos, newline))
             pos = newline + 1
         if not text.startswith("(", pos):
             return False
@@ -252,7 +285,7 @@ class _EntryParser:
         while text[graph_end - 1] in " \t\r\n\f\v":
             graph_end -= 1
         body = text[pos:graph_end]
-        if "#" in body or "\n(" in body:  # a comment; may open the next graph
+        if opening > 1 or "#" in body:  # may open the next graph; a comment
             return False
         parsed = None
         if "~" not in body and "\\" not in body:  # no alignments, no escapes
@@ -284,7 +317,7 @@ class _EntryParser:
                 header.append(tokens[i])
                 i += 1
             elif kind == "LPAREN":
-                entry = self.new_entry(header, start)
+                entry = self.new_entry(_places(header), start)
                 header = []
                 i = self.parse_graph(entry, tokens, i)
                 block_entries.append(entry)
@@ -302,7 +335,7 @@ class _EntryParser:
                     strays.append(stray)
                 i = j
         if any(self.is_metadata(t) for t in header):
-            entry = self.new_entry(header, tokens[-1][2])
+            entry = self.new_entry(_places(header), tokens[-1][2])
             entry.end = header[-1][2]
             entry.errors.extend(strays)
             last = header[-1]
@@ -333,23 +366,28 @@ class _EntryParser:
     def is_metadata(self, token: Token) -> bool:
         return is_metadata_line(self.text[token[1] : token[2]])
 
-    def new_entry(self, header: list[Token], graph_start: int) -> Entry:
-        start = header[0][1] if header else graph_start
+    def new_entry(self, comments: list[tuple[int, int]], graph_start: int) -> Entry:
+        """A new entry whose header lines are ``comments`` (it keeps the list)."""
+        start = comments[0][0] if comments else graph_start
         entry = Entry(
-            self.source, self.first_index + len(self.entries), start, graph_start
+            self.source,
+            self.first_index + len(self.entries),
+            start,
+            graph_start,
+            comments=comments,
         )
-        for token in header:
-            entry.comments.append((token[1], token[2]))
-            self.read_metadata(entry, token)  # nothing for a plain comment
+        for line_start, line_end in comments:
+            self.read_metadata(entry, line_start, line_end)  # none in a comment
         self.entries.append(entry)
         return entry
 
-    def read_metadata(self, entry: Entry, token: Token) -> None:
-        line = self.text[token[1] : token[2]]
-        for key, start, end in metadata_fields(line):
+    def read_metadata(self, entry: Entry, start: int, end: int) -> None:
+        """The metadata of header line ``text[start:end]`` into ``entry``."""
+        line = self.text[start:end]
+        for key, value_start, value_end in metadata_fields(line):
             if key not in entry.metadata:
-                entry.metadata[key] = line[start:end]
-                entry.metadata_offsets[key] = (token[1] + start, token[1] + end)
+                entry.metadata[key] = line[value_start:value_end]
+                entry.metadata_offsets[key] = (start + value_start, start + value_end)
 
     # -- one graph ----------------------------------------------------------
 
@@ -645,7 +683,7 @@ def _build_graph(
         _offsets=offsets,
         offsets_factory=None
         if offsets is not None
-        else partial(_graph_offsets, source, start, end),
+        else _GraphOffsets(source, start, end),
     )
 
 
@@ -655,6 +693,33 @@ def _graph_offsets(source: SourceText, start: int, end: int) -> list[Offsets]:
     graph, _, error = parser.run()
     assert graph is not None and error is None, "fast path accepted a bad graph"
     return parser.offsets
+
+
+class _GraphOffsets:
+    """``_graph_offsets(source, start, end)`` when called: a fast-path graph's
+    offsets factory. One small object a graph (compiled, its numbers held
+    unboxed), where a ``partial`` made four: itself, its arguments and two
+    numbers."""
+
+    __slots__ = ("source", "start", "end")
+
+    def __init__(self, source: SourceText, start: int, end: int) -> None:
+        self.source = source
+        self.start = start
+        self.end = end
+
+    def __call__(self) -> list[Offsets]:
+        return _graph_offsets(self.source, self.start, self.end)
+
+    def __reduce__(self) -> tuple[type[_GraphOffsets], tuple[SourceText, int, int]]:
+        # graphs travel to worker processes; a compiled class pickles by its
+        # constructor's arguments
+        return _GraphOffsets, (self.source, self.start, self.end)
+
+
+def _places(tokens: list[Token]) -> list[tuple[int, int]]:
+    """(start, end) of each token."""
+    return [(start, end) for _, start, end in tokens]
 
 
 def _depth(tokens: list[Token], depth: int) -> int:

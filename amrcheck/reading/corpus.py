@@ -133,6 +133,9 @@ _CUT_RE = re.compile(rb"\n[ \t\r\f\v]*\n(?=[#(])")
 # How far back a cut is looked for when more text comes: a cut missed in
 # a blank line longer than this only makes a chunk longer.
 _BLANK_LINE_REACH = 256
+#: what ``_CUT_RE`` allows on a blank line, as byte values
+_BLANKS = frozenset(b" \t\r\f\v")
+_NEWLINE = ord("\n")
 _BOM = "\ufeff".encode()
 
 
@@ -299,11 +302,30 @@ def _read(handle: BinaryIO, size: int, name: str) -> bytes:
 
 
 def _last_cut(data: bytes | bytearray, start: int) -> int:
-    """The last place where ``data`` may be cut, looking from ``start`` (0: none)."""
-    cut = 0
-    for match in _CUT_RE.finditer(data, start):
-        cut = match.end()
-    return cut
+    """The last place where ``data`` may be cut, looking from ``start`` (0: none):
+    the end of the last match of ``_CUT_RE`` that starts at ``start`` or after.
+
+    Searched from the end (``rfind`` of the lines that open with ``(`` or
+    ``#``, then a look back over the blanks before them), so a chunk costs
+    about its last entry, not a regex scan of all of it. Matches of
+    ``_CUT_RE`` never overlap (each ends before a ``#`` or ``(``), so the
+    last one is the last line start that qualifies.
+    """
+    opens = data.rfind(b"\n(", start)
+    header = data.rfind(b"\n#", start)
+    while opens >= 0 or header >= 0:
+        newline = max(opens, header)  # ends the blank line, if one is before it
+        before = newline - 1
+        while before >= start and data[before] in _BLANKS:
+            before -= 1
+        if before >= start and data[before] == _NEWLINE:
+            return newline + 1
+        # the next candidates end before this one
+        if newline == opens:
+            opens = data.rfind(b"\n(", start, newline + 1)
+        else:
+            header = data.rfind(b"\n#", start, newline + 1)
+    return 0
 
 
 def count_graph_lines(path: str | Path) -> int:

@@ -48,10 +48,13 @@ def metadata_fields(line: str) -> list[tuple[str, int, int]]:
     value: start == end, right after the key). A key repeated on the line
     is listed each time; readers keep the first.
     """
-    first = _FIRST_KEY_RE.match(line)
-    if first is None:
-        return []
-    at = first.end()
+    if line.startswith("# ::") and len(line) > 4 and not line[4].isspace():
+        at = 4  # the usual form, told without the regex (a match object a line)
+    else:
+        first = _FIRST_KEY_RE.match(line)
+        if first is None:
+            return []
+        at = first.end()
     if line.count("::") == 1:  # one key, the common case: no more regex
         words = line[at:].split(None, 1)
         if len(words) == 1:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 from amrcheck import SourceText
 
 
@@ -28,3 +30,16 @@ def test_a_piece_of_a_file_keeps_the_file_lines() -> None:
     assert piece.offset(4, 2) == 3 and piece.line_text(4) == "(e / f)"
     assert str(piece.span(2, 9)) == "x.amr:4:1"
     assert piece.span(4, 5).caret_line() == "(e / f)\n  ^"
+
+
+
+def test_texts_and_spans_survive_pickling() -> None:
+    # compiled, neither class has an argument-free constructor for pickle's
+    # default, so each says how it is made again
+    source = SourceText("a\nbc\n", "g.amr", 7)
+    source.line_starts()
+    text = pickle.loads(pickle.dumps(source))
+    assert (text.text, text.path, text.first_line) == ("a\nbc\n", "g.amr", 7)
+    assert text.line_column(3) == source.line_column(3) == (8, 2)
+    span = pickle.loads(pickle.dumps(source.span(3, 4)))
+    assert (str(span), span.text, span.end_line) == ("g.amr:8:2", "c", 8)
