@@ -119,12 +119,17 @@ class _Canon:
         self.n = n
         # a node's own labels as strings ("\0" joins a role to its value,
         # "\1" the labels): one string per node sorts and compares fast
-        own: list[list[str]] = [[] for _ in range(n)]
+        # (most nodes have one label: only those with more get a list)
+        labels = [""] * n
+        labelled = [False] * n
+        several: dict[int, list[str]] = {}
         for node, concept in graph.instances:
-            own[node].append(concept)
+            _add_label(labels, labelled, several, node, concept)
         for node, role, value in graph.attributes:
-            own[node].append(f"{role}\0{value}")
-        self.labels = [_joined(labels) for labels in own]
+            _add_label(labels, labelled, several, node, f"{role}\0{value}")
+        for node, own in several.items():
+            labels[node] = "\1".join(sorted(own))
+        self.labels = labels
         self._edges: list[list[tuple[str, int, int]]] | None = None
 
     @property
@@ -163,16 +168,16 @@ class _Canon:
         classes = len(set(colours))
         while classes < self.n:
             edges = self.edges
-            cells: dict[int, list[int]] = {}
+            # colours are always ranks, 0 .. classes - 1: a list holds the cells
+            cells: list[list[int]] = [[] for _ in range(classes)]
             for v, colour in enumerate(colours):
-                cells.setdefault(colour, []).append(v)
+                cells[colour].append(v)
             # each node's rank of (colour, sorted labelled neighbours) among
             # all nodes': the colours before its own, then its signature's
             # rank in its cell; a node alone in its cell needs no signature
             refined = [0] * self.n
             count = 0
-            for colour in sorted(cells):
-                cell = cells[colour]
+            for cell in cells:
                 if len(cell) == 1:
                     refined[cell[0]] = count
                     count += 1
@@ -224,11 +229,24 @@ class _Canon:
         )
 
 
-def _joined(labels: list[str]) -> str:
-    """A node's own labels as one string, sorted ("\1" between them)."""
-    if len(labels) == 1:
-        return labels[0]
-    return "\1".join(sorted(labels))
+def _add_label(
+    labels: list[str],
+    labelled: list[bool],
+    several: dict[int, list[str]],
+    node: int,
+    label: str,
+) -> None:
+    """Give ``node`` ``label``: its first one in ``labels``, all of them
+    (joined sorted, "\1" between them, at the end) in ``several``."""
+    if not labelled[node]:
+        labelled[node] = True
+        labels[node] = label
+        return
+    own = several.get(node)
+    if own is None:
+        several[node] = [labels[node], label]
+    else:
+        own.append(label)
 
 
 def _ranks(signatures: Sequence[object]) -> list[int]:
