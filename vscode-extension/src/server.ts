@@ -58,9 +58,14 @@ export async function activeInterpreter(): Promise<string | undefined> {
 
 export type Probe = { ok: true; version: string } | { ok: false; problem: string; missingPython?: boolean };
 
-/** Can `python` import the server? (A missing interpreter or package is a clear message.) */
+/**
+ * Can `python` import the server? (A missing interpreter or package is a clear message.)
+ * The server's own module is imported, not only the packages: `amrcheck` loads its parts
+ * on first use, so a Python that sees the sources but lacks their dependencies (pygls,
+ * penman) would pass a shallower probe and then crash at every start.
+ */
 export function probeServer(python: string): Promise<Probe> {
-  const code = "import amr_lsp, amrcheck; print(amrcheck.__version__)";
+  const code = "import amr_lsp.server, amrcheck.standardize, amrcheck; print(amrcheck.__version__)";
   return new Promise((resolve) => {
     execFile(python, ["-c", code], { timeout: 60_000 }, (error, stdout, stderr) => {
       if (!error) {
@@ -74,7 +79,7 @@ export function probeServer(python: string): Promise<Probe> {
         });
       } else {
         const last = stderr.trim().split("\n").pop() ?? String(error);
-        resolve({ ok: false, problem: `"${python} -c 'import amr_lsp'" failed: ${last}` });
+        resolve({ ok: false, problem: `"${python} -c 'import amr_lsp.server'" failed: ${last}` });
       }
     });
   });
