@@ -107,9 +107,14 @@ def encoded_problem(
     reference: StandardGraph,
     ids: dict[object, int],
     numbering: Numbering,
+    max_labels: int,
 ) -> tuple[AlignmentProblem, float | None]:
     """The pair's alignment problem and label bound
-    (:func:`.smatch.alignment_problem`), label ids from ``ids``."""
+    (:func:`.smatch.alignment_problem`), label ids from ``ids``, which
+    starts over when it holds more than ``max_labels`` labels (see
+    :class:`.smatch.LabelIds`)."""
+    if len(ids) > max_labels:
+        ids.clear()
     encoded = encode_pair(
         candidate, reference, numbering.candidate, numbering.reference, ids
     )
@@ -178,10 +183,9 @@ class PairScorer:
     def align(self, candidate: StandardGraph, reference: StandardGraph) -> Alignment:
         """The best mapping found (proven optimal when ``Alignment.optimal``)."""
         numbering = Numbering.of(candidate, reference)
-        ids = self.ids
-        if len(ids) > self.max_labels:
-            ids.clear()
-        problem, bound = encoded_problem(candidate, reference, ids, numbering)
+        problem, bound = encoded_problem(
+            candidate, reference, self.ids, numbering, self.max_labels
+        )
         return self.search.run(problem, candidate, reference, numbering, bound)
 
     def score_standard(

@@ -141,14 +141,7 @@ class Rematch:
             >>> sorted(map(str, Rematch().motifs(decode('(d / dog :quant 2)'))))
             ["('dog', ('quant', '2'))", "('quant', '2')"]
         """
-        return self._motifs(graph, None)
-
-    def _motifs(
-        self, graph: Graph, origins: dict[Motif, set[int]] | None
-    ) -> set[Motif]:
-        """The motif set; record each motif's source triples in ``origins``
-        (:func:`._motifs.motif_set`)."""
-        return self._sets.motifs(graph, origins)
+        return self._sets.motifs(graph)
 
     # -- scoring ------------------------------------------------------------
 
@@ -166,8 +159,8 @@ class Rematch:
             return self._sets.score(candidate, reference)
         cand_origins: dict[Motif, set[int]] = {}
         ref_origins: dict[Motif, set[int]] = {}
-        cand = self._motifs(candidate, cand_origins)
-        ref = self._motifs(reference, ref_origins)
+        cand = self._sets.motifs(candidate, cand_origins)
+        ref = self._sets.motifs(reference, ref_origins)
         score = jaccard(cand, ref)
         score.explanation = _explain(
             candidate, reference, cand, ref, cand_origins, ref_origins
@@ -177,7 +170,7 @@ class Rematch:
     def score_missing(self, reference: Graph) -> Score:
         """An unreadable or absent candidate: no motif, so the union is
         the reference's motifs."""
-        size = float(len(self._motifs(reference, None)))
+        size = float(len(self._sets.motifs(reference)))
         return Score(
             f1=0.0,
             counts={

@@ -214,7 +214,7 @@ class S2match(Smatch):
                     unary[i * n2 + j] += weight * times
         problem.integral = False
         bound = _graded_bound(candidate, reference, table, exact)
-        return self._search(problem, candidate, reference, numbering, bound)
+        return self._search.run(problem, candidate, reference, numbering, bound)
 
     def count(self, value: float) -> float:
         """Graded matches keep their fractions."""

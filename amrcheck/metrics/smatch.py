@@ -45,7 +45,6 @@ from ..standardize import (
 )
 from . import register
 from ._align import SWITCH_AFTER, Alignment, AlignmentProblem, use_compiled
-from ._encoding import encode_pair
 from ._protocol import REFERENCE, Explanation, Score, TripleRef, micro_prf, prf
 from ._smatch_core import (
     Numbering,
@@ -88,17 +87,6 @@ class LabelIds(dict[object, int]):
         self[label] = len(self)
         return len(self) - 1
 
-    def encode(
-        self, candidate: StandardGraph, reference: StandardGraph, numbering: Numbering
-    ) -> list[int]:
-        """The pair as :func:`._align.triple_problem` reads it, nodes in
-        ``numbering``'s canonical numbers."""
-        if len(self) > self.MAX_LABELS:
-            self.clear()
-        return encode_pair(
-            candidate, reference, numbering.candidate, numbering.reference, self
-        )
-
 
 def alignment_problem(
     candidate: StandardGraph,
@@ -118,9 +106,7 @@ def alignment_problem(
     if numbering is None:
         numbering = Numbering.of(candidate, reference)
     ids = LabelIds() if ids is None else ids
-    if len(ids) > ids.MAX_LABELS:
-        ids.clear()
-    return encoded_problem(candidate, reference, ids, numbering)
+    return encoded_problem(candidate, reference, ids, numbering, ids.MAX_LABELS)
 
 
 #: smatch's ``compat`` values: the standardisation's, and every metric's
@@ -196,7 +182,8 @@ class Smatch:
         self.standardization = Standardization(root=self.options.root, compat=compat)
         self._ids = LabelIds()
         opts = self.options
-        self._search_settings = Search(
+        #: how a pair's mapping is searched (the options of the same names)
+        self._search = Search(
             opts.restarts, opts.seed, opts.exact, opts.time_limit, opts.time_budget
         )
         #: the whole path of a pair in one call (compiled where the build
@@ -205,7 +192,7 @@ class Smatch:
         self._pairs: PairScorer | None = (
             PairScorer(
                 self.standardization,
-                self._search_settings,
+                self._search,
                 self._ids,
                 LabelIds.MAX_LABELS,
             )
@@ -240,22 +227,7 @@ class Smatch:
         """The best mapping found (proven optimal when ``Alignment.optimal``)."""
         numbering = Numbering.of(candidate, reference)
         problem, known = alignment_problem(candidate, reference, self._ids, numbering)
-        return self._search(problem, candidate, reference, numbering, known)
-
-    def _search(
-        self,
-        problem: AlignmentProblem,
-        candidate: StandardGraph,
-        reference: StandardGraph,
-        numbering: Numbering,
-        bound: float | None,
-    ) -> Alignment:
-        """The identity for one graph twice, else the hill climb (``bound``:
-        the best any mapping can earn, if known), then the ILP where
-        ``exact`` asks and the climb proved nothing; in own numbers."""
-        return self._search_settings.run(
-            problem, candidate, reference, numbering, bound
-        )
+        return self._search.run(problem, candidate, reference, numbering, known)
 
     def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
         """Score ``candidate`` against ``reference`` (P: candidate, R: reference)."""

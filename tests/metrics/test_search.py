@@ -22,6 +22,7 @@ from scipy.optimize import linear_sum_assignment
 
 from amrcheck.metrics import _search, _search_cache
 from amrcheck.metrics._align import AlignmentProblem
+from amrcheck.metrics._encoding import encode_pair
 from amrcheck.metrics.smatch import LabelIds, Numbering, Smatch, alignment_problem
 from amrcheck.reading.corpus import read_corpus
 from amrcheck.standardize import StandardGraph
@@ -195,7 +196,10 @@ def test_plain_and_compiled_search_give_the_same_results(
     metric = Smatch(**options)
     ids = LabelIds()
     for n, (candidate, reference) in enumerate(_pairs(metric, 250)):
-        encoded = ids.encode(candidate, reference, Numbering.of(candidate, reference))
+        numbering = Numbering.of(candidate, reference)
+        encoded = encode_pair(
+            candidate, reference, numbering.candidate, numbering.reference, ids
+        )
         built = compiled["build_triple_problem"](np.array(encoded), True)
         plain_built = _search.build_triple_problem(encoded, True)
         assert [list(x) for x in built[:4]] == [list(x) for x in plain_built[:4]]
