@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import MetricError
+from ..reading.corpus import is_amr_name
 from ._common import table
 
 # UMR's reader and comparisons are imported where used: an AMR score loads
@@ -116,8 +117,8 @@ def umr_figures(
 def _is_umr(path: Path) -> bool:
     """:func:`~amrcheck.reading.umr.is_umr_path`, without loading UMR's reader
     for a file named ``.amr`` (the engine's rule: an AMR file by name is
-    read as AMR, :func:`~amrcheck.reading.umr_corpus.umr_as_corpus`)."""
-    if str(path).lower().endswith(".amr"):
+    read as AMR, :func:`~amrcheck.reading.corpus.is_amr_name`)."""
+    if is_amr_name(path):
         return False
     from ..reading.umr import is_umr_path
 

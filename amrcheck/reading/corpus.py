@@ -328,6 +328,13 @@ def _last_cut(data: bytes | bytearray, start: int) -> int:
     return 0
 
 
+def is_amr_name(path: str | Path) -> bool:
+    """Whether ``path`` is named as an AMR file (``.amr``): it is read as AMR,
+    never looked into for UMR headings (so an AMR score never loads UMR's
+    reader; :func:`~amrcheck.reading.umr_corpus.umr_as_corpus`)."""
+    return str(path).lower().endswith(".amr")
+
+
 def count_graph_lines(path: str | Path) -> int:
     """Lines that open with ``(``: about the number of graphs, without parsing.
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from ..graph import Graph
 from ..span import SourceText
 from ._parse import Entry
-from .corpus import Corpus, normalize_text, read_corpus, read_text
+from .corpus import Corpus, is_amr_name, normalize_text, read_corpus, read_text
 from .umr import UmrDocument, UmrSentence, is_umr_path, iter_umr_lines
 
 #: the metadata key of a UMR sentence's words (:func:`sentence_text`)
@@ -125,7 +125,7 @@ def read_umr_corpus(path: str | Path) -> tuple[Corpus, UmrDocument]:
 def umr_as_corpus(file: Corpus | str | Path) -> Corpus | str | Path:
     """``file`` read as a corpus of sentence graphs when it is a UMR file
     (:func:`~amrcheck.reading.umr.is_umr_path`); anything else unchanged."""
-    if isinstance(file, Corpus) or str(file).lower().endswith(".amr"):
+    if isinstance(file, Corpus) or is_amr_name(file):
         return file  # an AMR file by name: no look inside
     if not is_umr_path(file):
         return file

@@ -63,7 +63,7 @@ from ..graph import Graph
 from ..metrics import CorpusScore, Metric, Score, expect_pairs, score_pairs
 from ..pairing.graphs import Gap, GraphPair, PairBy, aggregate_scores
 from ..pairing.streaming import Batch, PairingReport, PairStream, check_reports
-from ..reading.corpus import CHUNK_BYTES, Corpus, graph_count
+from ..reading.corpus import CHUNK_BYTES, Corpus, graph_count, is_amr_name
 
 if TYPE_CHECKING:  # numpy is imported only when --ci or --compare need it
     from ..metrics.aspects import AspectDefinitions
@@ -217,7 +217,7 @@ class _PairScorer:
 def _umr_as_corpus(file: Corpus | str | Path) -> Corpus | str | Path:
     """:func:`~amrcheck.reading.umr_corpus.umr_as_corpus`, whose module (UMR's
     reader, ~4 ms to import) an AMR file by name never loads."""
-    if isinstance(file, Corpus) or str(file).lower().endswith(".amr"):
+    if isinstance(file, Corpus) or is_amr_name(file):
         return file
     from ..reading.umr_corpus import umr_as_corpus
 
