@@ -30,3 +30,15 @@ def fresh_interpreter(script: str, *arguments: str) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
+
+
+def cyclic_garbage(setup: str, work: str, *arguments: str) -> int:
+    """What the cyclic collector finds after ``work`` (Python lines), run in a
+    fresh interpreter after ``setup`` with the collector emptied and off:
+    the reference cycles ``work`` left behind. Both see ``sys`` and
+    ``arguments`` as ``sys.argv[1:]``."""
+    script = (
+        f"import gc, sys\n{setup}gc.collect()\ngc.disable()\n{work}"
+        "print(gc.collect())\n"
+    )
+    return int(fresh_interpreter(script, *arguments))

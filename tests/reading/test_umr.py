@@ -21,7 +21,7 @@ from amrcheck.reading.umr import (
     read_umr_string,
 )
 from tests.conftest import SHARED_DATA, TEST_DATA
-from tests.fresh import fresh_interpreter
+from tests.fresh import cyclic_garbage
 
 ENGLISH = SHARED_DATA / "umr" / "english"
 LAYOUTS = TEST_DATA / "umr" / "layouts"
@@ -442,14 +442,7 @@ def test_a_document_read_leaves_no_reference_cycles() -> None:
     interpreter, where no other thread (the test runner's own) makes
     garbage meanwhile."""
     documents = sorted(ENGLISH.glob("*.umr"))[:20]
-    script = (
-        "import gc, sys\n"
-        "from amrcheck.reading.umr import read_umr\n"
-        "gc.collect()\n"
-        "gc.disable()\n"
-        "for path in sys.argv[1:]:\n"
-        "    read_umr(path)\n"
-        "print(gc.collect())\n"
-    )
+    setup = "from amrcheck.reading.umr import read_umr\n"
+    work = "for path in sys.argv[1:]:\n    read_umr(path)\n"
     assert len(documents) == 20
-    assert fresh_interpreter(script, *map(str, documents)) == "0"
+    assert cyclic_garbage(setup, work, *map(str, documents)) == 0

@@ -14,7 +14,7 @@ import pytest
 
 from amrcheck.reading.umr import read_umr, read_umr_string
 from amrcheck.workflows.umatch import umatch
-from tests.fresh import fresh_interpreter
+from tests.fresh import cyclic_garbage
 from tests.workflows.test_umr_score import ENGLISH, renamed
 
 DATA = Path(__file__).parents[1] / "data" / "umr" / "scoring"
@@ -180,17 +180,15 @@ def test_a_comparison_leaves_no_reference_cycles() -> None:
     the cyclic collector finds nothing after it. Counted in a fresh interpreter, where
     no other thread (the test runner's own) makes garbage meanwhile."""
     documents = sorted(ENGLISH.glob("*.umr"))[:20]
-    script = (
-        "import gc, sys\n"
+    setup = (
         "from itertools import pairwise\n"
         "from amrcheck.reading.umr import read_umr\n"
         "from amrcheck.workflows.umatch import umatch\n"
         "documents = [read_umr(path) for path in sys.argv[1:]]\n"
-        "gc.collect()\n"
-        "gc.disable()\n"
+    )
+    work = (
         "for reference, candidate in pairwise(documents):\n"
         "    umatch(reference, candidate)\n"
-        "print(gc.collect())\n"
     )
     assert len(documents) == 20
-    assert fresh_interpreter(script, *map(str, documents)) == "0"
+    assert cyclic_garbage(setup, work, *map(str, documents)) == 0
