@@ -136,6 +136,7 @@ _BLANK_LINE_REACH = 256
 #: what ``_CUT_RE`` allows on a blank line, as byte values
 _BLANKS = frozenset(b" \t\r\f\v")
 _NEWLINE = ord("\n")
+_OPEN_PAREN = ord("(")
 _BOM = "\ufeff".encode()
 
 
@@ -342,12 +343,16 @@ def count_graph_lines(path: str | Path) -> int:
         InputError: the file is missing or unreadable, or refused
             (:func:`amrcheck.reading.files.open_input`).
     """
-    count, previous = 0, b"\n"  # a "(" that starts the file counts
+    count, after_newline = 0, True  # a "(" that starts the file counts
     try:
-        with open_input(path) as handle:  # in blocks: files may be large
-            while block := handle.read(1 << 20):
-                count += (previous + block).count(b"\n(")
-                previous = block[-1:]
+        # in blocks: files may be large; small ones, and nothing joined, as
+        # blocks of a MiB took fresh memory (pages the kernel zeroes) each
+        with open_input(path) as handle:
+            while block := handle.read(CHUNK_BYTES):
+                if after_newline and block[0] == _OPEN_PAREN:
+                    count += 1  # a "\n(" across two blocks
+                count += block.count(_GRAPH_LINE)
+                after_newline = block[-1] == _NEWLINE
     except OSError as exc:
         raise InputError(exc.strerror or str(exc), str(path)) from None
     return count

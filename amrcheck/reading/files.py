@@ -222,13 +222,12 @@ class _SizedReader(io.RawIOBase):
             self._check_end()
             return 0
         view = memoryview(buffer).cast("B")
-        try:
-            data = os.read(self._descriptor, min(left, len(view)))
+        try:  # straight into the buffer: no bytes object of the size read
+            count = os.readv(self._descriptor, [view[: min(left, len(view))]])
         except OSError as exc:
             raise self._error(exc) from None
-        view[: len(data)] = data
-        self._position += len(data)
-        return len(data)
+        self._position += count
+        return count
 
     def readall(self) -> bytes:
         # one buffer of the known size, not RawIOBase's steps of 8 KiB

@@ -18,6 +18,7 @@ from amrcheck import (
     read_corpus,
 )
 from amrcheck.reading.corpus import (
+    CHUNK_BYTES,
     Chunk,
     Corpus,
     count_graph_lines,
@@ -326,8 +327,14 @@ def test_a_graph_that_is_gone_is_an_input_error(tmp_path: Path) -> None:
 
 def test_graph_lines_are_counted_across_read_blocks(tmp_path: Path) -> None:
     path = tmp_path / "big.amr"
-    # the second "(" opens the second block of 1 MiB the count reads
-    path.write_bytes(b"(a / b)\n" + b"#" * (2**20 - 9) + b"\n(c / d)\n  (e / f)\n")
+    # the count reads blocks of CHUNK_BYTES: the second "(" opens the
+    # second block, its "\n" ends the first
+    path.write_bytes(
+        b"(a / b)\n" + b"#" * (CHUNK_BYTES - 9) + b"\n(c / d)\n  (e / f)\n"
+    )
+    assert count_graph_lines(path) == 2
+    # a "(" that opens a block after no newline opens no graph line
+    path.write_bytes(b"(a / b)\n" + b"#" * (CHUNK_BYTES - 8) + b"(c / d)\n(e / f)\n")
     assert count_graph_lines(path) == 2
 
 
