@@ -15,7 +15,7 @@ smatch; the metric API takes ``score(candidate, reference)``.
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from enum import Enum
 from itertools import chain
 from pathlib import Path
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from ..errors import MetricError
-from ..metrics import Score, metric_names
+from ..metrics import Score, ScoreColumns, metric_names
 from ..metrics.smatch import search_note
 from ..pairing.graphs import gap_report
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
@@ -188,8 +188,8 @@ def write_per_pair(path: Path, evaluation: Evaluation) -> None:
     keys = list(
         dict.fromkeys(
             chain.from_iterable(
-                score.counts for result in evaluation.results
-                for score in result.corpus.pairs
+                _count_keys(result.corpus.pair_scores())
+                for result in evaluation.results
             )
         )
     )
@@ -220,17 +220,36 @@ def _per_pair_values(
     for result in evaluation.results:
         graphs = empty.get(result.candidate, {})
         candidate, metric = result.candidate, result.metric
-        for pair_id, score in zip(result.ids, result.corpus.pairs, strict=True):
+        scores = result.corpus.pair_scores()
+        rows = (
+            scores.rows(keys)
+            if isinstance(scores, ScoreColumns)
+            else (
+                (s.precision, s.recall, s.f1, *map(s.counts.get, keys))
+                for s in scores
+            )
+        )
+        for pair_id, (precision, recall, f1, *counts) in zip(
+            result.ids, rows, strict=True
+        ):
             yield [
                 candidate,
                 metric,
                 pair_id,
-                score.precision,
-                score.recall,
-                score.f1,
+                precision,
+                recall,
+                f1,
                 graphs.get(pair_id, "read"),
-                *map(score.counts.get, keys),
+                *counts,
             ]
+
+
+def _count_keys(scores: Sequence[Score]) -> Iterable[str]:
+    """The keys of the ``counts`` of ``scores``, each at least once, in the
+    order they first come."""
+    if isinstance(scores, ScoreColumns):
+        return scores.count_keys()
+    return chain.from_iterable(score.counts for score in scores)
 
 
 def _scores(out: Console, evaluation: Evaluation) -> None:

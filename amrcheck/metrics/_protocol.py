@@ -10,9 +10,11 @@ annotation diff uses candidate = new version, reference = old version.)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+from itertools import chain
+from typing import Any, ClassVar, Literal, Protocol, overload, runtime_checkable
 
 from ..graph import Graph
 from ..span import Span
@@ -82,6 +84,174 @@ class Score:
     info: dict[str, Any] = field(default_factory=dict)
 
 
+#: the keys of a score's ``counts`` and of its ``info``, in their order
+Layout = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+class ScoreColumns(Sequence[Score]):
+    """Many pairs' scores held in columns, for corpora of any size.
+
+    A :class:`Score` with its two dicts takes about 1 KB; here a pair
+    takes about 100 bytes: its F1, precision and recall as doubles, the
+    values of its ``counts`` and ``info`` in one list, their keys once
+    per set of keys. Reading an item builds its :class:`Score` anew,
+    equal to the one added: the same values of the same types, the keys
+    in the same order. A score with an explanation, or of a subclass of
+    :class:`Score`, is kept whole.
+    """
+
+    __slots__ = ("_numbers", "_odd", "_layouts", "_layout_ids", "_layout", "_starts",
+                 "_values", "_whole")
+
+    def __init__(self, scores: Iterable[Score] = ()) -> None:
+        #: F1, precision and recall of each pair, in turn
+        self._numbers = array("d")
+        #: the numbers that are not plain floats (None, ...), by place in ``_numbers``
+        self._odd: dict[int, Any] = {}
+        self._layouts: list[Layout] = []
+        self._layout_ids: dict[Layout, int] = {}
+        #: each pair's layout (an index into ``_layouts``)
+        self._layout = array("l")
+        #: where each pair's values start in ``_values``
+        self._starts = array("q")
+        self._values: list[Any] = []
+        self._whole: dict[int, Score] = {}
+        for score in scores:
+            self.append(score)
+
+    def append(self, score: Score) -> None:
+        """Hold ``score`` as the last pair's."""
+        numbers = self._numbers
+        f1, precision, recall = score.f1, score.precision, score.recall
+        if type(f1) is float and type(precision) is float and type(recall) is float:
+            numbers.extend((f1, precision, recall))
+        else:
+            for number in (f1, precision, recall):
+                if type(number) is not float:
+                    self._odd[len(numbers)] = number
+                    number = 0.0
+                numbers.append(number)
+        counts, info = score.counts, score.info
+        layout = (tuple(counts), tuple(info))
+        index = self._layout_ids.get(layout)
+        if index is None:
+            index = self._layout_ids[layout] = len(self._layouts)
+            self._layouts.append(layout)
+        if type(score) is not Score or score.explanation is not None:
+            self._whole[len(self._layout)] = score
+        self._layout.append(index)
+        values = self._values
+        self._starts.append(len(values))
+        values += counts.values()
+        values += info.values()
+
+    def __len__(self) -> int:
+        return len(self._layout)
+
+    @overload
+    def __getitem__(self, index: int) -> Score: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Score]: ...
+
+    def __getitem__(self, index: int | slice) -> Score | list[Score]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("score index out of range")
+        whole = self._whole.get(index)
+        if whole is not None:
+            return whole
+        f1, precision, recall = self._numbers_of(index)
+        count_keys, info_keys = self._layouts[self._layout[index]]
+        start = self._starts[index]
+        middle = start + len(count_keys)
+        values = self._values
+        return Score(
+            f1,
+            precision,
+            recall,
+            dict(zip(count_keys, values[start:middle], strict=True)),
+            None,
+            dict(zip(info_keys, values[middle : middle + len(info_keys)], strict=True)),
+        )
+
+    def __iter__(self) -> Iterator[Score]:
+        return map(self.__getitem__, range(len(self)))
+
+    def _numbers_of(self, index: int) -> tuple[Any, Any, Any]:
+        at = 3 * index
+        f1, precision, recall = self._numbers[at : at + 3]
+        if self._odd:
+            odd = self._odd
+            f1 = odd.get(at, f1)
+            precision = odd.get(at + 1, precision)
+            recall = odd.get(at + 2, recall)
+        return f1, precision, recall
+
+    def column(self, number: int) -> list[Any]:
+        """Every pair's F1 (``number`` 0), precision (1) or recall (2)."""
+        found: list[Any] = self._numbers[number::3].tolist()
+        for at, odd in self._odd.items():
+            if at % 3 == number:
+                found[at // 3] = odd
+        return found
+
+    def count_keys(self) -> list[str]:
+        """The keys of the pairs' ``counts``, in the order they first come."""
+        return list(dict.fromkeys(chain.from_iterable(c for c, _ in self._layouts)))
+
+    def counts_items(self) -> Iterator[Iterator[tuple[str, Any]]]:
+        """Each pair's ``counts.items()``, without building its :class:`Score`."""
+        layouts, values = self._layouts, self._values
+        for index, start in zip(self._layout, self._starts, strict=True):
+            keys = layouts[index][0]
+            yield zip(keys, values[start : start + len(keys)], strict=True)
+
+    def rows(self, keys: Sequence[str]) -> Iterator[tuple[Any, ...]]:
+        """Each pair's (precision, recall, f1, its counts of ``keys``, None
+        where it has none), without building its :class:`Score`."""
+        layouts, values = self._layouts, self._values
+        places = [
+            tuple(count_keys.index(k) if k in count_keys else -1 for k in keys)
+            for count_keys, _ in layouts
+        ]
+        for pair, (index, start) in enumerate(
+            zip(self._layout, self._starts, strict=True)
+        ):
+            f1, precision, recall = self._numbers_of(pair)
+            yield (
+                precision,
+                recall,
+                f1,
+                *[None if at < 0 else values[start + at] for at in places[index]],
+            )
+
+    def taken(self, positions: Iterable[int]) -> ScoreColumns:
+        """The scores at ``positions``, in that order."""
+        taken = ScoreColumns()
+        taken._layouts = self._layouts.copy()
+        taken._layout_ids = self._layout_ids.copy()
+        numbers, odd, values = self._numbers, self._odd, self._values
+        for to, position in enumerate(positions):
+            at = 3 * position
+            taken._numbers += numbers[at : at + 3]
+            for number in range(3) if odd else ():
+                if at + number in odd:
+                    taken._odd[3 * to + number] = odd[at + number]
+            if position in self._whole:
+                taken._whole[to] = self._whole[position]
+            index = self._layout[position]
+            taken._layout.append(index)
+            taken._starts.append(len(taken._values))
+            start = self._starts[position]
+            count_keys, info_keys = self._layouts[index]
+            taken._values += values[start : start + len(count_keys) + len(info_keys)]
+        return taken
+
+
 @dataclass(slots=True)
 class CorpusScore:
     """Corpus aggregates over pairs (micro from summed counts, macro means)."""
@@ -97,6 +267,58 @@ class CorpusScore:
     @property
     def n_pairs(self) -> int:
         return len(self.pairs)
+
+    def pair_scores(self) -> Sequence[Score]:
+        """The pairs' scores (:attr:`pairs`, or as they are held)."""
+        return self.pairs
+
+
+#: the slot of :attr:`CorpusScore.pairs`, under :class:`_HeldCorpusScore`'s property
+_PAIRS_SLOT: Any = CorpusScore.__dict__["pairs"]
+
+
+class _HeldCorpusScore(CorpusScore):
+    """A :class:`CorpusScore` whose pairs stay :class:`ScoreColumns` until
+    :attr:`pairs` is first read (then a list of :class:`Score`, as any
+    corpus score's), so that a report that reads none holds 100 bytes a
+    pair, not a :class:`Score` each."""
+
+    __slots__ = ("_held",)
+
+    def __init__(
+        self,
+        metric: str,
+        micro: Score,
+        macro_f1: float,
+        macro_precision: float | None,
+        macro_recall: float | None,
+        held: ScoreColumns,
+        settings: dict[str, Any],
+    ) -> None:
+        super().__init__(
+            metric, micro, macro_f1, macro_precision, macro_recall, [], settings
+        )
+        self._held: ScoreColumns | None = held
+
+    @property
+    def pairs(self) -> list[Score]:
+        if self._held is not None:
+            _PAIRS_SLOT.__set__(self, list(self._held))
+            self._held = None
+        found: list[Score] = _PAIRS_SLOT.__get__(self)
+        return found
+
+    @pairs.setter
+    def pairs(self, pairs: list[Score]) -> None:
+        _PAIRS_SLOT.__set__(self, pairs)
+        self._held = None
+
+    @property
+    def n_pairs(self) -> int:
+        return len(self.pair_scores())
+
+    def pair_scores(self) -> Sequence[Score]:
+        return self.pairs if self._held is None else self._held
 
 
 #: the value of every metric's ``compat`` option that restores its reference
@@ -136,7 +358,10 @@ class Metric(Protocol):
     """What every registered metric provides.
 
     ``Options`` is a frozen dataclass of typed options with documented
-    defaults; ``from_options`` builds a metric from one.
+    defaults; ``from_options`` builds a metric from one. A metric whose
+    :meth:`aggregate` reads each score once, in order, may say so with
+    ``aggregates_in_one_pass = True``: :func:`corpus_score` then hands it
+    :class:`ScoreColumns` as they are, without building each :class:`Score`.
     """
 
     name: ClassVar[str]
@@ -208,8 +433,13 @@ def expect_pairs(metric: Metric, count: int) -> None:
 def micro_prf(pairs: Sequence[Score]) -> Score:
     """Micro P/R/F1 from summed ``matched``/``candidate``/``reference`` counts."""
     totals: dict[str, float] = {}
-    for pair in pairs:
-        for key, value in pair.counts.items():
+    each = (
+        pairs.counts_items()
+        if isinstance(pairs, ScoreColumns)
+        else (pair.counts.items() for pair in pairs)
+    )
+    for items in each:
+        for key, value in items:
             totals[key] = totals.get(key, 0.0) + value
     precision, recall, f1 = prf(
         totals.get("matched", 0.0),
@@ -248,14 +478,33 @@ def _mean(values: Sequence[float | None]) -> float | None:
 def corpus_score(
     metric: Metric, pairs: Sequence[Score], settings: dict[str, Any] | None = None
 ) -> CorpusScore:
-    """Aggregate per-pair scores of ``metric`` into micro and macro figures."""
-    macro_f1 = _mean([p.f1 for p in pairs])
-    return CorpusScore(
-        metric=metric.name,
-        micro=metric.aggregate(pairs),
-        macro_f1=macro_f1 if macro_f1 is not None else 0.0,
-        macro_precision=_mean([p.precision for p in pairs]),
-        macro_recall=_mean([p.recall for p in pairs]),
-        pairs=list(pairs),
-        settings=dict(settings or {}),
+    """Aggregate per-pair scores of ``metric`` into micro and macro figures.
+
+    ``pairs`` as :class:`ScoreColumns` stay so in the result until its
+    :attr:`~CorpusScore.pairs` are read.
+    """
+    if not isinstance(pairs, ScoreColumns):
+        macro_f1 = _mean([p.f1 for p in pairs])
+        return CorpusScore(
+            metric=metric.name,
+            micro=metric.aggregate(pairs),
+            macro_f1=macro_f1 if macro_f1 is not None else 0.0,
+            macro_precision=_mean([p.precision for p in pairs]),
+            macro_recall=_mean([p.recall for p in pairs]),
+            pairs=list(pairs),
+            settings=dict(settings or {}),
+        )
+    macro_f1 = _mean(pairs.column(0))
+    # a metric's aggregate may read each score many times: it gets them
+    # built once, unless it says it reads them once
+    in_one_pass = getattr(metric, "aggregates_in_one_pass", False)
+    micro = metric.aggregate(pairs if in_one_pass else list(pairs))
+    return _HeldCorpusScore(
+        metric.name,
+        micro,
+        macro_f1 if macro_f1 is not None else 0.0,
+        _mean(pairs.column(1)),
+        _mean(pairs.column(2)),
+        pairs,
+        dict(settings or {}),
     )

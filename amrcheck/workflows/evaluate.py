@@ -28,7 +28,8 @@ number. Other files given by path are streamed
 graphs are read, paired and scored a chunk at a time, every metric in
 one pass, so memory does not grow with the files' graphs; what is kept
 per pair is its key and its scores (the numbers behind micro, macro,
-intervals and tests), and per graph a ledger entry (id, place).
+intervals and tests, in columns: :class:`~amrcheck.metrics.ScoreColumns`),
+and per graph a ledger entry (id, place).
 
 Example:
     >>> from amrcheck.reading.corpus import read_string
@@ -51,16 +52,23 @@ Example:
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..execution import Jobs, Progress, can_fork, local_processes, run_work, stripe
 from ..graph import Graph
-from ..metrics import CorpusScore, Metric, Score, expect_pairs, score_pairs
+from ..metrics import (
+    CorpusScore,
+    Metric,
+    Score,
+    ScoreColumns,
+    expect_pairs,
+    score_pairs,
+)
 from ..pairing.graphs import Gap, GraphPair, PairBy, aggregate_scores
 from ..pairing.streaming import Batch, PairingReport, PairStream, check_reports
 from ..reading.corpus import CHUNK_BYTES, Corpus, graph_count, is_amr_name
@@ -225,17 +233,43 @@ def _umr_as_corpus(file: Corpus | str | Path) -> Corpus | str | Path:
 
 
 class _Tally:
-    """One candidate's per-pair scores; they may come in any order of pairs."""
+    """One candidate's per-pair scores; they may come in any order of pairs.
 
-    def __init__(self, keep_aspects: bool) -> None:
-        #: the pairs scored as they came (in the reference's order once
-        #: :meth:`ordered`); their aspects are held apart
-        self.rows: list[Scored] = []
+    Held in columns (:class:`~amrcheck.metrics.ScoreColumns`): about 100
+    bytes a pair and metric where its :class:`Score` takes about 1 KB.
+    """
+
+    def __init__(self, metrics: int, keep_aspects: bool) -> None:
+        #: each pair's position in the reference and key, as the pairs
+        #: came (in the reference's order once :meth:`ordered`)
+        self.positions = array("q")
+        self.keys: list[str] = []
+        #: each metric's scores of the pairs, in the same order
+        self.held = [ScoreColumns() for _ in range(metrics)]
         # aspects are micro sums, so they are summed as they come, unless
         # --compare may still leave pairs out: then they are kept per pair
         self.keep_aspects = keep_aspects
         self.aspect_rows: list[tuple[str, dict[str, Score]]] = []
         self.aspect_sum: dict[str, Score] | None = None
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def add(self, rows: Iterable[Scored]) -> None:
+        """Hold the scores of the pairs of ``rows`` (their aspects apart)."""
+        positions, keys, held = self.positions, self.keys, self.held
+        if len(held) == 1:  # no step per metric
+            append = held[0].append
+            for _, position, key, (score,), _ in rows:
+                positions.append(position)
+                keys.append(key)
+                append(score)
+            return
+        for _, position, key, scores, _ in rows:
+            positions.append(position)
+            keys.append(key)
+            for columns, score in zip(held, scores, strict=True):
+                columns.append(score)
 
     def add_aspects(self, key: str, aspects: dict[str, Score]) -> None:
         from ..metrics.aspects import aggregate_aspects
@@ -248,19 +282,23 @@ class _Tally:
             self.aspect_sum = aggregate_aspects([self.aspect_sum, aspects])
 
     def ordered(self) -> None:
-        """Put the rows in the reference's order (by position: each is unique)."""
-        self.rows.sort(key=itemgetter(1))
+        """Put the pairs in the reference's order (by position: each is unique)."""
+        positions = self.positions
+        order = sorted(range(len(positions)), key=positions.__getitem__)
+        if order == list(range(len(positions))):
+            return
+        self.positions = array("q", [positions[i] for i in order])
+        self.keys = [self.keys[i] for i in order]
+        self.held = [columns.taken(order) for columns in self.held]
 
-    def keys(self) -> list[str]:
-        """The pair keys, in the rows' order."""
-        return [row[2] for row in self.rows]
-
-    def scores(self, metric: int, keys: set[str] | None = None) -> list[Score]:
+    def scores(self, metric: int, keys: set[str] | None = None) -> ScoreColumns:
         """One metric's scores of the pairs in ``keys`` (None: all), in the
-        rows' order."""
+        pairs' order."""
         if keys is None:
-            return [row[3][metric] for row in self.rows]
-        return [row[3][metric] for row in self.rows if row[2] in keys]
+            return self.held[metric]
+        return self.held[metric].taken(
+            i for i, key in enumerate(self.keys) if key in keys
+        )
 
     def aspect_total(
         self, keys: set[str] | None, definitions: AspectDefinitions = "amrcheck"
@@ -346,9 +384,9 @@ def evaluate(
     for tally in tallies:
         tally.ordered()
     # --compare: the pairs both candidates have; else each its own (all)
-    common = set.intersection(*(set(t.keys()) for t in tallies)) if compare else None
+    common = set.intersection(*(set(t.keys) for t in tallies)) if compare else None
     for path, tally in zip(paths, tallies, strict=True):
-        ids = tally.keys()
+        ids = tally.keys
         if common is not None:
             ids = [key for key in ids if key in common]
         for number, metric in enumerate(metrics):
@@ -356,8 +394,10 @@ def evaluate(
             result = MetricResult(
                 path, metric.name, aggregate_scores(metric, scores), ids
             )
-            if ci:
-                result.ci = _interval(metric, scores, resamples, confidence, seed)
+            if ci:  # resampling reads each score many times: built once
+                result.ci = _interval(
+                    metric, list(scores), resamples, confidence, seed
+                )
             if aspects and metric is smatch:
                 result.aspects = tally.aspect_total(common, definitions)
             report.results.append(result)
@@ -440,7 +480,7 @@ class _Scoring:
         tallies = self._tally(run, len(candidates))
         pairings = None if run.gave_up else merge_parts(ref, cands, run.summaries)
         if pairings is None:
-            scored = sum(len(t.rows) for t in tallies)
+            scored = sum(len(t) for t in tallies)
             if self.progress is not None and scored:
                 self.progress(-scored)
             return None
@@ -448,15 +488,16 @@ class _Scoring:
         return Evaluation(ref, pairings), tallies
 
     def _tally(self, run: run_work[Any, Scored], candidates: int) -> list[_Tally]:
-        tallies = [_Tally(keep_aspects=self.compare) for _ in range(candidates)]
+        metrics = len(self.scorer.metrics)
+        tallies = [_Tally(metrics, self.compare) for _ in range(candidates)]
         aspects = self.scorer.aspects is not None
         for results in run:
             if candidates == 1 and not aspects:
-                tallies[0].rows += results  # no step per pair
+                tallies[0].add(results)  # no step per pair here
                 continue
             for scored in results:
                 tally = tallies[scored[0]]
-                tally.rows.append(scored)
+                tally.add((scored,))
                 if scored[4] is not None:
                     tally.add_aspects(scored[2], scored[4])
         return tallies
@@ -517,16 +558,16 @@ def _compare(
             )
             for path in (a, b)
         )
-        test = paired_test(
-            first.corpus.pairs,
-            second.corpus.pairs,
+        test = paired_test(  # resampling: each pair's score built once
+            list(first.corpus.pair_scores()),
+            list(second.corpus.pair_scores()),
             _aggregate(metric),
             resamples,
             confidence,
             seed,
         )
         report.comparisons.append(
-            CandidateComparison(metric.name, a, b, len(first.corpus.pairs), test)
+            CandidateComparison(metric.name, a, b, first.corpus.n_pairs, test)
         )
 
 
