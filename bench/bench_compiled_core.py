@@ -139,8 +139,12 @@ def environment(site: Path, pure: bool, **extra: str) -> dict[str, str]:
     return {**env, **extra}
 
 
-def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
-    """Wall seconds, CPU seconds (user + system) and stdout of one process."""
+def timed(
+    command: list[str], env: dict[str, str]
+) -> tuple[float, float, str, float]:
+    """Wall seconds, CPU seconds (user + system), stdout and peak memory (MB
+    resident) of one process. On this project's VMs every fresh page costs
+    CPU (the kernel zeroes it), so the peak is reported beside the time."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         process = subprocess.Popen(command, stdout=out, stderr=err, env=env, cwd="/tmp")
@@ -150,7 +154,8 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
         err.seek(0)
         if os.waitstatus_to_exitcode(status):
             raise SystemExit(f"failed: {' '.join(command)}\n{err.read().decode()}")
-        return wall, usage.ru_utime + usage.ru_stime, out.read().decode()
+        cpu = usage.ru_utime + usage.ru_stime
+        return wall, cpu, out.read().decode(), usage.ru_maxrss / 1024
 
 
 def _check_loaded(site: Path) -> None:
@@ -159,7 +164,7 @@ def _check_loaded(site: Path) -> None:
         for m in COMPILED
     )
     for pure in (False, True):
-        _, _, out = timed([sys.executable, "-c", script], environment(site, pure))
+        out = timed([sys.executable, "-c", script], environment(site, pure))[2]
         files = out.split()
         assert all(f.endswith(".py") == pure for f in files), files
 
@@ -181,22 +186,26 @@ def _smatch_mean_f1(text: str) -> float:
 
 def _alternate(
     tools: dict[str, tuple[list[str], dict[str, str]]], runs: int
-) -> dict[str, tuple[float, float, str]]:
+) -> dict[str, tuple[float, float, str, float]]:
     """Median wall and CPU seconds of each tool, runs alternating (load from
-    other processes hits all alike); the last run's stdout."""
+    other processes hits all alike); the last run's stdout; the largest
+    peak memory (MB)."""
     walls: dict[str, list[float]] = {name: [] for name in tools}
     cpus: dict[str, list[float]] = {name: [] for name in tools}
     last: dict[str, str] = {}
+    peaks: dict[str, float] = dict.fromkeys(tools, 0.0)
     for _ in range(runs):
         for name, (command, env) in tools.items():
-            wall, cpu, last[name] = timed(command, env)
+            wall, cpu, last[name], peak = timed(command, env)
             walls[name].append(wall)
             cpus[name].append(cpu)
+            peaks[name] = max(peaks[name], peak)
     return {
         name: (
             statistics.median(walls[name]),
             statistics.median(cpus[name]),
             last[name],
+            peaks[name],
         )
         for name in tools
     }
@@ -223,8 +232,11 @@ def smatch_table(site: Path, pairs: list[int], runs: int) -> None:
     smatch_py = shutil.which("smatch.py", path=str(Path(sys.executable).parent))
     if smatch_py is None:
         raise SystemExit("needs smatch.py: pip install smatch==1.0.4 (the bench extra)")
-    print("| workload | tool | CPU s | wall s | × smatch 1.0.4, CPU (wall) | mean F1 |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| workload | tool | CPU s | wall s | × smatch 1.0.4, CPU (wall) | mean F1 "
+        "| peak MB |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for count in pairs:
         cand, ref = unrelated(count)
         tsv = {k: WORK / f"core-{count}-{k}.tsv" for k in ("c", "cc", "p", "pc")}
@@ -266,11 +278,11 @@ def smatch_table(site: Path, pairs: list[int], runs: int) -> None:
         }
         base = found["smatch 1.0.4 `-r 4`"]
         f1s["smatch 1.0.4 `-r 4`"] = _smatch_mean_f1(base[2])
-        for name, (wall, cpu, _) in found.items():
+        for name, (wall, cpu, _, peak) in found.items():
             print(
                 f"| unrelated {count:,} | {name} | {cpu:.2f} | {wall:.2f} "
                 f"| **{base[1] / cpu:.1f}×** ({base[0] / wall:.1f}×) "
-                f"| {f1s[name]:.4f} |",
+                f"| {f1s[name]:.4f} | {peak:.0f} |",
                 flush=True,
             )
 
@@ -278,8 +290,11 @@ def smatch_table(site: Path, pairs: list[int], runs: int) -> None:
 def rematch_table(
     site: Path, pairs: list[int], runs: int, reference: Path | None
 ) -> None:
-    print("| workload | tool | wall s | CPU s | pairs/s | × reference | Σ per-pair |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| workload | tool | wall s | CPU s | pairs/s | × reference | Σ per-pair "
+        "| peak MB |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for count in pairs:
         cand, ref = unrelated(count)
         tsv = {k: WORK / f"core-rematch-{count}-{k}.tsv" for k in ("c", "p")}
@@ -314,11 +329,12 @@ def rematch_table(
                 found["reference rematch"][2].split()[1]
             )
         base = found["reference rematch"][0] if reference is not None else None
-        for name, (wall, cpu, _) in found.items():
+        for name, (wall, cpu, _, peak) in found.items():
             times = f"**{base / wall:.1f}×**" if base else "–"
             print(
                 f"| unrelated {count:,} | {name} | {wall:.2f} | {cpu:.2f} "
-                f"| {count / wall:,.0f} | {times} | {totals[name]:.6f} |",
+                f"| {count / wall:,.0f} | {times} | {totals[name]:.6f} "
+                f"| {peak:.0f} |",
                 flush=True,
             )
 
@@ -333,7 +349,9 @@ def first_run(site: Path) -> None:
             AMRCHECK_CACHE_DIR=str(Path(folder, "amrcheck")),
             NUMBA_CACHE_DIR=str(Path(folder, "numba")),
         )
-        wall, cpu, _ = timed(_score(site, ref, cand, WORK / "core-first.tsv"), env)
+        wall, cpu, _, _ = timed(
+            _score(site, ref, cand, WORK / "core-first.tsv"), env
+        )
         print(
             f"first run, 5,000 pairs, empty caches: {wall:.2f} s wall, {cpu:.2f} s CPU"
         )
@@ -358,7 +376,7 @@ def profile(site: Path, pairs: int) -> None:
     print("|---|---|---|---|---|---|---|")
     script = str(REPO / "bench" / "profile_metrics.py")
     for label, pure in (("compiled", False), ("pure", True)):
-        _, _, out = timed(
+        out = timed(
             [
                 sys.executable,
                 script,
@@ -369,7 +387,7 @@ def profile(site: Path, pairs: int) -> None:
                 "--json",
             ],
             environment(site, pure),
-        )
+        )[2]
         floor = next(line for line in out.splitlines() if line.startswith("floor"))
         row = json.loads(
             next(line for line in out.splitlines() if line.startswith("{"))

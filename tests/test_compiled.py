@@ -267,6 +267,7 @@ SUITES = [
     "tests/metrics/test_s2match.py",
     "tests/metrics/test_smatch_parity.py",
     "tests/metrics/test_invariance.py",
+    "tests/metrics/test_memory.py",
     "tests/reading",
     "tests/pairing",
     "tests/validation/test_umr.py",

@@ -134,22 +134,26 @@ def stay_plain() -> None:
     _plain_only = True
 
 
-def _kernels(cells: int = 0) -> tuple[dict[str, Any], bool]:
-    """The search to use now, and whether it takes numpy arrays (else lists).
+def _numba(cells: int = 0) -> dict[str, Any] | None:
+    """numba's compiled search (it takes numpy arrays) where this process
+    uses it now, else None: the plain search, :mod:`._search` itself.
 
     A problem of ``cells`` >= :data:`._search.LARGE_CELLS` node pairs (a
     document, not a sentence) loads the compiled search at once where it is
     ready: some 20× faster, it is worth its 0.5 s of loading on one such
     pair.
+
+    The plain search is called as ``_search.f(...)``, never through a table
+    of its functions: where mypyc compiled it, that is a native call, while
+    a Python-level call into a compiled function that takes a ``vec`` never
+    releases the vector it unboxes (mypyc 2.4 / librt 0.17): every pair's
+    problem leaked (``tests/metrics/test_memory.py``).
     """
     if _compiled is None and not _declined and not _search.PACKED and (
         _plain_alignments >= SWITCH_AFTER or cells >= _search.LARGE_CELLS
     ):
         use_compiled()
-    if _compiled is not None:
-        return _compiled, True
-
-    return vars(_search), False
+    return _compiled
 
 
 def _say_compiling() -> None:
@@ -277,24 +281,28 @@ class AlignmentProblem:
 
     def value(self, mapping: list[int]) -> float:
         """Total weight earned by ``mapping`` (``mapping[i]`` = j or -1)."""
-        kernels, arrays = _kernels()
-        taken: Any
-        if arrays:
+        numba = _numba()
+        if numba is not None:
             import numpy as np
 
             taken = np.asarray(mapping, dtype=np.int64)
-        else:
-            taken = _search.as_ints(list(mapping))
-        found = kernels["mapping_value"](
-            self.n1, self.n2, *self._storage(arrays), taken
+            return float(
+                numba["mapping_value"](self.n1, self.n2, *self._numpy(), taken)
+            )
+        unary, row_start, partners, weights = self._plain_storage()
+        return _search.mapping_value(
+            self.n1,
+            self.n2,
+            unary,
+            row_start,
+            partners,
+            weights,
+            _search.as_ints(list(mapping)),
         )
-        return float(found)
 
-    def _storage(self, arrays: bool) -> tuple[Any, Any, Any, Any]:
-        """unary, row_start, partners, weights: arrays, or the plain search's
-        sequences (:data:`._search.Ints`, :data:`._search.Floats`)."""
-        if arrays:
-            return self._numpy()
+    def _plain_storage(self) -> tuple[Any, Any, Any, Any]:
+        """unary, row_start, partners, weights as the plain search takes them
+        (:data:`._search.Ints`, :data:`._search.Floats`)."""
         if self._plain is None:
             self._plain = (
                 _search.as_floats(self.unary.tolist()),
@@ -348,18 +356,35 @@ def hill_climb(
     depends on the machine's speed.
     """
     global _plain_alignments
-    kernels, arrays = _kernels(problem.n1 * problem.n2)
-    _plain_alignments += not arrays
-    mapping, value, upper, proven, cut = kernels["search"](
-        problem.n1,
-        problem.n2,
-        *problem._storage(arrays),
-        problem.integral,
-        restarts,
-        seed,
-        math.inf if bound is None else float(bound),
-        deadline,
-    )
+    numba = _numba(problem.n1 * problem.n2)
+    limit = math.inf if bound is None else float(bound)
+    if numba is not None:
+        mapping, value, upper, proven, cut = numba["search"](
+            problem.n1,
+            problem.n2,
+            *problem._numpy(),
+            problem.integral,
+            restarts,
+            seed,
+            limit,
+            deadline,
+        )
+    else:
+        _plain_alignments += 1
+        unary, row_start, partners, weights = problem._plain_storage()
+        mapping, value, upper, proven, cut = _search.search(
+            problem.n1,
+            problem.n2,
+            unary,
+            row_start,
+            partners,
+            weights,
+            problem.integral,
+            restarts,
+            seed,
+            limit,
+            deadline,
+        )
     method = "search+bound" if proven else "search"
     return Alignment(
         list(map(int, mapping)), float(value), float(upper), method, bool(cut)
@@ -373,17 +398,17 @@ def triple_problem(
     label bound (None where it bounds nothing); see
     :func:`._search.build_triple_problem` for the encoding."""
     n1, n2 = int(encoded[0]), int(encoded[1])
-    kernels, arrays = _kernels(n1 * n2)
-    if arrays:
+    numba = _numba(n1 * n2)
+    if numba is not None:
         import numpy as np
 
         data = np.array(encoded, dtype=np.int64)
-        unary, row_start, partners, weights, bound = kernels["build_triple_problem"](
+        unary, row_start, partners, weights, bound = numba["build_triple_problem"](
             data, product
         )
         problem = AlignmentProblem(n1, n2, unary, row_start, partners, weights)
     else:
-        built = kernels["build_triple_problem"](_search.as_ints(encoded), product)
+        built = _search.build_triple_problem(_search.as_ints(encoded), product)
         problem = AlignmentProblem.built(n1, n2, built[:4], True)
         bound = built[4]
     return problem, (None if bound < 0 else float(bound))
@@ -398,7 +423,7 @@ def _ilp_model(problem: AlignmentProblem) -> tuple[list[int], Any, Any, Any]:
 
     n2 = problem.n2
     # the node pairs the search considers (the plain search's own list)
-    unary, row_start, _, _ = problem._storage(False)
+    unary, row_start, _, _ = problem._plain_storage()
     starts, targets = _search._candidates(problem.n1, n2, unary, row_start)
     pairs = [
         i * n2 + targets[c]
