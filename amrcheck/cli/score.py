@@ -14,7 +14,6 @@ smatch; the metric API takes ``score(candidate, reference)``.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterable, Iterator, Sequence
 from enum import Enum
 from itertools import chain
@@ -206,6 +205,8 @@ def write_per_pair(path: Path, evaluation: Evaluation) -> None:
                 row = dict(zip(columns, values, strict=True))
                 handle.write(json.dumps(row, ensure_ascii=False) + "\n")
             return
+        import csv  # here only: a score without --per-pair writes no rows
+
         writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
         writer.writerow(columns)
         # the csv module writes a float as its repr (every digit) and None

@@ -74,6 +74,12 @@ def test_a_quiet_amr_score_loads_no_umr_rich_numpy_or_json(tmp_path: Path) -> No
     assert among(modules, NOT_FOR_AN_AMR_SCORE) == []
 
 
+def test_a_score_without_rows_to_write_loads_no_csv() -> None:
+    modules, out = loaded("score", REF, CAND, "-q")
+    assert out.strip() and float(out) > 0
+    assert among(modules, ("csv", *NOT_FOR_AN_AMR_SCORE)) == []
+
+
 def test_the_version_and_the_help_load_no_numpy_or_scipy() -> None:
     for argv in (["--version"], ["--help"], ["score", "--help"], []):
         modules, out = loaded(*argv)
