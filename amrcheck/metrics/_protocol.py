@@ -84,6 +84,10 @@ class Score:
     info: dict[str, Any] = field(default_factory=dict)
 
 
+#: None among :class:`ScoreColumns`' numbers (any NaN that is a score's
+#: own number is held apart, as a value that is not a float)
+_NONE = float("nan")
+
 #: the keys of a score's ``counts`` and of its ``info``, in their order
 Layout = tuple[tuple[str, ...], tuple[str, ...]]
 
@@ -121,29 +125,47 @@ class ScoreColumns(Sequence[Score]):
 
     def append(self, score: Score) -> None:
         """Hold ``score`` as the last pair's."""
+        self.extend((score,))
+
+    def extend(self, scores: Iterable[Score]) -> None:
+        """Hold each of ``scores`` in turn as the last pair's."""
+        numbers, layouts, layout_ids = self._numbers, self._layouts, self._layout_ids
+        layout_of, starts, values = self._layout, self._starts, self._values
+        for score in scores:
+            f1: Any = score.f1
+            precision: Any = score.precision
+            recall: Any = score.recall
+            plain = float is type(f1) is type(precision) is type(recall)
+            if plain:  # and none NaN: a NaN among the numbers is None
+                total = f1 + precision + recall
+                plain = total == total
+            if plain:
+                numbers.extend((f1, precision, recall))
+            else:
+                self._odd_numbers(f1, precision, recall)
+            counts, info = score.counts, score.info
+            layout = (tuple(counts), tuple(info))
+            index = layout_ids.get(layout)
+            if index is None:
+                index = layout_ids[layout] = len(layouts)
+                layouts.append(layout)
+            if type(score) is not Score or score.explanation is not None:
+                self._whole[len(layout_of)] = score
+            layout_of.append(index)
+            starts.append(len(values))
+            values += counts.values()
+            values += info.values()
+
+    def _odd_numbers(self, *found: Any) -> None:
+        """Hold a pair's F1, precision and recall when one is not a float."""
         numbers = self._numbers
-        f1, precision, recall = score.f1, score.precision, score.recall
-        if type(f1) is float and type(precision) is float and type(recall) is float:
-            numbers.extend((f1, precision, recall))
-        else:
-            for number in (f1, precision, recall):
-                if type(number) is not float:
-                    self._odd[len(numbers)] = number
-                    number = 0.0
-                numbers.append(number)
-        counts, info = score.counts, score.info
-        layout = (tuple(counts), tuple(info))
-        index = self._layout_ids.get(layout)
-        if index is None:
-            index = self._layout_ids[layout] = len(self._layouts)
-            self._layouts.append(layout)
-        if type(score) is not Score or score.explanation is not None:
-            self._whole[len(self._layout)] = score
-        self._layout.append(index)
-        values = self._values
-        self._starts.append(len(values))
-        values += counts.values()
-        values += info.values()
+        for number in found:
+            if number is None:
+                number = _NONE
+            elif type(number) is not float or number != number:
+                self._odd[len(numbers)] = number
+                number = 0.0
+            numbers.append(number)
 
     def __len__(self) -> int:
         return len(self._layout)
@@ -183,7 +205,16 @@ class ScoreColumns(Sequence[Score]):
 
     def _numbers_of(self, index: int) -> tuple[Any, Any, Any]:
         at = 3 * index
+        f1: Any
+        precision: Any
+        recall: Any
         f1, precision, recall = self._numbers[at : at + 3]
+        if f1 != f1:
+            f1 = None
+        if precision != precision:
+            precision = None
+        if recall != recall:
+            recall = None
         if self._odd:
             odd = self._odd
             f1 = odd.get(at, f1)
@@ -193,35 +224,45 @@ class ScoreColumns(Sequence[Score]):
 
     def column(self, number: int) -> list[Any]:
         """Every pair's F1 (``number`` 0), precision (1) or recall (2)."""
-        found: list[Any] = self._numbers[number::3].tolist()
+        found: list[Any] = [
+            None if value != value else value for value in self._numbers[number::3]
+        ]
         for at, odd in self._odd.items():
             if at % 3 == number:
                 found[at // 3] = odd
         return found
 
+    def count_column(self, key: str, default: Any) -> list[Any]:
+        """Every pair's ``counts.get(key, default)``, without building its
+        :class:`Score`."""
+        layouts, values = self._layouts, self._values
+        places = [keys.index(key) if key in keys else -1 for keys, _ in layouts]
+        return [
+            default if places[index] < 0 else values[start + places[index]]
+            for index, start in zip(self._layout, self._starts, strict=True)
+        ]
+
     def count_keys(self) -> list[str]:
         """The keys of the pairs' ``counts``, in the order they first come."""
         return list(dict.fromkeys(chain.from_iterable(c for c, _ in self._layouts)))
 
-    def counts_items(self) -> Iterator[Iterator[tuple[str, Any]]]:
-        """Each pair's ``counts.items()``, without building its :class:`Score`."""
-        layouts, values = self._layouts, self._values
-        for index, start in zip(self._layout, self._starts, strict=True):
-            keys = layouts[index][0]
-            yield zip(keys, values[start : start + len(keys)], strict=True)
-
     def rows(self, keys: Sequence[str]) -> Iterator[tuple[Any, ...]]:
         """Each pair's (precision, recall, f1, its counts of ``keys``, None
         where it has none), without building its :class:`Score`."""
-        layouts, values = self._layouts, self._values
+        layouts, values, numbers = self._layouts, self._values, self._numbers
         places = [
             tuple(count_keys.index(k) if k in count_keys else -1 for k in keys)
             for count_keys, _ in layouts
         ]
+        plain = not self._odd and not any(n != n for n in numbers)
         for pair, (index, start) in enumerate(
             zip(self._layout, self._starts, strict=True)
         ):
-            f1, precision, recall = self._numbers_of(pair)
+            if plain:
+                at = 3 * pair
+                f1, precision, recall = numbers[at], numbers[at + 1], numbers[at + 2]
+            else:
+                f1, precision, recall = self._numbers_of(pair)
             yield (
                 precision,
                 recall,
@@ -359,9 +400,10 @@ class Metric(Protocol):
 
     ``Options`` is a frozen dataclass of typed options with documented
     defaults; ``from_options`` builds a metric from one. A metric whose
-    :meth:`aggregate` reads each score once, in order, may say so with
-    ``aggregates_in_one_pass = True``: :func:`corpus_score` then hands it
-    :class:`ScoreColumns` as they are, without building each :class:`Score`.
+    :meth:`aggregate` reads :class:`ScoreColumns` without building each
+    :class:`Score` (:func:`micro_prf`, :func:`count_column`) may say so with
+    ``aggregates_columns = True``: :func:`corpus_score` then hands it the
+    columns as they are.
     """
 
     name: ClassVar[str]
@@ -433,20 +475,30 @@ def expect_pairs(metric: Metric, count: int) -> None:
 def micro_prf(pairs: Sequence[Score]) -> Score:
     """Micro P/R/F1 from summed ``matched``/``candidate``/``reference`` counts."""
     totals: dict[str, float] = {}
-    each = (
-        pairs.counts_items()
-        if isinstance(pairs, ScoreColumns)
-        else (pair.counts.items() for pair in pairs)
-    )
-    for items in each:
-        for key, value in items:
-            totals[key] = totals.get(key, 0.0) + value
+    if isinstance(pairs, ScoreColumns):  # key by key: each sum in the same steps
+        for key in pairs.count_keys():
+            total = 0.0
+            for value in pairs.count_column(key, None):
+                if value is not None:
+                    total = total + value
+            totals[key] = total
+    else:
+        for pair in pairs:
+            for key, value in pair.counts.items():
+                totals[key] = totals.get(key, 0.0) + value
     precision, recall, f1 = prf(
         totals.get("matched", 0.0),
         totals.get("candidate", 0.0),
         totals.get("reference", 0.0),
     )
     return Score(f1=f1, precision=precision, recall=recall, counts=totals)
+
+
+def count_column(pairs: Sequence[Score], key: str, default: Any = 0.0) -> list[Any]:
+    """``[p.counts.get(key, default) for p in pairs]``, from columns as they are."""
+    if isinstance(pairs, ScoreColumns):
+        return pairs.count_column(key, default)
+    return [p.counts.get(key, default) for p in pairs]
 
 
 def mean_similarity(pairs: Sequence[Score]) -> Score:
@@ -496,9 +548,9 @@ def corpus_score(
         )
     macro_f1 = _mean(pairs.column(0))
     # a metric's aggregate may read each score many times: it gets them
-    # built once, unless it says it reads them once
-    in_one_pass = getattr(metric, "aggregates_in_one_pass", False)
-    micro = metric.aggregate(pairs if in_one_pass else list(pairs))
+    # built once, unless it says it reads the columns
+    reads_columns = getattr(metric, "aggregates_columns", False)
+    micro = metric.aggregate(pairs if reads_columns else list(pairs))
     return _HeldCorpusScore(
         metric.name,
         micro,

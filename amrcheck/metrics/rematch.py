@@ -44,7 +44,14 @@ from typing import Any, ClassVar
 from ..graph import Graph
 from . import register
 from ._motifs import Motif, MotifSets, jaccard
-from ._protocol import Explanation, Reference, Score, TripleRef, check_reference
+from ._protocol import (
+    Explanation,
+    Reference,
+    Score,
+    TripleRef,
+    check_reference,
+    count_column,
+)
 from ._refs import written_ref
 
 
@@ -93,6 +100,8 @@ class Rematch:
     """rematch: Jaccard similarity of attribute, instance and relation motifs."""
 
     name: ClassVar[str] = "rematch"
+    #: :meth:`aggregate` reads score columns as they are (:func:`corpus_score`)
+    aggregates_columns: ClassVar[bool] = True
 
     @dataclass(frozen=True, slots=True)
     class Options:
@@ -183,12 +192,11 @@ class Rematch:
 
     def aggregate(self, pairs: Sequence[Score]) -> Score:
         """Corpus score Σ shared / Σ union (the reference's non-``--ms`` mode)."""
-        shared = sum(p.counts.get("shared", 0.0) for p in pairs)
-        union = sum(p.counts.get("union", 0.0) for p in pairs)
         totals = {
-            key: sum(p.counts.get(key, 0.0) for p in pairs)
+            key: sum(count_column(pairs, key))
             for key in ("shared", "union", "candidate", "reference")
         }
+        shared, union = totals["shared"], totals["union"]
         return Score(f1=shared / union if union else 0.0, counts=totals)
 
 

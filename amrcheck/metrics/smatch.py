@@ -125,9 +125,8 @@ class Smatch:
     """smatch with both root policies, seeded search and an exact mode."""
 
     name: ClassVar[str] = "smatch"
-    #: :meth:`aggregate` reads each pair's counts once, in order: a corpus
-    #: of held scores is handed over as it is (:func:`corpus_score`)
-    aggregates_in_one_pass: ClassVar[bool] = True
+    #: :meth:`aggregate` reads score columns as they are (:func:`corpus_score`)
+    aggregates_columns: ClassVar[bool] = True
 
     @dataclass(frozen=True, slots=True)
     class Options:

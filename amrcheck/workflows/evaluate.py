@@ -259,11 +259,10 @@ class _Tally:
         """Hold the scores of the pairs of ``rows`` (their aspects apart)."""
         positions, keys, held = self.positions, self.keys, self.held
         if len(held) == 1:  # no step per metric
-            append = held[0].append
-            for _, position, key, (score,), _ in rows:
-                positions.append(position)
-                keys.append(key)
-                append(score)
+            rows = list(rows)
+            positions.extend([row[1] for row in rows])
+            keys += [row[2] for row in rows]
+            held[0].extend([row[3][0] for row in rows])
             return
         for _, position, key, scores, _ in rows:
             positions.append(position)

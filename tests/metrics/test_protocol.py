@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, ClassVar
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from amrcheck.metrics import Explanation, Score, ScoreColumns, corpus_score, get_metric
-from amrcheck.metrics._protocol import micro_prf
+from amrcheck.graph import Graph
+from amrcheck.metrics import (
+    Explanation,
+    Metric,
+    Score,
+    ScoreColumns,
+    corpus_score,
+    get_metric,
+)
+from amrcheck.metrics._protocol import MeanOfPairs, count_column, micro_prf
 
 _KEYS = ["matched", "candidate", "reference", "similarity", "pairs"]
 _NUMBERS = st.one_of(
@@ -70,12 +79,21 @@ def test_held_scores_come_back_as_they_went_in(
     assert list(columns.rows(keys)) == [
         (s.precision, s.recall, s.f1, *map(s.counts.get, keys)) for s in added
     ]
-    assert [list(items) for items in columns.counts_items()] == [
-        list(s.counts.items()) for s in added
-    ]
+    for key in _KEYS:
+        assert columns.count_column(key, None) == [s.counts.get(key) for s in added]
     order = random.sample(range(len(added)), k=len(added) // 2)
     for found, at in zip(columns.taken(order), order, strict=True):
         _same(found, added[at])
+
+
+def test_a_nan_is_held_apart_from_none() -> None:
+    nan = float("nan")
+    held = ScoreColumns([Score(nan, None, 0.5), Score(0.5, nan, None)])
+    first, second = held
+    assert math.isnan(first.f1) and first.precision is None and first.recall == 0.5
+    assert second.f1 == 0.5 and second.recall is None
+    assert second.precision is not None and math.isnan(second.precision)
+    assert held.column(1)[0] is None and math.isnan(held.column(1)[1])
 
 
 def test_an_explained_score_is_held_whole() -> None:
@@ -83,14 +101,24 @@ def test_an_explained_score_is_held_whole() -> None:
     assert ScoreColumns([score])[0] is score
 
 
+class _Mean(MeanOfPairs):
+    """A metric whose aggregate reads built scores (it says nothing of columns)."""
+
+    name: ClassVar[str] = "mean"
+
+    def score(self, candidate: Graph, reference: Graph, explain: bool = False) -> Score:
+        return Score(1.0, counts={"similarity": 1.0, "pairs": 1.0})
+
+
 def test_a_corpus_of_held_scores_has_the_figures_of_a_list_of_them() -> None:
     smatch, rematch = get_metric("smatch"), get_metric("rematch")
+    mean: Metric = _Mean()
     pairs = [
         Score(0.5, 0.4, 2 / 3, {"matched": 2, "candidate": 5, "reference": 3}),
         Score(1.0, 1.0, 1.0, {"matched": 1, "candidate": 1, "reference": 1}),
         Score(0.0, None, 0.0, {"matched": 0, "candidate": 0, "reference": 4}),
     ]
-    for metric in (smatch, rematch):  # aggregated in one pass, or not
+    for metric in (smatch, rematch, mean):  # columns read as they are, or not
         held = corpus_score(metric, ScoreColumns(pairs), {"seed": 0})
         plain = corpus_score(metric, pairs, {"seed": 0})
         assert held.n_pairs == 3 and list(held.pair_scores()) == pairs
@@ -104,3 +132,5 @@ def test_a_corpus_of_held_scores_has_the_figures_of_a_list_of_them() -> None:
         held.pairs.append(pairs[0])  # a list like any corpus score's
         assert held.n_pairs == 4 and len(held.pair_scores()) == 4
     assert micro_prf(ScoreColumns(pairs)) == micro_prf(pairs)
+    for key in ("matched", "similarity"):
+        assert count_column(ScoreColumns(pairs), key) == count_column(pairs, key)
