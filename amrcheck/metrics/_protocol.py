@@ -325,21 +325,7 @@ class _HeldCorpusScore(CorpusScore):
     pair, not a :class:`Score` each."""
 
     __slots__ = ("_held",)
-
-    def __init__(
-        self,
-        metric: str,
-        micro: Score,
-        macro_f1: float,
-        macro_precision: float | None,
-        macro_recall: float | None,
-        held: ScoreColumns,
-        settings: dict[str, Any],
-    ) -> None:
-        super().__init__(
-            metric, micro, macro_f1, macro_precision, macro_recall, [], settings
-        )
-        self._held: ScoreColumns | None = held
+    _held: ScoreColumns | None
 
     @property
     def pairs(self) -> list[Score]:
@@ -551,12 +537,14 @@ def corpus_score(
     # built once, unless it says it reads the columns
     reads_columns = getattr(metric, "aggregates_columns", False)
     micro = metric.aggregate(pairs if reads_columns else list(pairs))
-    return _HeldCorpusScore(
+    corpus = _HeldCorpusScore(
         metric.name,
         micro,
         macro_f1 if macro_f1 is not None else 0.0,
         _mean(pairs.column(1)),
         _mean(pairs.column(2)),
-        pairs,
+        [],
         dict(settings or {}),
     )
+    corpus._held = pairs
+    return corpus

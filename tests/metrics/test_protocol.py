@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import pickle
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from hypothesis import HealthCheck, given, settings
@@ -128,6 +130,8 @@ def test_a_corpus_of_held_scores_has_the_figures_of_a_list_of_them() -> None:
             plain.macro_precision,
             plain.macro_recall,
         )
+        for copied in (pickle.loads(pickle.dumps(held)), replace(held, metric="x")):
+            assert copied.pairs == pairs and copied.micro == plain.micro
         assert type(held.pairs) is list and held.pairs == pairs  # read: built
         held.pairs.append(pairs[0])  # a list like any corpus score's
         assert held.n_pairs == 4 and len(held.pair_scores()) == 4
