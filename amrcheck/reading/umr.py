@@ -366,10 +366,18 @@ def is_umr_path(path: str | Path, head: str | None = None) -> bool:
 _HEADER_LINE_RE = re.compile(r"#(?:#{9,}\s*$|\s*meta-info\b|\s*::\s*snt[0-9]+(?=\s|$))")
 
 
+#: the end of a run of graph (or document-level) lines: a line end not
+#: followed by a line that opens with "(" or ":" after spaces or tabs (the
+#: literal "\n" first: the pattern engine scans for it, a line at a time)
+_RUN_END_RE = re.compile(r"\n(?![ \t]*[(:])")
+
+
 class _Layout(NamedTuple):
     """A sentence's blocks as :func:`_cut` found them (offsets in its text)."""
 
-    #: (kind, heading place, content lines' (start, end)), in file order
+    #: (kind, heading place, content lines' (start, end)), in file order; in
+    #: a graph or document-level block, a line that opens with "(" or ":" and
+    #: those after it that do too (after spaces or tabs) are one (start, end)
     blocks: list[tuple[BlockKind, tuple[int, int] | None, list[tuple[int, int]]]]
     #: the layout notes of the lines (those of the whole sentence follow)
     notes: list[LayoutNote]
@@ -419,6 +427,7 @@ def _cut(  # noqa: C901 -- one loop, state in locals
     in_comments = True  # only comment lines so far in this block
     comments_seen = False  # comment lines (other than the heading) in this block
     is_header = _HEADER_LINE_RE.match
+    run_end = _RUN_END_RE.search
     heading_of = _HEADING_OF
     # enum members are slow attributes
     tokens_kind, graph_kind, document = (
@@ -455,7 +464,27 @@ def _cut(  # noqa: C901 -- one loop, state in locals
                 if section is document:
                     document_content = True
                 in_comments = False
-                content.append((start + raw.find(stripped[0]), end))
+                first = start + raw.find(stripped[0])
+                if (
+                    (kind_now is graph_kind or kind_now is document)
+                    and stripped[0] in "(:"
+                    and raw[-1] == "\n"
+                ):
+                    # the lines that follow this one and open with "(" or ":"
+                    # too (after spaces or tabs): the block readers check no
+                    # more of them, so they join its range in one step (no
+                    # step per line of a graph)
+                    run = run_end(text, position - 1)
+                    if run is not None and run.start() >= position:
+                        last = run.start()  # the "\n" of the run's last line
+                        lines += text.count("\n", position, last + 1)
+                        offset += last + 1 - position
+                        end = offset - 1
+                        while text[last - 1] == "\r":  # as rstrip("\r\n") above
+                            last -= 1
+                            end -= 1
+                        position = run.end()
+                content.append((first, end))
                 continue
             kind = (
                 heading_of.get("".join(stripped.lower().split()))
@@ -740,8 +769,8 @@ class _SentenceReader:
             return
         text = self.text
         region_start = text.rfind("\n", 0, content[0][0]) + 1
-        # each line's first character (a loop over the lines costs less
-        # than a pattern over the block's text)
+        # each line's first character (a range of several lines: its first
+        # line's; the others open with "(" or ":", :func:`_cut` saw)
         for start, end in content:
             if text[start] not in "(:":
                 self.note(Note.INVALID_LINE, start, end, "sentence level graph")
