@@ -279,20 +279,27 @@ class UmrSentence:
     @property
     def words(self) -> list[Word]:
         """The tokens: the ``Words`` row, else tokens on the id line."""
-        row = self._token_row()
+        row = self.token_row()
         return row.items if row is not None else []
 
     def word_texts(self) -> list[str]:
         """The texts of :attr:`words`, without placing them."""
-        row = self._token_row()
+        row = self.token_row()
         return row.texts() if row is not None else []
 
-    def _token_row(self) -> Row | None:
+    def token_row(self) -> Row | None:
+        """The row of the tokens: ``Words``, else ``tx``, else the id line's."""
         for name in ("Words", "tx", "snt"):
             for row in self.rows:
                 if row.header == name:
                     return row
         return None
+
+    @property
+    def pairing_number(self) -> int:
+        """The number a sentence pairs by: N of ``# :: sntN``, else its
+        position (1-based)."""
+        return self.number if self.number is not None else self.index + 1
 
     @property
     def label(self) -> str:

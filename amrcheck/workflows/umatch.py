@@ -51,8 +51,7 @@ from functools import cmp_to_key
 
 from ..collector import collector_paused
 from ..graph import TripleKind
-from ..reading.umr import UmrDocument, UmrSentence
-from ..reading.umr_corpus import sentence_key
+from ..reading.umr import Row, UmrDocument, UmrSentence
 
 UNMAPPED = "UNMAPPED"
 #: a relation of a node as compared: (name, value to look for)
@@ -130,8 +129,8 @@ class _Sentence:
     comparison makes no reference cycles)."""
 
     __slots__ = (
-        "label",
-        "words",
+        "row",
+        "_words",
         "counts_concept",
         "variables",
         "index",
@@ -154,16 +153,16 @@ class _Sentence:
 
     def __init__(
         self,
-        label: str,
-        words: list[str],
+        row: Row | None,
         counts_concept: bool,
         variables: list[str],
         index: dict[str, int],
         concepts: list[str],
     ) -> None:
-        self.label = label
-        #: the texts of the sentence's tokens
-        self.words = words
+        #: the row of the sentence's tokens, cut into :attr:`words` when
+        #: first asked (most sentence pairs have the same row text)
+        self.row = row
+        self._words: list[str] | None = None
         #: whether the filter counts concepts (the same for every node)
         self.counts_concept = counts_concept
         #: the nodes' variables, and each variable's node
@@ -206,6 +205,15 @@ class _Sentence:
         self.triples: list[tuple[str, str, str]] = _NO_TRIPLES
         self.kinds: list[TripleKind] = _NO_KINDS
         self.docrels: set[tuple[str, str, str]] = _NO_DOCRELS
+
+    @property
+    def words(self) -> list[str]:
+        """The texts of the sentence's tokens."""
+        words = self._words
+        if words is None:
+            row = self.row
+            words = self._words = row.texts() if row is not None else []
+        return words
 
     def unmapped_size(self, node: int) -> int:
         """How many the concept (if counted) and the kept relations are."""
@@ -295,7 +303,7 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
     graph = sentence.graph
     if graph is None:
         made = _Sentence(
-            sentence.label, sentence.word_texts(), keep.counts_concept, [], {}, []
+            sentence.token_row(), keep.counts_concept, [], {}, []
         )
     else:
         instance = TripleKind.INSTANCE
@@ -311,8 +319,7 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
                     variables.append(source)
                     concepts.append(target)
         made = _Sentence(
-            sentence.label,
-            sentence.word_texts(),
+            sentence.token_row(),
             keep.counts_concept,
             variables,
             index,
@@ -716,18 +723,19 @@ def _umatch(
     document_level: bool,
 ) -> UmatchReport:
     report = UmatchReport()
-    by_key = {sentence_key(s): s for s in candidate.sentences}
+    # paired by number (umr_corpus.sentence_key's), labelled only where reported
+    by_number = {s.pairing_number: s for s in candidate.sentences}
     pairs: list[tuple[_Sentence, _Sentence]] = []
     for sentence in reference.sentences:
         gold = _sentence(sentence, keep)
-        partner = by_key.get(sentence_key(sentence))
+        partner = by_number.get(sentence.pairing_number)
         if partner is None:
-            report.unpaired.append(gold.label)
-            test = _Sentence(gold.label, gold.words, keep.counts_concept, [], {}, [])
+            report.unpaired.append(sentence.label)
+            test = _Sentence(gold.row, keep.counts_concept, [], {}, [])
         else:
             test = _sentence(partner, keep)
-            if test.words != gold.words:
-                report.realigned.append(gold.label)
+            if not _same_words(gold, test):
+                report.realigned.append(sentence.label)
                 _carry_tokens(gold, test)
         pairs.append((gold, test))
     # document-level ends are looked up in the whole document, as they are
@@ -750,6 +758,15 @@ def _umatch(
         if document_level:
             _tally_document(report.umatch, gold, test, ref_nodes, cand_nodes, keep)
     return report
+
+
+def _same_words(gold: _Sentence, test: _Sentence) -> bool:
+    """Whether the two sentences' tokens are the same (their rows' texts
+    compared first: equal texts cut alike)."""
+    a, b = gold.row, test.row
+    if a is not None and b is not None and a.rest == b.rest:
+        return True
+    return gold.words == test.words
 
 
 def _tally(report: UmatchReport, gold: _Sentence, test: _Sentence) -> None:
