@@ -45,9 +45,8 @@ Example:
 from __future__ import annotations
 
 import difflib
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from functools import cmp_to_key
 
 from ..collector import collector_paused
 from ..graph import TripleKind
@@ -616,8 +615,8 @@ def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
     those of visiting every node.
     """
     # links are made both ways: none is stale before the first round
-    ref_nodes = _several_links(reference, range(len(reference.links)))
-    cand_nodes = _several_links(candidate, range(len(candidate.links)))
+    ref_nodes = _several_links(reference)
+    cand_nodes = _several_links(candidate)
     if not ref_nodes and not cand_nodes:
         return
     while True:
@@ -628,7 +627,12 @@ def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
             _ambiguous_links(candidate, node, reference, pending)
         if not pending:
             return
-        best = min(pending, key=cmp_to_key(_compare_links))
+        # the first best, as min(pending, key=cmp_to_key(_compare_links))
+        # picks it, without a key object per link
+        best = pending[0]
+        for offered in pending:
+            if _compare_links(offered, best) < 0:
+                best = offered
         side, node, other, partner = best.side, best.node, best.other, best.partner
         # the nodes that linked to the two ends now hold stale links
         left_by_partner = [n for n in other.links[partner] if n != node]
@@ -643,12 +647,13 @@ def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
         cand_nodes = _next_round(candidate, cand_nodes, cand_left)
 
 
-def _several_links(sentence: _Sentence, nodes: Iterable[int]) -> list[int]:
-    """Those of ``nodes`` with several links, in variable order."""
+def _several_links(sentence: _Sentence) -> list[int]:
+    """The nodes with several links, in variable order."""
     links = sentence.links
-    return sorted(
-        (n for n in nodes if len(links[n]) > 1), key=sentence.variables.__getitem__
-    )
+    several = [n for n in range(len(links)) if len(links[n]) > 1]
+    if len(several) > 1:
+        several.sort(key=sentence.variables.__getitem__)
+    return several
 
 
 def _next_round(sentence: _Sentence, visited: list[int], left: list[int]) -> list[int]:
