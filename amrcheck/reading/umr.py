@@ -392,6 +392,17 @@ class _Layout(NamedTuple):
     headers: list[tuple[str, int, int]]
 
 
+def _layout(
+    blocks: list[tuple[BlockKind, tuple[int, int] | None, list[tuple[int, int]]]],
+    notes: list[LayoutNote],
+    headers: list[tuple[str, int, int]],
+) -> _Layout:
+    """A :class:`_Layout` made as a plain tuple is (a named tuple's own
+    ``__new__`` is Python code: a call of it each sentence)."""
+    layout: _Layout = tuple.__new__(_Layout, (blocks, notes, headers))
+    return layout
+
+
 def _cut(  # noqa: C901 -- one loop, state in locals
     pieces: Iterable[str], cut: bool = True
 ) -> Iterator[tuple[int, str, _Layout]]:
@@ -510,7 +521,7 @@ def _cut(  # noqa: C901 -- one loop, state in locals
             if starts and cut and lines:
                 blocks.append((kind_now, heading, content))
                 carried.append(text[begin:line_start])
-                yield first_line, "".join(carried), _Layout(blocks, notes, headers)
+                yield first_line, "".join(carried), _layout(blocks, notes, headers)
                 first_line += lines
                 carried, lines, begin = [], 0, line_start
                 has_body, seen, document_content = False, set(), False
@@ -587,7 +598,7 @@ def _cut(  # noqa: C901 -- one loop, state in locals
     sentence = "".join(carried)
     if not cut or (lines and sentence.strip()):
         blocks.append((kind_now, heading, content))
-        yield first_line, sentence, _Layout(blocks, notes, headers)
+        yield first_line, sentence, _layout(blocks, notes, headers)
 
 
 # -- parsing one sentence ------------------------------------------------------------
