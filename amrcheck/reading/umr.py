@@ -151,10 +151,14 @@ class Word(NamedTuple):
     end: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Row:
     """An interlinear row: ``Words:``, ``Index:``, a gloss row, or tokens on
-    the ``# :: sntN`` line (header ``snt``)."""
+    the ``# :: sntN`` line (header ``snt``).
+
+    ``__init__`` is written out: the one ``dataclass`` would make runs as
+    interpreted code even in the compiled build (one a row).
+    """
 
     header: str
     language: str | None
@@ -165,6 +169,24 @@ class Row:
     rest: str = field(repr=False)
     rest_start: int = field(repr=False)
     _items: list[Word] | None = field(default=None, repr=False, compare=False)
+
+    def __init__(
+        self,
+        header: str,
+        language: str | None,
+        start: int,
+        end: int,
+        rest: str,
+        rest_start: int,
+        _items: list[Word] | None = None,
+    ) -> None:
+        self.header = header
+        self.language = language
+        self.start = start
+        self.end = end
+        self.rest = rest
+        self.rest_start = rest_start
+        self._items = _items
 
     @property
     def items(self) -> list[Word]:
@@ -188,9 +210,13 @@ class Row:
         )
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class AlignmentLine:
-    """``variable: a-b, c-d``; ``ranges`` is empty when ``error`` says why."""
+    """``variable: a-b, c-d``; ``ranges`` is empty when ``error`` says why.
+
+    ``__init__`` is written out: the one ``dataclass`` would make runs as
+    interpreted code even in the compiled build (one a line).
+    """
 
     variable: str
     start: int  # of the variable
@@ -199,6 +225,22 @@ class AlignmentLine:
     #: offsets of each range text, in order
     range_offsets: list[tuple[int, int]]
     error: str | None = None
+
+    def __init__(
+        self,
+        variable: str,
+        start: int,
+        end: int,
+        ranges: list[tuple[int, int]],
+        range_offsets: list[tuple[int, int]],
+        error: str | None = None,
+    ) -> None:
+        self.variable = variable
+        self.start = start
+        self.end = end
+        self.ranges = ranges
+        self.range_offsets = range_offsets
+        self.error = error
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,9 +256,13 @@ class DocTriple:
     group_place: tuple[int, int]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class DocumentBlock:
-    """The document-level block: ``(s<N>s0 / sentence GROUP*)``."""
+    """The document-level block: ``(s<N>s0 / sentence GROUP*)``.
+
+    ``__init__`` is written out: the one ``dataclass`` would make runs as
+    interpreted code even in the compiled build (one a sentence).
+    """
 
     variable: str | None = None
     variable_place: tuple[int, int] | None = None
@@ -225,6 +271,22 @@ class DocumentBlock:
     triples: list[DocTriple] = field(default_factory=list)
     #: every group as written (name, place), unknown ones included
     groups: list[tuple[str, tuple[int, int]]] = field(default_factory=list)
+
+    def __init__(
+        self,
+        variable: str | None = None,
+        variable_place: tuple[int, int] | None = None,
+        concept: str | None = None,
+        concept_place: tuple[int, int] | None = None,
+        triples: list[DocTriple] | None = None,
+        groups: list[tuple[str, tuple[int, int]]] | None = None,
+    ) -> None:
+        self.variable = variable
+        self.variable_place = variable_place
+        self.concept = concept
+        self.concept_place = concept_place
+        self.triples = [] if triples is None else triples
+        self.groups = [] if groups is None else groups
 
 
 @dataclass(slots=True)
@@ -237,9 +299,13 @@ class Block:
     end: int  # end of the last content line
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class UmrSentence:
-    """One sentence of a UMR file with all four blocks, each item placed."""
+    """One sentence of a UMR file with all four blocks, each item placed.
+
+    ``__init__`` is written out: the one ``dataclass`` would make runs as
+    interpreted code even in the compiled build (one a sentence).
+    """
 
     source: SourceText
     index: int  # 0-based position in the file
@@ -265,6 +331,45 @@ class UmrSentence:
     notes: list[LayoutNote] = field(default_factory=list)
     #: reading errors (graph and document-block syntax, bad alignment lines)
     errors: list[Finding] = field(default_factory=list)
+
+    def __init__(  # the fields, as dataclass would take them
+        self,
+        source: SourceText,
+        index: int,
+        start: int,
+        end: int,
+        number: int | None = None,
+        number_places: list[tuple[int, int, int]] | None = None,
+        metadata: dict[str, str] | None = None,
+        metadata_places: dict[str, tuple[int, int]] | None = None,
+        rows: list[Row] | None = None,
+        graph: Graph | None = None,
+        alignments: list[AlignmentLine] | None = None,
+        document: DocumentBlock | None = None,
+        block_places: list[tuple[BlockKind, tuple[int, int] | None, int, int]]
+        | None = None,
+        _blocks: dict[BlockKind, Block] | None = None,
+        fallback_nodes: dict[str, str] | None = None,
+        notes: list[LayoutNote] | None = None,
+        errors: list[Finding] | None = None,
+    ) -> None:
+        self.source = source
+        self.index = index
+        self.start = start
+        self.end = end
+        self.number = number
+        self.number_places = [] if number_places is None else number_places
+        self.metadata = {} if metadata is None else metadata
+        self.metadata_places = {} if metadata_places is None else metadata_places
+        self.rows = [] if rows is None else rows
+        self.graph = graph
+        self.alignments = [] if alignments is None else alignments
+        self.document = DocumentBlock() if document is None else document
+        self.block_places = [] if block_places is None else block_places
+        self._blocks = _blocks
+        self.fallback_nodes = {} if fallback_nodes is None else fallback_nodes
+        self.notes = [] if notes is None else notes
+        self.errors = [] if errors is None else errors
 
     @property
     def blocks(self) -> dict[BlockKind, Block]:
