@@ -307,11 +307,10 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
     else:
         instance = TripleKind.INSTANCE
         triples, kinds = graph.triples, graph.kinds
-        # loops by index: no (triple, kind) pair made per triple (a graph's
-        # kinds are as many as its triples)
-        count = len(triples)
-        for i in range(count):
-            if kinds[i] is instance:
+        # loops over the kinds, the triple by index: no (triple, kind) pair
+        # made per triple (a graph's kinds are as many as its triples)
+        for i, kind in enumerate(kinds):
+            if kind is instance:
                 source, _, target = triples[i]
                 if source not in index:
                     index[source] = len(variables)
@@ -328,8 +327,8 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
         fixed_counts, fixed_sizes = made.fixed_counts, made.fixed_sizes
         node_relations = made.node_relations
         ignored = keep.ignored if keep.active else None
-        for i in range(count):
-            if kinds[i] is instance:
+        for i, kind in enumerate(kinds):
+            if kind is instance:
                 continue
             source, role, target = triples[i]
             owner = index.get(source)
@@ -473,17 +472,30 @@ def _names_in_common(mine: dict[str, int], theirs: dict[str, int]) -> int:
     return common
 
 
-@dataclass(slots=True)
 class _Link:
-    """A link offered in a round: ``node`` of ``side`` to ``partner`` of ``other``."""
+    """A link offered in a round: ``node`` of ``side`` to ``partner`` of
+    ``other`` (a plain class: a dataclass's ``__init__`` runs as interpreted
+    code even in the compiled build, and a round makes one a link)."""
 
-    side: _Sentence
-    node: int
-    other: _Sentence
-    partner: int
-    same_concept: bool
-    strong: int
-    weak: int
+    __slots__ = ("side", "node", "other", "partner", "same_concept", "strong", "weak")
+
+    def __init__(
+        self,
+        side: _Sentence,
+        node: int,
+        other: _Sentence,
+        partner: int,
+        same_concept: bool,
+        strong: int,
+        weak: int,
+    ) -> None:
+        self.side = side
+        self.node = node
+        self.other = other
+        self.partner = partner
+        self.same_concept = same_concept
+        self.strong = strong
+        self.weak = weak
 
 
 def _compare_links(a: _Link, b: _Link) -> int:
