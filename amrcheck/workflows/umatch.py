@@ -301,9 +301,7 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
     concepts: list[str] = []
     graph = sentence.graph
     if graph is None:
-        made = _Sentence(
-            sentence.token_row(), keep.counts_concept, [], {}, []
-        )
+        made = _Sentence(sentence.token_row(), keep.counts_concept, [], {}, [])
     else:
         instance = TripleKind.INSTANCE
         triples, kinds = graph.triples, graph.kinds
