@@ -151,10 +151,14 @@ class Word(NamedTuple):
     end: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Row:
     """An interlinear row: ``Words:``, ``Index:``, a gloss row, or tokens on
-    the ``# :: sntN`` line (header ``snt``)."""
+    the ``# :: sntN`` line (header ``snt``).
+
+    ``__init__`` is written out: the one ``dataclass`` would make runs as
+    interpreted code even in the compiled build (one a row).
+    """
 
     header: str
     language: str | None
@@ -165,6 +169,24 @@ class Row:
     rest: str = field(repr=False)
     rest_start: int = field(repr=False)
     _items: list[Word] | None = field(default=None, repr=False, compare=False)
+
+    def __init__(
+        self,
+        header: str,
+        language: str | None,
+        start: int,
+        end: int,
+        rest: str,
+        rest_start: int,
+        _items: list[Word] | None = None,
+    ) -> None:
+        self.header = header
+        self.language = language
+        self.start = start
+        self.end = end
+        self.rest = rest
+        self.rest_start = rest_start
+        self._items = _items
 
     @property
     def items(self) -> list[Word]:
@@ -188,9 +210,13 @@ class Row:
         )
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class AlignmentLine:
-    """``variable: a-b, c-d``; ``ranges`` is empty when ``error`` says why."""
+    """``variable: a-b, c-d``; ``ranges`` is empty when ``error`` says why.
+
+    ``__init__`` is written out: the one ``dataclass`` would make runs as
+    interpreted code even in the compiled build (one a line).
+    """
 
     variable: str
     start: int  # of the variable
@@ -199,6 +225,22 @@ class AlignmentLine:
     #: offsets of each range text, in order
     range_offsets: list[tuple[int, int]]
     error: str | None = None
+
+    def __init__(
+        self,
+        variable: str,
+        start: int,
+        end: int,
+        ranges: list[tuple[int, int]],
+        range_offsets: list[tuple[int, int]],
+        error: str | None = None,
+    ) -> None:
+        self.variable = variable
+        self.start = start
+        self.end = end
+        self.ranges = ranges
+        self.range_offsets = range_offsets
+        self.error = error
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,9 +256,13 @@ class DocTriple:
     group_place: tuple[int, int]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class DocumentBlock:
-    """The document-level block: ``(s<N>s0 / sentence GROUP*)``."""
+    """The document-level block: ``(s<N>s0 / sentence GROUP*)``.
+
+    ``__init__`` is written out: the one ``dataclass`` would make runs as
+    interpreted code even in the compiled build (one a sentence).
+    """
 
     variable: str | None = None
     variable_place: tuple[int, int] | None = None
@@ -225,6 +271,22 @@ class DocumentBlock:
     triples: list[DocTriple] = field(default_factory=list)
     #: every group as written (name, place), unknown ones included
     groups: list[tuple[str, tuple[int, int]]] = field(default_factory=list)
+
+    def __init__(
+        self,
+        variable: str | None = None,
+        variable_place: tuple[int, int] | None = None,
+        concept: str | None = None,
+        concept_place: tuple[int, int] | None = None,
+        triples: list[DocTriple] | None = None,
+        groups: list[tuple[str, tuple[int, int]]] | None = None,
+    ) -> None:
+        self.variable = variable
+        self.variable_place = variable_place
+        self.concept = concept
+        self.concept_place = concept_place
+        self.triples = [] if triples is None else triples
+        self.groups = [] if groups is None else groups
 
 
 @dataclass(slots=True)
@@ -237,9 +299,13 @@ class Block:
     end: int  # end of the last content line
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class UmrSentence:
-    """One sentence of a UMR file with all four blocks, each item placed."""
+    """One sentence of a UMR file with all four blocks, each item placed.
+
+    ``__init__`` is written out: the one ``dataclass`` would make runs as
+    interpreted code even in the compiled build (one a sentence).
+    """
 
     source: SourceText
     index: int  # 0-based position in the file
@@ -266,6 +332,45 @@ class UmrSentence:
     #: reading errors (graph and document-block syntax, bad alignment lines)
     errors: list[Finding] = field(default_factory=list)
 
+    def __init__(  # the fields, as dataclass would take them
+        self,
+        source: SourceText,
+        index: int,
+        start: int,
+        end: int,
+        number: int | None = None,
+        number_places: list[tuple[int, int, int]] | None = None,
+        metadata: dict[str, str] | None = None,
+        metadata_places: dict[str, tuple[int, int]] | None = None,
+        rows: list[Row] | None = None,
+        graph: Graph | None = None,
+        alignments: list[AlignmentLine] | None = None,
+        document: DocumentBlock | None = None,
+        block_places: list[tuple[BlockKind, tuple[int, int] | None, int, int]]
+        | None = None,
+        _blocks: dict[BlockKind, Block] | None = None,
+        fallback_nodes: dict[str, str] | None = None,
+        notes: list[LayoutNote] | None = None,
+        errors: list[Finding] | None = None,
+    ) -> None:
+        self.source = source
+        self.index = index
+        self.start = start
+        self.end = end
+        self.number = number
+        self.number_places = [] if number_places is None else number_places
+        self.metadata = {} if metadata is None else metadata
+        self.metadata_places = {} if metadata_places is None else metadata_places
+        self.rows = [] if rows is None else rows
+        self.graph = graph
+        self.alignments = [] if alignments is None else alignments
+        self.document = DocumentBlock() if document is None else document
+        self.block_places = [] if block_places is None else block_places
+        self._blocks = _blocks
+        self.fallback_nodes = {} if fallback_nodes is None else fallback_nodes
+        self.notes = [] if notes is None else notes
+        self.errors = [] if errors is None else errors
+
     @property
     def blocks(self) -> dict[BlockKind, Block]:
         """Where each block is, by kind (scoring never asks)."""
@@ -279,20 +384,27 @@ class UmrSentence:
     @property
     def words(self) -> list[Word]:
         """The tokens: the ``Words`` row, else tokens on the id line."""
-        row = self._token_row()
+        row = self.token_row()
         return row.items if row is not None else []
 
     def word_texts(self) -> list[str]:
         """The texts of :attr:`words`, without placing them."""
-        row = self._token_row()
+        row = self.token_row()
         return row.texts() if row is not None else []
 
-    def _token_row(self) -> Row | None:
+    def token_row(self) -> Row | None:
+        """The row of the tokens: ``Words``, else ``tx``, else the id line's."""
         for name in ("Words", "tx", "snt"):
             for row in self.rows:
                 if row.header == name:
                     return row
         return None
+
+    @property
+    def pairing_number(self) -> int:
+        """The number a sentence pairs by: N of ``# :: sntN``, else its
+        position (1-based)."""
+        return self.number if self.number is not None else self.index + 1
 
     @property
     def label(self) -> str:
@@ -366,15 +478,34 @@ def is_umr_path(path: str | Path, head: str | None = None) -> bool:
 _HEADER_LINE_RE = re.compile(r"#(?:#{9,}\s*$|\s*meta-info\b|\s*::\s*snt[0-9]+(?=\s|$))")
 
 
+#: the end of a run of graph (or document-level) lines: a line end not
+#: followed by a line that opens with "(" or ":" after spaces or tabs (the
+#: literal "\n" first: the pattern engine scans for it, a line at a time)
+_RUN_END_RE = re.compile(r"\n(?![ \t]*[(:])")
+
+
 class _Layout(NamedTuple):
     """A sentence's blocks as :func:`_cut` found them (offsets in its text)."""
 
-    #: (kind, heading place, content lines' (start, end)), in file order
+    #: (kind, heading place, content lines' (start, end)), in file order; in
+    #: a graph or document-level block, a line that opens with "(" or ":" and
+    #: those after it that do too (after spaces or tabs) are one (start, end)
     blocks: list[tuple[BlockKind, tuple[int, int] | None, list[tuple[int, int]]]]
     #: the layout notes of the lines (those of the whole sentence follow)
     notes: list[LayoutNote]
     #: comment lines of the token block: (stripped text, start, end)
     headers: list[tuple[str, int, int]]
+
+
+def _layout(
+    blocks: list[tuple[BlockKind, tuple[int, int] | None, list[tuple[int, int]]]],
+    notes: list[LayoutNote],
+    headers: list[tuple[str, int, int]],
+) -> _Layout:
+    """A :class:`_Layout` made as a plain tuple is (a named tuple's own
+    ``__new__`` is Python code: a call of it each sentence)."""
+    layout: _Layout = tuple.__new__(_Layout, (blocks, notes, headers))
+    return layout
 
 
 def _cut(  # noqa: C901 -- one loop, state in locals
@@ -419,6 +550,7 @@ def _cut(  # noqa: C901 -- one loop, state in locals
     in_comments = True  # only comment lines so far in this block
     comments_seen = False  # comment lines (other than the heading) in this block
     is_header = _HEADER_LINE_RE.match
+    run_end = _RUN_END_RE.search
     heading_of = _HEADING_OF
     # enum members are slow attributes
     tokens_kind, graph_kind, document = (
@@ -455,7 +587,27 @@ def _cut(  # noqa: C901 -- one loop, state in locals
                 if section is document:
                     document_content = True
                 in_comments = False
-                content.append((start + raw.find(stripped[0]), end))
+                first = start + raw.find(stripped[0])
+                if (
+                    (kind_now is graph_kind or kind_now is document)
+                    and stripped[0] in "(:"
+                    and raw[-1] == "\n"
+                ):
+                    # the lines that follow this one and open with "(" or ":"
+                    # too (after spaces or tabs): the block readers check no
+                    # more of them, so they join its range in one step (no
+                    # step per line of a graph)
+                    run = run_end(text, position - 1)
+                    if run is not None and run.start() >= position:
+                        last = run.start()  # the "\n" of the run's last line
+                        lines += text.count("\n", position, last + 1)
+                        offset += last + 1 - position
+                        end = offset - 1
+                        while text[last - 1] == "\r":  # as rstrip("\r\n") above
+                            last -= 1
+                            end -= 1
+                        position = run.end()
+                content.append((first, end))
                 continue
             kind = (
                 heading_of.get("".join(stripped.lower().split()))
@@ -474,7 +626,7 @@ def _cut(  # noqa: C901 -- one loop, state in locals
             if starts and cut and lines:
                 blocks.append((kind_now, heading, content))
                 carried.append(text[begin:line_start])
-                yield first_line, "".join(carried), _Layout(blocks, notes, headers)
+                yield first_line, "".join(carried), _layout(blocks, notes, headers)
                 first_line += lines
                 carried, lines, begin = [], 0, line_start
                 has_body, seen, document_content = False, set(), False
@@ -551,7 +703,7 @@ def _cut(  # noqa: C901 -- one loop, state in locals
     sentence = "".join(carried)
     if not cut or (lines and sentence.strip()):
         blocks.append((kind_now, heading, content))
-        yield first_line, sentence, _Layout(blocks, notes, headers)
+        yield first_line, sentence, _layout(blocks, notes, headers)
 
 
 # -- parsing one sentence ------------------------------------------------------------
@@ -740,8 +892,8 @@ class _SentenceReader:
             return
         text = self.text
         region_start = text.rfind("\n", 0, content[0][0]) + 1
-        # each line's first character (a loop over the lines costs less
-        # than a pattern over the block's text)
+        # each line's first character (a range of several lines: its first
+        # line's; the others open with "(" or ":", :func:`_cut` saw)
         for start, end in content:
             if text[start] not in "(:":
                 self.note(Note.INVALID_LINE, start, end, "sentence level graph")

@@ -49,8 +49,7 @@ def sentence_text(metadata: dict[str, str]) -> str | None:
 
 def sentence_key(sentence: UmrSentence) -> str:
     """The pairing key of a sentence: ``snt<N>``."""
-    number = sentence.number if sentence.number is not None else sentence.index + 1
-    return f"snt{number}"
+    return f"snt{sentence.pairing_number}"
 
 
 def _moved(graph: Graph, source: SourceText, shift: int) -> Graph:

@@ -45,14 +45,12 @@ Example:
 from __future__ import annotations
 
 import difflib
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from functools import cmp_to_key
 
 from ..collector import collector_paused
 from ..graph import TripleKind
-from ..reading.umr import UmrDocument, UmrSentence
-from ..reading.umr_corpus import sentence_key
+from ..reading.umr import Row, UmrDocument, UmrSentence
 
 UNMAPPED = "UNMAPPED"
 #: a relation of a node as compared: (name, value to look for)
@@ -130,8 +128,8 @@ class _Sentence:
     comparison makes no reference cycles)."""
 
     __slots__ = (
-        "label",
-        "words",
+        "row",
+        "_words",
         "counts_concept",
         "variables",
         "index",
@@ -154,16 +152,16 @@ class _Sentence:
 
     def __init__(
         self,
-        label: str,
-        words: list[str],
+        row: Row | None,
         counts_concept: bool,
         variables: list[str],
         index: dict[str, int],
         concepts: list[str],
     ) -> None:
-        self.label = label
-        #: the texts of the sentence's tokens
-        self.words = words
+        #: the row of the sentence's tokens, cut into :attr:`words` when
+        #: first asked (most sentence pairs have the same row text)
+        self.row = row
+        self._words: list[str] | None = None
         #: whether the filter counts concepts (the same for every node)
         self.counts_concept = counts_concept
         #: the nodes' variables, and each variable's node
@@ -206,6 +204,15 @@ class _Sentence:
         self.triples: list[tuple[str, str, str]] = _NO_TRIPLES
         self.kinds: list[TripleKind] = _NO_KINDS
         self.docrels: set[tuple[str, str, str]] = _NO_DOCRELS
+
+    @property
+    def words(self) -> list[str]:
+        """The texts of the sentence's tokens."""
+        words = self._words
+        if words is None:
+            row = self.row
+            words = self._words = row.texts() if row is not None else []
+        return words
 
     def unmapped_size(self, node: int) -> int:
         """How many the concept (if counted) and the kept relations are."""
@@ -294,25 +301,21 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
     concepts: list[str] = []
     graph = sentence.graph
     if graph is None:
-        made = _Sentence(
-            sentence.label, sentence.word_texts(), keep.counts_concept, [], {}, []
-        )
+        made = _Sentence(sentence.token_row(), keep.counts_concept, [], {}, [])
     else:
         instance = TripleKind.INSTANCE
         triples, kinds = graph.triples, graph.kinds
-        # loops by index: no (triple, kind) pair made per triple (a graph's
-        # kinds are as many as its triples)
-        count = len(triples)
-        for i in range(count):
-            if kinds[i] is instance:
+        # loops over the kinds, the triple by index: no (triple, kind) pair
+        # made per triple (a graph's kinds are as many as its triples)
+        for i, kind in enumerate(kinds):
+            if kind is instance:
                 source, _, target = triples[i]
                 if source not in index:
                     index[source] = len(variables)
                     variables.append(source)
                     concepts.append(target)
         made = _Sentence(
-            sentence.label,
-            sentence.word_texts(),
+            sentence.token_row(),
             keep.counts_concept,
             variables,
             index,
@@ -322,8 +325,8 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
         fixed_counts, fixed_sizes = made.fixed_counts, made.fixed_sizes
         node_relations = made.node_relations
         ignored = keep.ignored if keep.active else None
-        for i in range(count):
-            if kinds[i] is instance:
+        for i, kind in enumerate(kinds):
+            if kind is instance:
                 continue
             source, role, target = triples[i]
             owner = index.get(source)
@@ -467,17 +470,30 @@ def _names_in_common(mine: dict[str, int], theirs: dict[str, int]) -> int:
     return common
 
 
-@dataclass(slots=True)
 class _Link:
-    """A link offered in a round: ``node`` of ``side`` to ``partner`` of ``other``."""
+    """A link offered in a round: ``node`` of ``side`` to ``partner`` of
+    ``other`` (a plain class: a dataclass's ``__init__`` runs as interpreted
+    code even in the compiled build, and a round makes one a link)."""
 
-    side: _Sentence
-    node: int
-    other: _Sentence
-    partner: int
-    same_concept: bool
-    strong: int
-    weak: int
+    __slots__ = ("side", "node", "other", "partner", "same_concept", "strong", "weak")
+
+    def __init__(
+        self,
+        side: _Sentence,
+        node: int,
+        other: _Sentence,
+        partner: int,
+        same_concept: bool,
+        strong: int,
+        weak: int,
+    ) -> None:
+        self.side = side
+        self.node = node
+        self.other = other
+        self.partner = partner
+        self.same_concept = same_concept
+        self.strong = strong
+        self.weak = weak
 
 
 def _compare_links(a: _Link, b: _Link) -> int:
@@ -609,8 +625,8 @@ def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
     those of visiting every node.
     """
     # links are made both ways: none is stale before the first round
-    ref_nodes = _several_links(reference, range(len(reference.links)))
-    cand_nodes = _several_links(candidate, range(len(candidate.links)))
+    ref_nodes = _several_links(reference)
+    cand_nodes = _several_links(candidate)
     if not ref_nodes and not cand_nodes:
         return
     while True:
@@ -621,7 +637,12 @@ def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
             _ambiguous_links(candidate, node, reference, pending)
         if not pending:
             return
-        best = min(pending, key=cmp_to_key(_compare_links))
+        # the first best, as min(pending, key=cmp_to_key(_compare_links))
+        # picks it, without a key object per link
+        best = pending[0]
+        for offered in pending:
+            if _compare_links(offered, best) < 0:
+                best = offered
         side, node, other, partner = best.side, best.node, best.other, best.partner
         # the nodes that linked to the two ends now hold stale links
         left_by_partner = [n for n in other.links[partner] if n != node]
@@ -636,12 +657,13 @@ def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
         cand_nodes = _next_round(candidate, cand_nodes, cand_left)
 
 
-def _several_links(sentence: _Sentence, nodes: Iterable[int]) -> list[int]:
-    """Those of ``nodes`` with several links, in variable order."""
+def _several_links(sentence: _Sentence) -> list[int]:
+    """The nodes with several links, in variable order."""
     links = sentence.links
-    return sorted(
-        (n for n in nodes if len(links[n]) > 1), key=sentence.variables.__getitem__
-    )
+    several = [n for n in range(len(links)) if len(links[n]) > 1]
+    if len(several) > 1:
+        several.sort(key=sentence.variables.__getitem__)
+    return several
 
 
 def _next_round(sentence: _Sentence, visited: list[int], left: list[int]) -> list[int]:
@@ -716,18 +738,19 @@ def _umatch(
     document_level: bool,
 ) -> UmatchReport:
     report = UmatchReport()
-    by_key = {sentence_key(s): s for s in candidate.sentences}
+    # paired by number (umr_corpus.sentence_key's), labelled only where reported
+    by_number = {s.pairing_number: s for s in candidate.sentences}
     pairs: list[tuple[_Sentence, _Sentence]] = []
     for sentence in reference.sentences:
         gold = _sentence(sentence, keep)
-        partner = by_key.get(sentence_key(sentence))
+        partner = by_number.get(sentence.pairing_number)
         if partner is None:
-            report.unpaired.append(gold.label)
-            test = _Sentence(gold.label, gold.words, keep.counts_concept, [], {}, [])
+            report.unpaired.append(sentence.label)
+            test = _Sentence(gold.row, keep.counts_concept, [], {}, [])
         else:
             test = _sentence(partner, keep)
-            if test.words != gold.words:
-                report.realigned.append(gold.label)
+            if not _same_words(gold, test):
+                report.realigned.append(sentence.label)
                 _carry_tokens(gold, test)
         pairs.append((gold, test))
     # document-level ends are looked up in the whole document, as they are
@@ -750,6 +773,15 @@ def _umatch(
         if document_level:
             _tally_document(report.umatch, gold, test, ref_nodes, cand_nodes, keep)
     return report
+
+
+def _same_words(gold: _Sentence, test: _Sentence) -> bool:
+    """Whether the two sentences' tokens are the same (their rows' texts
+    compared first: equal texts cut alike)."""
+    a, b = gold.row, test.row
+    if a is not None and b is not None and a.rest == b.rest:
+        return True
+    return gold.words == test.words
 
 
 def _tally(report: UmatchReport, gold: _Sentence, test: _Sentence) -> None:

@@ -387,6 +387,60 @@ def test_graph_lines_that_open_oddly_are_noted_each(lines: list[str]) -> None:
     assert noted == expected
 
 
+@given(
+    # no empty line: two would start a sentence (and one is a note of its own)
+    st.lists(_GRAPH_LINES.filter(str.strip), min_size=1, max_size=8),
+    st.sampled_from(["\n", "\r\n"]),
+)
+@settings(max_examples=300, deadline=None)
+def test_document_lines_are_noted_and_placed_line_by_line(
+    lines: list[str], newline: str
+) -> None:
+    """The document-level block as the graph block: each line that opens
+    with neither '(' nor ':' is one INVALID_LINE note; the block ends where
+    its last content line does (the reader takes runs of '(' / ':' lines in
+    one step: the same notes and places as a walk line by line)."""
+    body = newline.join(lines)
+    text = newline.join(
+        [
+            "# :: snt1",
+            "Words: x",
+            "",
+            "# sentence level graph:",
+            "(s1a / a)",
+            "",
+            "# alignment:",
+            "s1a: 1-1",
+            "",
+            "# document level annotation:",
+            "(s1s0 / sentence",
+            f"{body})",
+            "",
+            "",
+        ]
+    )
+    sentence = read_umr_string(text).sentences[0]
+    block = sentence.blocks[BlockKind.DOCUMENT]
+    noted = [
+        (n.start, n.end)
+        for n in sentence.notes
+        if n.note is Note.INVALID_LINE and n.detail == "document level annotation"
+    ]
+    expected, last_end = [], 0
+    offset = 0
+    heading = text.index("# document level annotation:")
+    for line in text.split("\n"):
+        start, offset = offset, offset + len(line) + 1
+        stripped = line.strip()
+        if start > heading and stripped and stripped[0] != "#":
+            last_end = start + len(line.rstrip("\r"))
+            if stripped[0] not in "(:":
+                first = start + line.index(stripped[0])
+                expected.append((first, last_end))
+    assert noted == expected
+    assert block.end == last_end
+
+
 def _split_at_newlines(text: str) -> list[str]:
     """The reference cut: after each ``\\n`` and nowhere else."""
     lines = [line + "\n" for line in text.split("\n")]
