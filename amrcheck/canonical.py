@@ -147,11 +147,12 @@ class _Canon:
         if self.n < 2:
             return list(range(self.n))
         labels = self.labels
-        if len(set(labels)) == self.n:
+        by_label = sorted(range(self.n), key=labels.__getitem__)
+        start = _sorted_ranks(labels, by_label)
+        if start[by_label[-1]] == self.n - 1:
             # own labels tell every node apart (most AMR graphs): the order
-            # refinement would reach, without ranking them first
-            return sorted(range(self.n), key=labels.__getitem__)
-        start = _ranks(labels)
+            # refinement would reach, without refining
+            return by_label
         leaves = islice(self._leaves(self._refine(start)), MAX_LEAVES)
         first = next(leaves)
         best: tuple[Form, list[int]] | None = None
@@ -251,5 +252,24 @@ def _add_label(
 
 def _ranks(signatures: Sequence[object]) -> list[int]:
     """Each signature's rank among the distinct signatures, sorted."""
-    table = {s: i for i, s in enumerate(sorted(set(signatures)))}  # type: ignore[type-var]
-    return [table[s] for s in signatures]
+    by_signature = sorted(
+        range(len(signatures)),
+        key=signatures.__getitem__,  # type: ignore[arg-type]
+    )
+    return _sorted_ranks(signatures, by_signature)
+
+
+def _sorted_ranks(signatures: Sequence[object], by_signature: list[int]) -> list[int]:
+    """:func:`_ranks` of ``signatures`` given their positions in sorted
+    order: one walk comparing neighbours (no set, no table: tuples would
+    be hashed twice)."""
+    ranks = [0] * len(signatures)
+    rank = 0
+    previous = signatures[by_signature[0]]
+    for position in by_signature:
+        signature = signatures[position]
+        if signature != previous:
+            rank += 1
+            previous = signature
+        ranks[position] = rank
+    return ranks

@@ -333,7 +333,8 @@ def _aligned_token(text: str, alignment: str) -> str:
 
 
 def _dedupe(items: list[_T], origin: list[int]) -> tuple[list[_T], list[int]]:
-    if len(set(items)) == len(items):
+    # one item (a graph's TOP triple alone, often) needs no set
+    if len(items) < 2 or len(set(items)) == len(items):
         return items, origin
     seen: dict[_T, int] = {}
     for item, source in zip(items, origin, strict=True):
