@@ -35,7 +35,6 @@ Example:
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import islice
 
@@ -166,10 +165,10 @@ class _Canon:
 
     def _refine(self, colours: list[int]) -> list[int]:
         """Refine ``colours`` until the partition is stable."""
-        classes = len(set(colours))
+        classes = max(colours) + 1  # colours are always ranks, 0 .. classes - 1
         while classes < self.n:
             edges = self.edges
-            # colours are always ranks, 0 .. classes - 1: a list holds the cells
+            # a list holds the cells
             cells: list[list[int]] = [[] for _ in range(classes)]
             for v, colour in enumerate(colours):
                 cells[colour].append(v)
@@ -198,11 +197,14 @@ class _Canon:
 
     def _leaves(self, colours: list[int]) -> Iterator[list[int]]:
         """The numberings (position -> node) reached from stable ``colours``."""
-        if len(set(colours)) == self.n:
+        # colours are ranks, 0 .. classes - 1: a list counts them
+        counts = [0] * self.n
+        for colour in colours:
+            counts[colour] += 1
+        tied = next((c for c, k in enumerate(counts) if k > 1), -1)
+        if tied < 0:
             yield sorted(range(self.n), key=colours.__getitem__)
             return
-        counts = Counter(colours)
-        tied = min(c for c, k in counts.items() if k > 1)
         cell = [v for v, c in enumerate(colours) if c == tied]
         for node in self._untwinned(cell):
             # single ``node`` out: it sorts before the rest of its cell
