@@ -35,7 +35,6 @@ Example:
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import islice
 
@@ -147,11 +146,12 @@ class _Canon:
         if self.n < 2:
             return list(range(self.n))
         labels = self.labels
-        if len(set(labels)) == self.n:
+        by_label = sorted(range(self.n), key=labels.__getitem__)
+        start = _sorted_ranks(labels, by_label)
+        if start[by_label[-1]] == self.n - 1:
             # own labels tell every node apart (most AMR graphs): the order
-            # refinement would reach, without ranking them first
-            return sorted(range(self.n), key=labels.__getitem__)
-        start = _ranks(labels)
+            # refinement would reach, without refining
+            return by_label
         leaves = islice(self._leaves(self._refine(start)), MAX_LEAVES)
         first = next(leaves)
         best: tuple[Form, list[int]] | None = None
@@ -165,10 +165,10 @@ class _Canon:
 
     def _refine(self, colours: list[int]) -> list[int]:
         """Refine ``colours`` until the partition is stable."""
-        classes = len(set(colours))
+        classes = max(colours) + 1  # colours are always ranks, 0 .. classes - 1
         while classes < self.n:
             edges = self.edges
-            # colours are always ranks, 0 .. classes - 1: a list holds the cells
+            # a list holds the cells
             cells: list[list[int]] = [[] for _ in range(classes)]
             for v, colour in enumerate(colours):
                 cells[colour].append(v)
@@ -197,11 +197,14 @@ class _Canon:
 
     def _leaves(self, colours: list[int]) -> Iterator[list[int]]:
         """The numberings (position -> node) reached from stable ``colours``."""
-        if len(set(colours)) == self.n:
+        # colours are ranks, 0 .. classes - 1: a list counts them
+        counts = [0] * self.n
+        for colour in colours:
+            counts[colour] += 1
+        tied = next((c for c, k in enumerate(counts) if k > 1), -1)
+        if tied < 0:
             yield sorted(range(self.n), key=colours.__getitem__)
             return
-        counts = Counter(colours)
-        tied = min(c for c, k in counts.items() if k > 1)
         cell = [v for v, c in enumerate(colours) if c == tied]
         for node in self._untwinned(cell):
             # single ``node`` out: it sorts before the rest of its cell
@@ -251,5 +254,24 @@ def _add_label(
 
 def _ranks(signatures: Sequence[object]) -> list[int]:
     """Each signature's rank among the distinct signatures, sorted."""
-    table = {s: i for i, s in enumerate(sorted(set(signatures)))}  # type: ignore[type-var]
-    return [table[s] for s in signatures]
+    by_signature = sorted(
+        range(len(signatures)),
+        key=signatures.__getitem__,  # type: ignore[arg-type]
+    )
+    return _sorted_ranks(signatures, by_signature)
+
+
+def _sorted_ranks(signatures: Sequence[object], by_signature: list[int]) -> list[int]:
+    """:func:`_ranks` of ``signatures`` given their positions in sorted
+    order: one walk comparing neighbours (no set, no table: tuples would
+    be hashed twice)."""
+    ranks = [0] * len(signatures)
+    rank = 0
+    previous = signatures[by_signature[0]]
+    for position in by_signature:
+        signature = signatures[position]
+        if signature != previous:
+            rank += 1
+            previous = signature
+        ranks[position] = rank
+    return ranks

@@ -143,6 +143,16 @@ def _known_role(
 
 
 def _known_label(table: dict[str, str], text: str, compat: str | None) -> str:
+    if compat == "raw" or (
+        # already its own label (lower case, unquoted, no trailing "_" to
+        # strip): most concepts; ``str.islower`` implies ``lower`` changes
+        # nothing. A lookup in the table, tens of thousands of labels,
+        # misses the CPU's caches: this costs a scan of a short string
+        text.islower()
+        and text[0] != '"'
+        and (compat is None or text[-1] != "_")
+    ):
+        return text
     found = table.get(text)
     if found is None:
         found = table[text] = _label(text, compat)
@@ -333,7 +343,8 @@ def _aligned_token(text: str, alignment: str) -> str:
 
 
 def _dedupe(items: list[_T], origin: list[int]) -> tuple[list[_T], list[int]]:
-    if len(set(items)) == len(items):
+    # one item (a graph's TOP triple alone, often) needs no set
+    if len(items) < 2 or len(set(items)) == len(items):
         return items, origin
     seen: dict[_T, int] = {}
     for item, source in zip(items, origin, strict=True):

@@ -21,27 +21,44 @@ def encode_pair(
     the ranks' numbers) and label ids: instance nodes, then their concepts;
     attribute nodes, then their (role, value); relation sources, roles,
     then targets. ``ids`` gives each new label the next id (its size)."""
-    data = [len(candidate.variables), len(reference.variables)]
+    # one list of its final size, written by position: appending would
+    # grow (reallocate) it several times a pair
+    data = [0] * (8 + _encoded_size(candidate) + _encoded_size(reference))
+    data[0] = len(candidate.variables)
+    data[1] = len(reference.variables)
+    at = 2
     for graph in (candidate, reference):
-        data.append(len(graph.instances))
-        data.append(len(graph.attributes))
-        data.append(len(graph.relations))
+        data[at] = len(graph.instances)
+        data[at + 1] = len(graph.attributes)
+        data[at + 2] = len(graph.relations)
+        at += 3
     for graph, rank in ((candidate, candidate_rank), (reference, reference_rank)):
-        for node, _ in graph.instances:
-            data.append(rank[node])
-        for _, concept in graph.instances:
-            data.append(_label_id(ids, concept))
-        for node, _, _ in graph.attributes:
-            data.append(rank[node])
-        for _, role, value in graph.attributes:
-            data.append(_label_id(ids, (role, value)))
-        for source, _, _ in graph.relations:
-            data.append(rank[source])
-        for _, role, _ in graph.relations:
-            data.append(_label_id(ids, role))
-        for _, _, target in graph.relations:
-            data.append(rank[target])
+        count = len(graph.instances)
+        for node, concept in graph.instances:
+            data[at] = rank[node]
+            data[at + count] = _label_id(ids, concept)
+            at += 1
+        at += count
+        count = len(graph.attributes)
+        for node, role, value in graph.attributes:
+            data[at] = rank[node]
+            data[at + count] = _label_id(ids, (role, value))
+            at += 1
+        at += count
+        count = len(graph.relations)
+        for source, role, target in graph.relations:
+            data[at] = rank[source]
+            data[at + count] = _label_id(ids, role)
+            data[at + 2 * count] = rank[target]
+            at += 1
+        at += 2 * count
     return data
+
+
+def _encoded_size(graph: StandardGraph) -> int:
+    """How many ints :func:`encode_pair` writes for ``graph``'s triples."""
+    instances, attributes = len(graph.instances), len(graph.attributes)
+    return 2 * instances + 2 * attributes + 3 * len(graph.relations)
 
 
 def _label_id(ids: dict[object, int], label: object) -> int:
