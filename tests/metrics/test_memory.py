@@ -5,8 +5,8 @@ size it was after the first pairs.
 Run on the compiled build too (``tests/test_compiled.py``): there, a
 compiled function that takes a ``vec`` and is called through Python never
 released the vector (mypyc 2.4 / librt 0.17), and smatch's search leaked
-every pair's problem (~3.5 KB a pair) until :mod:`amrcheck.metrics._align`
-called the search natively.
+every pair's problem (~3.5 KB a pair; UMR's document level too) until
+:mod:`amrcheck.metrics._align` called the search natively.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from amrcheck.metrics import _align
 from amrcheck.metrics.rematch import Rematch
 from amrcheck.metrics.smatch import Smatch
 from amrcheck.reading.corpus import read_corpus, read_string
+from amrcheck.reading.umr import read_umr
+from amrcheck.workflows.umr_score import score_document
 
 from ..conftest import shared_path
 
@@ -90,6 +92,19 @@ def test_reading_holds_no_memory() -> None:
 
     def work() -> None:
         read_string(text)
+
+    held = _blocks_after_rounds(work, 4)
+    assert held[-1] - held[1] < PAIRS // 10, held
+
+
+def test_umr_document_scoring_holds_no_memory() -> None:
+    # the document level aligns each sentence pair with smatch's search
+    files = sorted(shared_path("umr/english").glob("*.umr"))[:12]
+    documents = [read_umr(path) for path in files]
+
+    def work() -> None:
+        for reference, candidate in zip(documents, documents[1:]):
+            score_document(reference, candidate)
 
     held = _blocks_after_rounds(work, 4)
     assert held[-1] - held[1] < PAIRS // 10, held
