@@ -103,7 +103,7 @@ def test_umr_document_scoring_holds_no_memory() -> None:
     documents = [read_umr(path) for path in files]
 
     def work() -> None:
-        for reference, candidate in zip(documents, documents[1:]):
+        for reference, candidate in zip(documents[:-1], documents[1:], strict=True):
             score_document(reference, candidate)
 
     held = _blocks_after_rounds(work, 4)
