@@ -257,18 +257,11 @@ class _Tally:
 
     def add(self, rows: Iterable[Scored]) -> None:
         """Hold the scores of the pairs of ``rows`` (their aspects apart)."""
-        positions, keys, held = self.positions, self.keys, self.held
-        if len(held) == 1:  # no step per metric
-            rows = list(rows)
-            positions.extend([row[1] for row in rows])
-            keys += [row[2] for row in rows]
-            held[0].extend([row[3][0] for row in rows])
-            return
-        for _, position, key, scores, _ in rows:
-            positions.append(position)
-            keys.append(key)
-            for columns, score in zip(held, scores, strict=True):
-                columns.append(score)
+        rows = list(rows)
+        self.positions.extend([row[1] for row in rows])
+        self.keys += [row[2] for row in rows]
+        for metric, columns in enumerate(self.held):  # a column at a time
+            columns.extend([row[3][metric] for row in rows])
 
     def add_aspects(self, key: str, aspects: dict[str, Score]) -> None:
         from ..metrics.aspects import aggregate_aspects
