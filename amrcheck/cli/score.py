@@ -14,7 +14,7 @@ smatch; the metric API takes ``score(candidate, reference)``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from enum import Enum
 from itertools import chain
 from pathlib import Path
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from ..errors import MetricError
-from ..metrics import Score, ScoreColumns, metric_names
+from ..metrics import Score, ScoreColumns, count_keys, metric_names
 from ..metrics.smatch import search_note
 from ..pairing.graphs import gap_report
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
@@ -187,7 +187,7 @@ def write_per_pair(path: Path, evaluation: Evaluation) -> None:
     keys = list(
         dict.fromkeys(
             chain.from_iterable(
-                _count_keys(result.corpus.pair_scores())
+                count_keys(result.corpus.pair_scores())
                 for result in evaluation.results
             )
         )
@@ -243,14 +243,6 @@ def _per_pair_values(
                 graphs.get(pair_id, "read"),
                 *counts,
             ]
-
-
-def _count_keys(scores: Sequence[Score]) -> Iterable[str]:
-    """The keys of the ``counts`` of ``scores``, each at least once, in the
-    order they first come."""
-    if isinstance(scores, ScoreColumns):
-        return scores.count_keys()
-    return chain.from_iterable(score.counts for score in scores)
 
 
 def _scores(out: Console, evaluation: Evaluation) -> None:

@@ -461,17 +461,12 @@ def expect_pairs(metric: Metric, count: int) -> None:
 def micro_prf(pairs: Sequence[Score]) -> Score:
     """Micro P/R/F1 from summed ``matched``/``candidate``/``reference`` counts."""
     totals: dict[str, float] = {}
-    if isinstance(pairs, ScoreColumns):  # key by key: each sum in the same steps
-        for key in pairs.count_keys():
-            total = 0.0
-            for value in pairs.count_column(key, None):
-                if value is not None:
-                    total = total + value
-            totals[key] = total
-    else:
-        for pair in pairs:
-            for key, value in pair.counts.items():
-                totals[key] = totals.get(key, 0.0) + value
+    for key in count_keys(pairs):  # key by key, each sum in the pairs' order
+        total = 0.0
+        for value in count_column(pairs, key, None):
+            if value is not None:  # a pair without this count
+                total = total + value
+        totals[key] = total
     precision, recall, f1 = prf(
         totals.get("matched", 0.0),
         totals.get("candidate", 0.0),
@@ -485,6 +480,14 @@ def count_column(pairs: Sequence[Score], key: str, default: Any = 0.0) -> list[A
     if isinstance(pairs, ScoreColumns):
         return pairs.count_column(key, default)
     return [p.counts.get(key, default) for p in pairs]
+
+
+def count_keys(pairs: Sequence[Score]) -> list[str]:
+    """The keys of the pairs' ``counts``, in the order they first come, from
+    columns as they are."""
+    if isinstance(pairs, ScoreColumns):
+        return pairs.count_keys()
+    return list(dict.fromkeys(chain.from_iterable(p.counts for p in pairs)))
 
 
 def mean_similarity(pairs: Sequence[Score]) -> Score:
