@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import sys
+from collections.abc import Callable
 from functools import lru_cache
 
 import pytest
@@ -45,15 +46,17 @@ def _pairs() -> list[tuple[Graph, Graph]]:
     return list(zip(graphs[:PAIRS], graphs[1 : PAIRS + 1], strict=True))
 
 
-def _blocks_after_rounds(work: object, rounds: int) -> list[int]:
-    """Memory blocks held after each round of ``work()`` (the first round
-    fills the caches: label tables, lazily loaded resources)."""
+def _assert_holds_no_memory(work: Callable[[], object]) -> None:
+    """Memory blocks held after each of 4 rounds of ``work()`` do not grow
+    after the second (the first fills the caches: label tables, lazily
+    loaded resources)."""
     held = []
-    for _ in range(rounds):
-        work()  # type: ignore[operator]
+    for _ in range(4):
+        work()
         gc.collect()
         held.append(sys.getallocatedblocks())
-    return held
+    # a leak of one block a pair adds PAIRS a round; allow stray noise
+    assert held[-1] - held[1] < PAIRS // 10, held
 
 
 @pytest.mark.parametrize(
@@ -68,9 +71,7 @@ def test_scoring_pair_after_pair_holds_no_memory(metric: Smatch | Rematch) -> No
         for candidate, reference in pairs:
             metric.score(candidate, reference)
 
-    held = _blocks_after_rounds(work, 4)
-    # a leak of one block a pair adds PAIRS a round; allow stray noise
-    assert held[-1] - held[1] < PAIRS // 10, held
+    _assert_holds_no_memory(work)
 
 
 def test_an_identical_pair_holds_no_memory() -> None:
@@ -83,8 +84,7 @@ def test_an_identical_pair_holds_no_memory() -> None:
         for graph, _ in pairs:
             metric.score(graph, graph)
 
-    held = _blocks_after_rounds(work, 4)
-    assert held[-1] - held[1] < PAIRS // 10, held
+    _assert_holds_no_memory(work)
 
 
 def test_reading_holds_no_memory() -> None:
@@ -93,8 +93,7 @@ def test_reading_holds_no_memory() -> None:
     def work() -> None:
         read_string(text)
 
-    held = _blocks_after_rounds(work, 4)
-    assert held[-1] - held[1] < PAIRS // 10, held
+    _assert_holds_no_memory(work)
 
 
 def test_umr_document_scoring_holds_no_memory() -> None:
@@ -106,5 +105,4 @@ def test_umr_document_scoring_holds_no_memory() -> None:
         for reference, candidate in zip(documents[:-1], documents[1:], strict=True):
             score_document(reference, candidate)
 
-    held = _blocks_after_rounds(work, 4)
-    assert held[-1] - held[1] < PAIRS // 10, held
+    _assert_holds_no_memory(work)
