@@ -22,9 +22,17 @@ whole process, one job, in ``/tmp`` (so no checkout is imported):
 * **profile**: ``bench/profile_metrics.py --metrics smatch`` on each build
   (in-process phases, and the floor: a process that only reads).
 
+With ``--venv DIR`` every tool runs under the python of a clean virtual
+environment (made in DIR once, from the package index: amrcheck's
+dependencies, smatch 1.0.4 and the reference rematch's imports), as on a
+fresh machine after ``pip install .``. Without it they run under this
+interpreter, whose site-packages may run ``.pth`` files at every start (on
+this project's machines: the editable install's finder and the sandbox's
+certificate hook, ≈ 40 ms CPU a process, paid by every tool alike).
+
     python bench/workloads.py --pairs 5000 && python bench/workloads.py --pairs 20000
     python bench/bench_compiled_core.py [--pairs 5000 20000] [--runs 3]
-        [--rematch-reference /tmp/rematch-ref]
+        [--rematch-reference /tmp/rematch-ref] [--venv /tmp/amrcheck-bench/venv]
 """
 
 from __future__ import annotations
@@ -40,6 +48,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import tomllib
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
@@ -129,6 +139,41 @@ def build(site: Path, rebuild: bool) -> float | None:
             capture_output=True,
         )
     return seconds
+
+
+#: what the reference rematch imports besides smatch 1.0.4's ``amr`` module
+REMATCH_REFERENCE_NEEDS = ["networkx", "pandas"]
+
+
+def clean_python(venv: Path) -> Path:
+    """The python of ``venv``, a virtual environment made (once) with only
+    amrcheck's dependencies and the peers' (versions as
+    ``scripts/constraints.txt`` pins them)."""
+    python = venv / "bin" / "python"
+    if python.exists():
+        return python
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    needs = [
+        *project["dependencies"],
+        *project["optional-dependencies"]["bench"],
+        *REMATCH_REFERENCE_NEEDS,
+    ]
+    subprocess.run(
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-c",
+            str(REPO / "scripts" / "constraints.txt"),
+            *needs,
+        ],
+        check=True,
+    )
+    return python
 
 
 def environment(site: Path, pure: bool, **extra: str) -> dict[str, str]:
@@ -408,6 +453,13 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--rematch-reference", type=Path, default=None)
     parser.add_argument(
+        "--venv",
+        type=Path,
+        metavar="DIR",
+        help="run every tool under a clean virtual environment's python "
+        "(made in DIR if missing)",
+    )
+    parser.add_argument(
         "--parts",
         nargs="+",
         default=["smatch", "rematch", "profile", "first"],
@@ -417,6 +469,13 @@ def main() -> None:
     seconds = build(args.site, args.rebuild)
     if seconds is not None:
         print(f"compiled build (python -m build --wheel): {seconds:.1f} s")
+    if args.venv and Path(sys.prefix).resolve() != args.venv.resolve():
+        # this bench again, under the clean environment's python
+        python = clean_python(args.venv.resolve())
+        rest = [a for a in sys.argv[1:] if a != "--rebuild"]
+        bench = str(Path(__file__).resolve())
+        raise SystemExit(subprocess.run([str(python), bench, *rest]).returncode)
+    print(f"interpreter: {sys.executable}", flush=True)
     _check_loaded(args.site)
     # numba's search ready for the pure build, untimed (the compiled build
     # never loads it)
