@@ -808,15 +808,15 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
             core = token.rstrip(")")
             closing = len(token) - len(core)
             token = core
-        first = token[0] if token else ""
-        if not first:
+        # token[0] compared in place: a character code, no string object
+        if not token:
             pass  # closing parentheses alone
-        elif first == ":":
+        elif token[0] == ":":
             if role or not stack or token == INSTANCE:
                 return None
             role = token
             after = _AFTER_ROLE
-        elif first == "(":
+        elif token[0] == "(":
             if closing:
                 return None  # "(x)": a node without a concept
             if len(token) > 1:
@@ -857,7 +857,7 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
             nodes += 1
             if concept[0] == '"':
                 strings += 1
-        elif first == "~":
+        elif token[0] == "~":
             if after == _AFTER_NOTHING or len(token) == 1:
                 return None
             if after == _AFTER_ROLE:  # its triple is the next one
@@ -865,9 +865,11 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
             else:
                 alignments[(len(triples) - 1, "target")] = token
             after = _AFTER_NOTHING
-        elif role and (first not in not_symbol or first == '"' and len(token) > 1):
+        elif role and (
+            token[0] not in not_symbol or token[0] == '"' and len(token) > 1
+        ):
             after = _AFTER_TARGET
-            if first != '"':
+            if token[0] != '"':
                 targets.append(len(triples))
             else:
                 strings += 1
