@@ -197,7 +197,8 @@ class Chunk:
         # graphs are placed in text order, so encoding goes on from the last
         # place instead of from the start: linear in the chunk
         done, done_bytes = self._mark if self._mark[0] <= offset else (0, 0)
-        done_bytes += len(text[done:offset].encode("utf-8"))
+        between = text[done:offset]  # most of it ASCII: then no encoding
+        done_bytes += len(between) if between.isascii() else len(between.encode())
         self._mark = (offset, done_bytes)
         return self.byte_offset + done_bytes
 
