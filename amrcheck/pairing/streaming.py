@@ -115,32 +115,39 @@ class Ledger:
 
     def add(self, entry: Entry, chunk: Chunk) -> None:
         position = len(self.ids)
-        self.ids.append(entry.id)
-        sentence, tokens = sentence_of(entry.metadata)
+        key, graph, metadata = entry.id, entry.graph, entry.metadata
+        self.ids.append(key)
+        # sentence_of reads ::snt and ::tok alone (0 for each one absent)
+        sentence, tokens = (
+            sentence_of(metadata) if "snt" in metadata or "tok" in metadata else (0, 0)
+        )
         self.sentences.append(sentence)
         self.tokens.append(tokens)
-        if entry.graph is None:
+        if graph is None:
             line, column = chunk.line_column(entry.graph_start)
             start = end = -1
         else:  # where the graph starts is where the entry's graph starts
-            start, end, line, column = chunk.place(entry.graph)
+            # (chunk.place's numbers, without its named tuple: an interpreted
+            # constructor, a graph)
+            line, column = chunk.line_column(graph.start)
+            start, end = chunk.byte_at(graph.start), chunk.byte_at(graph.end)
         self.lines.append(line)
         self.columns.append(column)
         self.starts.append(start)
         self.ends.append(end)
-        if entry.graph is None:
+        if graph is None:
             self.unreadable[position] = unreadable(entry)
             if not entry.errors:
                 self.empty.add(position)
-        if entry.id is None:
+        if key is None:
             self.missing += 1
             if self.first_missing < 0:
                 self.first_missing = position
-        elif entry.id in self.positions:
+        elif key in self.positions:
             if self.first_repeat < 0:
                 self.first_repeat = position
         else:
-            self.positions[entry.id] = position
+            self.positions[key] = position
 
     @property
     def unfit_for_ids(self) -> bool:

@@ -289,11 +289,9 @@ class _EntryParser:
             return False
         parsed = None
         if "~" not in body and "\\" not in body:  # no alignments, no escapes
-            parsed = _fast_triples(_split_tokens(body))
-            if parsed is not None and not _split_was_exact(body, parsed[0], parsed[1]):
-                parsed = None
+            parsed = _fast_triples(body.split(), body)
         if parsed is None:
-            parsed = _fast_triples(_FAST_TOKEN_RE.findall(body))
+            parsed = _fast_triples(_FAST_TOKEN_RE.findall(body), None)
         if parsed is None:
             return False
         triples, kinds, alignments = parsed
@@ -732,35 +730,33 @@ def _depth(tokens: list[Token], depth: int) -> int:
     return depth
 
 
-def _split_tokens(body: str) -> list[str]:
-    """The tokens of ``body`` if every token is white-space or paren bounded.
+def _split_was_exact(
+    body: str, triples: list[Triple], nodes: int, strings: int
+) -> bool:
+    """Whether white space alone cut ``body`` as the token regex would, for a
+    graph of ``nodes`` nodes and ``strings`` quoted targets that
+    :func:`_fast_triples` read from ``body.split()``.
 
-    ``str.split`` runs at C speed (about twice as fast as the token regex);
-    :func:`_split_was_exact` says afterwards whether the assumption held.
+    The two cuts differ only where a token holds ``(``, ``)``, ``:``,
+    ``/`` or ``"`` that the regex would cut at (``a:b``, ``x/y``,
+    ``a(b``, a string with a blank); the reader took exactly one ``(``
+    and one ``)`` a node, one ``:`` a role, one ``/`` a node and two
+    ``"`` a string, so counting those characters decides it (strings may
+    hold ``:`` and ``/``, not parentheses). (Alignments and backslashes
+    never come here.)
     """
-    return body.replace("(", " ( ").replace(")", " ) ").split()
-
-
-def _split_was_exact(body: str, triples: list[Triple], kinds: list[TripleKind]) -> bool:
-    """Whether :func:`_split_tokens` cut ``body`` as the token regex would.
-
-    The two differ only where a token holds ``:``, ``/`` or ``"`` that the
-    regex would cut at (``a:b``, ``x/y``, a string with a blank). Counting
-    those characters decides it: each role has one colon, each node one
-    slash, each string two quotes, and strings may hold the rest.
-    (Alignments and backslashes never come here.)
-    """
-    nodes = kinds.count(TripleKind.INSTANCE)
+    if body.count("(") != nodes or body.count(")") != nodes:
+        return False
     colons, slashes = body.count(":"), body.count("/")
     if '"' in body:
-        strings = [target for _, _, target in triples if target[0] == '"']
-        if body.count('"') != 2 * len(strings):
+        if body.count('"') != 2 * strings:
             return False
-        for string in strings:
-            if string[-1] != '"':
-                return False
-            colons -= string.count(":")
-            slashes -= string.count("/")
+        for _, _, target in triples:
+            if target[0] == '"':
+                if target[-1] != '"':
+                    return False
+                colons -= target.count(":")
+                slashes -= target.count("/")
     return colons == len(triples) - nodes and slashes == nodes
 
 
@@ -770,9 +766,14 @@ _AFTER_TARGET: Final = 2
 
 
 def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
-    tokens: list[str],
+    tokens: list[str], body: str | None
 ) -> tuple[list[Triple], list[TripleKind], dict[tuple[int, str], str]] | None:
     """Triples, their kinds and alignments of one clean graph, or None.
+
+    ``tokens`` are ``body.split()`` (a ``(`` may be glued to the variable
+    after it, ``)`` to the token before them; :func:`_split_was_exact`
+    then checks the cut against ``body``) or the fast token regex's
+    (``body`` None: nothing to check).
 
     Mirrors :class:`_GraphParser` on the texts it accepts (checked on every
     shared corpus by the tests); anything unusual (an error, a second
@@ -796,29 +797,51 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
     not_symbol = _NOT_SYMBOL_START
     relation, instance = TripleKind.RELATION, TripleKind.INSTANCE
     attribute = TripleKind.ATTRIBUTE
+    nodes = strings = 0  # for the check of the cut
     count = len(tokens)
     i = 0
     while i < count:
         token = tokens[i]
         i += 1
-        first = token[0]
-        if first == ":":
+        closing = 0  # the ")" that end this token
+        if token[-1] == ")":  # a regex token ends so only if it is ")"
+            core = token.rstrip(")")
+            closing = len(token) - len(core)
+            token = core
+        # token[0] compared in place: a character code, no string object
+        if not token:
+            pass  # closing parentheses alone
+        elif token[0] == ":":
             if role or not stack or token == INSTANCE:
                 return None
             role = token
             after = _AFTER_ROLE
-        elif first == "(":
-            if i + 3 > count:
+        elif token[0] == "(":
+            if closing:
+                return None  # "(x)": a node without a concept
+            if len(token) > 1:
+                variable = token[1:]
+            elif i < count:
+                variable = tokens[i]
+                i += 1
+            else:
+                return None
+            if i + 2 > count:
                 return None  # the text ended inside a node
-            variable, concept = tokens[i], tokens[i + 2]
+            concept = tokens[i + 1]
+            if concept[-1] == ")":
+                core = concept.rstrip(")")
+                closing = len(concept) - len(core)
+                concept = core
             if (
-                tokens[i + 1] != "/"
+                tokens[i] != "/"
+                or not concept
                 or variable[0] in not_symbol
                 or concept[0] in not_symbol
                 and (concept[0] != '"' or len(concept) == 1)
             ):
                 return None
-            i += 3
+            i += 2
             if role:
                 triples.append((parent, role, variable))
                 kinds.append(relation)
@@ -831,20 +854,10 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
             stack.append(variable)
             parent = variable
             variables.add(variable)
-        elif first == ")":
-            if role or not stack:
-                return None
-            stack.pop()
-            after = _AFTER_NOTHING
-            if not stack:
-                if i < count:
-                    return None
-                for index in targets:
-                    if triples[index][2] in variables:
-                        kinds[index] = relation
-                return triples, kinds, alignments
-            parent = stack[-1]
-        elif first == "~":
+            nodes += 1
+            if concept[0] == '"':
+                strings += 1
+        elif token[0] == "~":
             if after == _AFTER_NOTHING or len(token) == 1:
                 return None
             if after == _AFTER_ROLE:  # its triple is the next one
@@ -852,15 +865,36 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
             else:
                 alignments[(len(triples) - 1, "target")] = token
             after = _AFTER_NOTHING
-        elif role and (first not in not_symbol or first == '"' and len(token) > 1):
+        elif role and (
+            token[0] not in not_symbol or token[0] == '"' and len(token) > 1
+        ):
             after = _AFTER_TARGET
-            if first != '"':
+            if token[0] != '"':
                 targets.append(len(triples))
+            else:
+                strings += 1
             triples.append((parent, role, token))
             kinds.append(attribute)
             role = ""
         else:
             return None
+        while closing:
+            closing -= 1
+            if role or not stack:
+                return None
+            stack.pop()
+            after = _AFTER_NOTHING
+            if stack:
+                parent = stack[-1]
+                continue
+            if i < count or closing:
+                return None
+            if body is not None and not _split_was_exact(body, triples, nodes, strings):
+                return None
+            for index in targets:
+                if triples[index][2] in variables:
+                    kinds[index] = relation
+            return triples, kinds, alignments
     return None  # the top node was never closed
 
 

@@ -169,8 +169,8 @@ class Chunk:
     def place(self, graph: Graph) -> GraphPlace:
         """Where :func:`read_graph` finds ``graph`` (one of this chunk's) again."""
         line, column = self.line_column(graph.start)
-        start = self._byte(graph.start)
-        return GraphPlace(start, self._byte(graph.end), line, column)
+        start = self.byte_at(graph.start)
+        return GraphPlace(start, self.byte_at(graph.end), line, column)
 
     def line_column(self, offset: int) -> tuple[int, int]:
         """``source.line_column(offset)``, without building the line table.
@@ -186,7 +186,9 @@ class Chunk:
         self._line_mark = (offset, line)
         return line, offset - text.rfind("\n", 0, offset)
 
-    def _byte(self, offset: int) -> int:
+    def byte_at(self, offset: int) -> int:
+        """The file's byte offset of ``offset`` into this chunk's text (asked
+        in text order, as :meth:`place` asks, it is linear in the chunk)."""
         text = self.corpus.source.text
         if self._ascii is None:
             self._ascii = text.isascii()
@@ -195,7 +197,8 @@ class Chunk:
         # graphs are placed in text order, so encoding goes on from the last
         # place instead of from the start: linear in the chunk
         done, done_bytes = self._mark if self._mark[0] <= offset else (0, 0)
-        done_bytes += len(text[done:offset].encode("utf-8"))
+        between = text[done:offset]  # most of it ASCII: then no encoding
+        done_bytes += len(between) if between.isascii() else len(between.encode())
         self._mark = (offset, done_bytes)
         return self.byte_offset + done_bytes
 
@@ -269,16 +272,20 @@ def read_chunks(
                         name,
                     )
                 continue
-            piece = bytes(pending[:cut])
+            piece = pending[:cut]
             del pending[:cut]
-            text = _normalize_newlines(decode_utf8(piece, name, raw_lines))
+            decoded = decode_utf8(piece, name, raw_lines)
+            text = _normalize_newlines(decoded)
             skipped = len(_BOM) if offset == 0 and text.startswith("\ufeff") else 0
             source = SourceText(text[1 if skipped else 0:], name, first_line)
             entries, orphans = parse_source(source, first_index=first_index)
             yield Chunk(Corpus(source, entries, orphans), offset + skipped)
             offset += len(piece)
-            raw_lines += piece.count(b"\n")
-            first_line += text.count("\n")
+            lines = piece.count(b"\n")
+            raw_lines += lines
+            # one count: the text's lines are the bytes' unless lone CRs
+            # became line ends
+            first_line += lines if text is decoded else text.count("\n")
             first_index += len(entries)
 
 

@@ -159,7 +159,7 @@ def read_input_text(path: str | Path, max_bytes: int | None = MAX_HELD_BYTES) ->
     return decode_utf8(read_input(name, max_bytes), name)
 
 
-def decode_utf8(data: bytes, name: str, lines_before: int = 0) -> str:
+def decode_utf8(data: bytes | bytearray, name: str, lines_before: int = 0) -> str:
     """``data`` (whole lines, after ``lines_before`` lines) as UTF-8, or InputError.
 
     Example:

@@ -92,6 +92,23 @@ def test_fast_path_equals_full_parser(
         '(a / b :op1 "")',
         '(a / b :op1 "(x)")',
         '(a / b :op1 x"y"z)',
+        # white space alone cuts: "(" glued to the variable after it, ")" to
+        # the token before them, anywhere else the regex's cut differs
+        "(a / b :ARG0(c / d))",
+        "(a / b :op1 x(y))",
+        "(a / b :op1 x)y)",
+        "(a / b :op1 )x)",
+        "( a / b)",
+        "(a / b )",
+        "(a / b :ARG0 (c / d) )",
+        "((a / b))",
+        "(a / b :ARG0 c))",
+        "(a / b :ARG0 (c / d)))",
+        "(a / b :ARG0 (c))",
+        "(a / b :ARG0 (c / ))",
+        '(a / b :op1 "x)")',
+        '(a / "x(" :op1 c)',
+        "(a / b\n   :ARG0 (c / d\n      :ARG1 e))\n",
     ],
 )
 def test_fast_path_edge_cases(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -127,6 +144,18 @@ _PIECES = [
 @given(st.lists(st.sampled_from(_PIECES), max_size=30))
 def test_fast_path_equals_full_parser_on_token_soup(pieces: list[str]) -> None:
     text = "(a / b " + " ".join(pieces)
+    fast = _snapshot(text=text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(parse._EntryParser, "fast_block", lambda *args: False)
+        assert _snapshot(text=text) == fast
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30))
+def test_fast_path_equals_full_parser_on_glued_token_soup(pieces: list[str]) -> None:
+    # pieces side by side: parentheses, colons, slashes and quotes inside
+    # and at the ends of what white space alone would cut as one token
+    text = "(a / b " + "".join(pieces)
     fast = _snapshot(text=text)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(parse._EntryParser, "fast_block", lambda *args: False)
