@@ -176,15 +176,10 @@ class Rematch:
         )
         return score
 
-    def score_pairs(self, pairs: Sequence[tuple[Graph, Graph]]) -> list[Score]:
-        """:meth:`score` of each pair (no explanation), the loop compiled
-        where the motifs are (:func:`amrcheck.metrics.score_pairs` calls it)."""
-        return self._sets.score_pairs(pairs)
-
     def score_missing(self, reference: Graph) -> Score:
         """An unreadable or absent candidate: no motif, so the union is
         the reference's motifs."""
-        size = float(self._sets.count(reference))
+        size = float(len(self._sets.motifs(reference)))
         return Score(
             f1=0.0,
             counts={

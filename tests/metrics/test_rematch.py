@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from amrcheck.graph import Graph
-from amrcheck.metrics import _motifs, get_metric
+from amrcheck.metrics import get_metric
 from amrcheck.metrics.rematch import Rematch, motif_kind, verbatlas_labels
-from amrcheck.reading.corpus import decode, read_corpus
-
-from ..conftest import shared_path
+from amrcheck.reading.corpus import decode
 
 BOY = decode("(w / want-01 :ARG0 (b / boy :quant 2) :polarity -)")
 
@@ -119,37 +116,3 @@ def test_unknown_option_is_a_metric_error() -> None:
 
     with pytest.raises(MetricError):
         get_metric("rematch", colour=True)
-
-
-def _little_prince_pairs(count: int) -> list[tuple[Graph, Graph]]:
-    path = shared_path("little_prince/amr-bank-struct-v3.0.txt")
-    graphs = [e.graph for e in read_corpus(path) if e.graph is not None][: count + 1]
-    return list(zip(graphs, graphs[1:] + graphs[:1], strict=True))
-
-
-@pytest.mark.parametrize("width", [4, 1 << 40])
-@pytest.mark.parametrize(
-    "options", [{}, {"compat": "reference"}, {"labels_only": True}]
-)
-def test_motif_codes_do_not_depend_on_the_id_tables(
-    monkeypatch: pytest.MonkeyPatch, options: dict[str, object], width: int
-) -> None:
-    # pairs are compared as codes made of ids from tables that start over
-    # when full, and get wider for a pair that needs more ids (codes
-    # beyond a machine word): the scores and the motifs must not change
-    pairs = _little_prince_pairs(200)
-    plain = Rematch(**options)
-    scores = plain.score_pairs(pairs)
-    motifs = [plain.motifs(c) for c, _ in pairs]
-    assert sum(s.counts["shared"] for s in scores) > 0
-    if _motifs.__file__.endswith(".py"):  # interpreted: the limits can move
-        monkeypatch.setattr(_motifs, "_MAX_IDS", 0)  # over before every pair
-        # 4: wider for every pair; 2**40: codes of 120 bits
-        monkeypatch.setattr(_motifs, "_WIDTH", width)
-        small = Rematch(**options)
-        assert small.score_pairs(pairs) == scores
-        assert [small.motifs(c) for c, _ in pairs] == motifs
-        assert small._sets.width >= width
-    # one at a time, through score (another table history), the same
-    fresh = Rematch(**options)
-    assert [fresh.score(c, r) for c, r in pairs] == scores
