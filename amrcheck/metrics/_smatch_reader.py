@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..graph import Graph, TripleKind
-from ..standardize import as_smatch_104_reads
 
 
 @lru_cache(maxsize=16384)
@@ -119,6 +118,10 @@ def read_smatch104(graph: Graph) -> SmatchView:  # noqa: C901 -- mirrors the ref
     ISI alignments stay inside the token they follow, as that reader keeps
     them (:func:`amrcheck.standardize.as_smatch_104_reads`).
     """
+    # imported here: rematch uses this module's token rules alone, and
+    # standardising (with penman's model, ~12 ms to import) only reads so
+    from ..standardize import as_smatch_104_reads
+
     graph = as_smatch_104_reads(graph)
     triples, kinds = graph.triples, graph.kinds
     index: dict[str, int] = {}
