@@ -24,7 +24,6 @@ import typer
 
 from ..errors import MetricError
 from ..metrics import Score, ScoreColumns, count_keys, metric_names
-from ..metrics.smatch import search_note
 from ..pairing.graphs import gap_report
 from ..workflows.evaluate import Evaluation, MetricResult, evaluate
 from . import app
@@ -273,6 +272,10 @@ def _scores(out: Console, evaluation: Evaluation) -> None:
     )
     for name, settings in described:
         out.print(f"{name}: {settings}" if settings else name)
+    # here, not at the top: a run of rematch alone never loads smatch's
+    # modules (standardize, penman's model, the search)
+    from ..metrics.smatch import search_note
+
     for r in results:
         note = search_note(r.corpus.micro.counts, r.corpus.n_pairs)
         if note is not None:

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Union
 
 from ..graph import Graph, TripleKind
-from ..standardize import as_smatch_104_reads
 from ._protocol import Score
 from ._smatch_reader import concept_token, smatch_normalize, stored_role, value_token
 
@@ -184,7 +183,13 @@ class MotifSets:
         label_of = self.label_of
         if len(label_of) > _MAX_LABELS:  # a long-lived process meets new concepts
             label_of.clear()
-        read = as_smatch_104_reads(graph) if self.reference_reads else graph
+        read = graph
+        if self.reference_reads:
+            # here: only the reference's reads need standardize (and with
+            # it penman's model), which a rematch run otherwise never loads
+            from ..standardize import as_smatch_104_reads
+
+            read = as_smatch_104_reads(graph)
         return motif_set(
             read,
             label_of,
