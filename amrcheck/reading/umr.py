@@ -1157,14 +1157,12 @@ class _DocumentParser:
             self.block.groups.append((self.word(group), group))
             if not self.group(self.word(group), group):
                 return
-        self.fail(f"'(' at {self.place(open_paren[0])} is not closed", open_paren[0])
+        # the '(' is named by the finding's related place, not in its text: a
+        # message stays true when the editor moves the sentence
+        self.fail("the document level graph's '(' is not closed", open_paren[0])
         self.reader.sentence.errors[-1] = _at_end(
             self.reader.sentence.errors[-1], self.end
         )
-
-    def place(self, offset: int) -> str:
-        line, column = self.reader.source.line_column(offset)
-        return f"{line}:{column}"
 
     def group(self, name: str, place: tuple[int, int]) -> bool:
         """Read ``( TRIPLE+ )``; False when the block cannot be read further."""

@@ -127,3 +127,19 @@ def test_random_typing_matches_the_validator() -> None:
         at = rng.choice(spots)
         text = TEXT[:at] + rng.choice(["x", ":", "(", ")", " ", "s2p"]) + TEXT[at:]
         assert analysed(cache, text, version) == findings_of(text)
+
+
+def test_an_unclosed_document_block_moved_down_keeps_a_true_message() -> None:
+    """A cached finding moves with its sentence: its message names no line
+    (the '(' it means is its related place)."""
+    unclosed = TEXT.replace(
+        ":coref ((s2p :same-entity s3p)))", ":coref ((s2p :same-entity s3p))", 1
+    )
+    cache = UmrCache()
+    found = analysed(cache, unclosed, 1)
+    assert found == findings_of(unclosed)
+    assert any(
+        code == "U401" and "not closed" in message for code, _, _, message in found
+    )
+    moved = "\n\n" + unclosed
+    assert analysed(cache, moved, 2) == findings_of(moved)
