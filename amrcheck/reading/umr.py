@@ -42,14 +42,13 @@ Example:
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import partial
 from pathlib import Path
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from ..collector import collector_paused
 from ..errors import InputError
@@ -1301,13 +1300,8 @@ def split_lines(text: str) -> list[str]:
 _OTHER_LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 
-#: bytes read at a time by :func:`iter_umr_file` (the size of its buffers)
+#: bytes read at a time by :func:`iter_umr_file`
 READ_BYTES = 1 << 16
-#: read buffers free for the next file: a file is read into a buffer an
-#: earlier file used, not a fresh bytes object a read (fresh memory costs
-#: page faults and cache misses here), taken from this list and given back
-#: (two files read at once, or in two threads, take two)
-_FREE_BUFFERS: list[bytearray] = []
 
 
 def iter_umr_file(path: str | Path) -> Iterator[UmrSentence]:
@@ -1323,58 +1317,31 @@ def iter_umr_file(path: str | Path) -> Iterator[UmrSentence]:
 
 
 def _file_pieces(name: str) -> Iterator[str]:
-    """The text of the file, a piece of whole lines at a time (the last
-    piece ends with the file), each decoded from one reused buffer."""
-    size = READ_BYTES
-    buffer = _FREE_BUFFERS.pop() if _FREE_BUFFERS else bytearray(size)
-    if len(buffer) != size:
-        buffer = bytearray(size)
-    free = buffer
-    try:
-        with open_input(name) as handle:
-            # open_input's handle: an io.BufferedReader (BinaryIO has no readinto)
-            reader = cast(io.BufferedIOBase, handle)
-            held = 0  # bytes of an unfinished line at the buffer's start
-            lines_before = 0
-            first = True
-            while True:
-                try:  # fills the buffer unless the file ends
-                    count = reader.readinto(memoryview(buffer)[held:])
-                except OSError as exc:
-                    raise InputError(exc.strerror or str(exc), name) from None
-                filled = held + count
-                ended = filled < len(buffer)
-                if ended:
-                    cut = filled
-                else:
-                    cut = buffer.rfind(b"\n", held, filled) + 1
-                    if not cut:  # a line longer than the buffer: a larger one
-                        buffer = buffer + bytes(len(buffer))
-                        held = filled
-                        continue
-                text = _decoded(memoryview(buffer)[:cut], name, lines_before)
-                if first and text.startswith("\ufeff"):
-                    text = text[1:]
-                first = False
-                if ended:
-                    if text:
-                        yield text
-                    return
-                lines_before += buffer.count(b"\n", 0, cut)
-                held = filled - cut
-                buffer[:held] = buffer[cut:filled]
-                yield text
-    finally:
-        _FREE_BUFFERS.append(free)
-
-
-def _decoded(data: memoryview, name: str, lines_before: int) -> str:
-    """``data`` (whole lines, after ``lines_before`` lines) as UTF-8, or
-    :func:`~amrcheck.reading.files.decode_utf8`'s InputError."""
-    try:
-        return str(data, "utf-8")
-    except UnicodeDecodeError:
-        return decode_utf8(bytes(data), name, lines_before)
+    """The text of the file, a piece of whole lines at a time."""
+    with open_input(name) as handle:
+        pending = b""
+        lines_before = 0
+        first = True
+        while True:
+            try:
+                data = handle.read(READ_BYTES)
+            except OSError as exc:
+                raise InputError(exc.strerror or str(exc), name) from None
+            if not data:
+                break
+            pending += data
+            cut = pending.rfind(b"\n") + 1
+            if not cut:
+                continue
+            text = decode_utf8(pending[:cut], name, lines_before)
+            lines_before += pending.count(b"\n", 0, cut)
+            pending = pending[cut:]
+            if first and text.startswith("\ufeff"):
+                text = text[1:]
+            first = False
+            yield text
+        if pending:
+            yield decode_utf8(pending, name, lines_before)
 
 
 def read_umr(path: str | Path) -> UmrDocument:
