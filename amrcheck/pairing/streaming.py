@@ -127,10 +127,7 @@ class Ledger:
             line, column = chunk.line_column(entry.graph_start)
             start = end = -1
         else:  # where the graph starts is where the entry's graph starts
-            # (chunk.place's numbers, without its named tuple: an interpreted
-            # constructor, a graph)
-            line, column = chunk.line_column(graph.start)
-            start, end = chunk.byte_at(graph.start), chunk.byte_at(graph.end)
+            start, end, line, column = chunk.place_numbers(graph)
         self.lines.append(line)
         self.columns.append(column)
         self.starts.append(start)

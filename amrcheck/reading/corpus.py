@@ -168,9 +168,14 @@ class Chunk:
 
     def place(self, graph: Graph) -> GraphPlace:
         """Where :func:`read_graph` finds ``graph`` (one of this chunk's) again."""
+        return GraphPlace(*self.place_numbers(graph))
+
+    def place_numbers(self, graph: Graph) -> tuple[int, int, int, int]:
+        """:meth:`place`'s start byte, end byte, line and column, as a plain
+        tuple: a named tuple's constructor runs interpreted, and the pairing
+        ledger places every graph."""
         line, column = self.line_column(graph.start)
-        start = self.byte_at(graph.start)
-        return GraphPlace(start, self.byte_at(graph.end), line, column)
+        return self._byte(graph.start), self._byte(graph.end), line, column
 
     def line_column(self, offset: int) -> tuple[int, int]:
         """``source.line_column(offset)``, without building the line table.
@@ -186,7 +191,7 @@ class Chunk:
         self._line_mark = (offset, line)
         return line, offset - text.rfind("\n", 0, offset)
 
-    def byte_at(self, offset: int) -> int:
+    def _byte(self, offset: int) -> int:
         """The file's byte offset of ``offset`` into this chunk's text (asked
         in text order, as :meth:`place` asks, it is linear in the chunk)."""
         text = self.corpus.source.text
