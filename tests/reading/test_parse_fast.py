@@ -44,15 +44,21 @@ def _snapshot(path: Path | None = None, text: str | None = None) -> list[object]
     return out
 
 
+def _assert_full_parser_agrees(
+    path: Path | None = None, text: str | None = None
+) -> None:
+    """The fast path read ``path`` or ``text`` as the full parser reads it."""
+    fast = _snapshot(path, text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(parse._EntryParser, "fast_block", lambda *args: False)
+        assert _snapshot(path, text) == fast
+
+
 @pytest.mark.parametrize(
     "path", SHARED_AMR_FILES, ids=lambda p: f"{p.parent.name}/{p.name}"
 )
-def test_fast_path_equals_full_parser(
-    path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    fast = _snapshot(path)
-    monkeypatch.setattr(parse._EntryParser, "fast_block", lambda *args: False)
-    assert _snapshot(path) == fast
+def test_fast_path_equals_full_parser(path: Path) -> None:
+    _assert_full_parser_agrees(path)
 
 
 @pytest.mark.parametrize(
@@ -111,10 +117,8 @@ def test_fast_path_equals_full_parser(
         "(a / b\n   :ARG0 (c / d\n      :ARG1 e))\n",
     ],
 )
-def test_fast_path_edge_cases(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    fast = _snapshot(text=text)
-    monkeypatch.setattr(parse._EntryParser, "fast_block", lambda *args: False)
-    assert _snapshot(text=text) == fast
+def test_fast_path_edge_cases(text: str) -> None:
+    _assert_full_parser_agrees(text=text)
 
 
 _PIECES = [
@@ -140,26 +144,16 @@ _PIECES = [
 ]
 
 
+# glued (""): pieces side by side, so parentheses, colons, slashes and
+# quotes sit inside and at the ends of what white space alone would cut as
+# one token
+@pytest.mark.parametrize("joiner", [" ", ""], ids=["spaced", "glued"])
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.lists(st.sampled_from(_PIECES), max_size=30))
-def test_fast_path_equals_full_parser_on_token_soup(pieces: list[str]) -> None:
-    text = "(a / b " + " ".join(pieces)
-    fast = _snapshot(text=text)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(parse._EntryParser, "fast_block", lambda *args: False)
-        assert _snapshot(text=text) == fast
-
-
-@settings(max_examples=300, deadline=None, derandomize=True)
-@given(st.lists(st.sampled_from(_PIECES), max_size=30))
-def test_fast_path_equals_full_parser_on_glued_token_soup(pieces: list[str]) -> None:
-    # pieces side by side: parentheses, colons, slashes and quotes inside
-    # and at the ends of what white space alone would cut as one token
-    text = "(a / b " + "".join(pieces)
-    fast = _snapshot(text=text)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(parse._EntryParser, "fast_block", lambda *args: False)
-        assert _snapshot(text=text) == fast
+def test_fast_path_equals_full_parser_on_token_soup(
+    joiner: str, pieces: list[str]
+) -> None:
+    _assert_full_parser_agrees(text="(a / b " + joiner.join(pieces))
 
 
 def test_fast_path_reads_plain_corpora_without_offsets() -> None:
