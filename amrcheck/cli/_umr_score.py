@@ -125,6 +125,16 @@ def _is_umr(path: Path) -> bool:
     return is_umr_path(path)
 
 
+def umr_named_amr(paths: list[str]) -> list[str]:
+    """The files among ``paths`` named ``.amr`` whose text holds UMR block
+    headings: read as AMR by their name (:func:`_is_umr`), so their
+    alignment and document-level blocks were broken graphs. Asked only
+    after some graph could not be read: an AMR score reads no file twice."""
+    from ..reading.umr import is_umr_path
+
+    return [path for path in paths if is_amr_name(path) and is_umr_path(path)]
+
+
 def take_umatch(values: list[str] | None) -> tuple[list[str] | None, bool]:
     """``--metric`` values without umatch, and whether umatch was among them."""
     if not values:

@@ -53,7 +53,13 @@ from ._common import (
     time_budget_options,
     workers,
 )
-from ._umr_score import UmrFigures, render_umatch, umatch_json, umr_figures
+from ._umr_score import (
+    UmrFigures,
+    render_umatch,
+    umatch_json,
+    umr_figures,
+    umr_named_amr,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -673,4 +679,11 @@ def exit_status(evaluation: Evaluation) -> int:
         f"{plural(left_out, 'pair')} left out (listed in the report); exit status 1",
         err=True,
     )
+    files = dict.fromkeys([evaluation.reference, *evaluation.pairings])
+    for path in umr_named_amr(list(files)):
+        typer.echo(
+            f"amrcheck score: {path} holds UMR blocks but is named .amr, so it "
+            "was read as AMR; name it .umr to score it as UMR (docs/umr.md)",
+            err=True,
+        )
     return 1

@@ -252,3 +252,25 @@ def test_html_report_on_a_release_file_links_nodes_and_words(tmp_path: Path) -> 
     assert "s1f / liberty  11:12  · 4-4: freedom" in text
     assert "s1p / person  9:12  · unaligned (0-0)" in text
     assert "s1n / name  10:16  · 1-2: Edmund Pope" in text
+
+
+def test_a_umr_file_named_amr_is_read_as_amr_and_the_report_says_to_rename_it(
+    tmp_path: Path,
+) -> None:
+    named_amr = tmp_path / "gold.amr"
+    named_amr.write_bytes((DATA / "gold.umr").read_bytes())
+    result = run(named_amr, named_amr)
+    assert result.exit_code == 1, result.output
+    assert (
+        f"{named_amr} holds UMR blocks but is named .amr, so it was read as AMR; "
+        "name it .umr to score it as UMR"
+    ) in result.stderr
+    assert "document level" not in result.stdout  # no UMR layer: read as AMR
+
+
+def test_an_amr_file_with_a_broken_graph_gets_no_umr_hint(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.amr"
+    broken.write_text("(a / apple)\n\n(b / boy :ARG0\n", encoding="utf-8")
+    result = run(broken, broken)
+    assert result.exit_code == 1, result.output
+    assert "holds UMR blocks" not in result.stderr
