@@ -197,6 +197,37 @@ export async function scoreTexts(page, pattern, timeout = 30_000) {
   ).then((h) => h.jsonValue()).catch(() => []);
 }
 
+/** The text of the first hover matching `pattern` after the mouse rests on
+ * `word` in the first editor span whose text matches `spanText` (a row of
+ * words is one span: the mouse goes to the word's characters in it). A
+ * user whose hover did not come moves the mouse away and back: so does
+ * this, with the span's place taken again (the lines may have moved under
+ * a loaded machine), until `patient(30 s)` has passed. `seen` gets the
+ * hovers shown instead, for the failure's message. */
+export async function hoverOn(page, spanText, word, pattern, seen = []) {
+  const target = page.locator(".monaco-editor .view-line span", { hasText: spanText }).first();
+  const end = Date.now() + patient(30_000);
+  while (Date.now() < end) {
+    const box = await target.boundingBox({ timeout: patient(10_000) }).catch(() => null);
+    const text = await target.textContent({ timeout: patient(10_000) }).catch(() => null);
+    if (box && text) {
+      const x = box.x + (box.width / text.length) * (text.indexOf(word) + 1.5);
+      await page.mouse.move(x - 3, box.y + box.height / 2);
+      await page.mouse.move(x, box.y + box.height / 2);
+      const found = await page.waitForFunction(
+        (source) => [...document.querySelectorAll(".monaco-hover-content")].map((e) => e.textContent ?? "").find((t) => new RegExp(source).test(t)),
+        pattern.source, { timeout: Math.min(patient(10_000), Math.max(end - Date.now(), 1)) },
+      ).then((h) => h.jsonValue()).catch(() => null);
+      if (found) return found;
+      seen.push(...await page.evaluate(() => [...document.querySelectorAll(".monaco-hover-content")].map((e) => (e.textContent ?? "").slice(0, 120))));
+    }
+    await page.keyboard.press("Escape");
+    await page.mouse.move(700, 700);
+    await page.waitForTimeout(500);
+  }
+  return null;
+}
+
 /** Prints the tally of `checks` (the line the test runners read) and exits:
  * 0 when every check passed and the run itself did not fail, else 1. */
 export function exitWithTally(checks, started, artifacts, failed) {
