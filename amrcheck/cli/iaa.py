@@ -176,12 +176,15 @@ def places_json(sentence: SentenceAgreement) -> list[dict[str, Any]]:
 
 
 def write_csv(result: Agreement) -> None:
-    """The adjudication queue, one row per sentence, one F1 column per pair."""
+    """The adjudication queue, one row per sentence, one F1 column per pair,
+    then one column per annotator: where its graph is (``file:line:col``,
+    empty where it lacks the sentence), for the adjudicator to open."""
     couples = [(p.a, p.b) for p in result.pairs]
     writer = csv.writer(sys.stdout, lineterminator="\n")
     writer.writerow(
         ["id", "snt", "annotators", "missing", "unreadable", "mean_f1", "min_f1"]
         + [f"{a}~{b}" for a, b in couples]
+        + [f"place {name}" for name in result.names]
     )
     for s in result.sentences:
         f1s = {(p.a, p.b): p.score.f1 for p in s.pairs}
@@ -196,6 +199,7 @@ def write_csv(result: Agreement) -> None:
                 "" if s.lowest is None else repr(s.lowest.score.f1),
             ]
             + [repr(f1s[c]) if c in f1s else "" for c in couples]
+            + [str(s.places[n]) if n in s.places else "" for n in result.names]
         )
 
 

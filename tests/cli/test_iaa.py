@@ -125,6 +125,24 @@ def test_csv_queue() -> None:
     assert rows[-1]["annot1~annot2"] == "" and rows[-1]["annotators"] == "1"
 
 
+def test_csv_queue_says_where_each_annotators_graph_is() -> None:
+    result = run(*FILES, "--csv", "--resamples", "50")
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    names = [key.removeprefix("place ") for key in rows[0] if key.startswith("place ")]
+    assert names == ["annot1", "annot2", "annot3", "annot4"]
+    for row in rows:
+        for name, file in zip(names, FILES, strict=True):
+            place = row[f"place {name}"]
+            if name in row["missing"].split():
+                assert place == ""
+                continue
+            path, line, column = place.rsplit(":", 2)
+            assert path == str(file) and column == "1"
+            text = file.read_text(encoding="utf-8").splitlines()
+            assert text[int(line) - 1].startswith("("), (place, row["id"])
+    assert any(row["place annot1"] == "" for row in rows)  # a sentence annot1 lacks
+
+
 def test_errors(tmp_path: Path) -> None:
     assert run(FILES[0]).exit_code == 2
     broken = tmp_path / "broken.txt"
