@@ -36,6 +36,11 @@ fresh process too (crashes caught and counted), compare_umr.pl as a run a
 pair, back to back. A process's CPU is taken from RUSAGE_CHILDREN. Rounds
 alternate ours and the peer's; the medians and their ratio are printed
 as the "job" lines. Our jobs' figures must equal the per-pair path's.
+The whole bench with its job rounds takes longer than one bench lock
+should be held (10 minutes): ``--job-rounds 0`` gives the per-pair path
+alone, ``--job-only`` the job measure alone (our per-pair figures still
+computed for its check, untimed), ``--no-ancast`` or ``--no-compare-umr``
+one comparison.
 
 ``--compiled SITE`` measures the compiled build (``AMRCHECK_COMPILE=1
 pip install .``: mypyc's extensions of the modules ``setup.py`` lists),
@@ -43,7 +48,8 @@ built from this checkout into SITE; without it, the amrcheck on the path.
 The first line printed says which build ran.
 
     PYTHONPATH=$PWD python bench/bench_umr_score.py [--limit N] [--seed 0]
-        [--job-rounds 3] [--compiled /tmp/amrcheck-bench/umr-site [--rebuild]]
+        [--job-rounds 3 | --job-only] [--no-ancast | --no-compare-umr]
+        [--compiled /tmp/amrcheck-bench/umr-site [--rebuild]]
 """
 
 from __future__ import annotations
@@ -276,6 +282,18 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-ancast", action="store_true")
     parser.add_argument(
+        "--no-compare-umr",
+        action="store_true",
+        help="no umatch against compare_umr.pl",
+    )
+    parser.add_argument(
+        "--job-only",
+        action="store_true",
+        help="only the job measure: no per-pair timing nor peer's per-pair run "
+        "(our per-pair figures are still computed, for the job's check); a full "
+        "run takes longer than one bench lock should be held",
+    )
+    parser.add_argument(
         "--compiled",
         type=Path,
         metavar="SITE",
@@ -323,6 +341,22 @@ def main() -> int:
             encoding="utf-8",
         )
         pairs.append((path.name, gold, copy))
+    english = [pair for pair in pairs if not pair[0].startswith("probe")]
+    expected = (
+        _our_figures(args, english) if args.job_only else _per_pair(args, script, pairs)
+    )
+    if args.job_rounds and english:
+        _jobs(script, english, args.job_rounds, expected, work)
+    shutil.rmtree(work)
+    return 0
+
+
+def _per_pair(
+    args: argparse.Namespace, script: Path, pairs: list[tuple[str, Path, Path]]
+) -> dict[str, list[Any]]:
+    """The per-pair path: parity and speed, pair by pair, against each peer;
+    our figures of each English pair and AnCast's crashes, which the job
+    measure's processes must give again."""
     # one process per side: amrcheck's process starts once for all pairs
     # (its start-up is measured apart and added once to its total); each
     # compare_umr.pl run is a process of its own, start-up included
@@ -337,19 +371,35 @@ def main() -> int:
         " ms), every pair"
     )
     english = [pair for pair in pairs if not pair[0].startswith("probe")]
-    per_pair = _perl_parity(script, pairs, umatch_startup)[-len(english) :]
-    expected: dict[str, list[Any]] = {
-        "umatch": [
-            {key: value for key, value in figures.items() if key != BARE}
-            for figures in per_pair
-        ]
-    }
+    expected: dict[str, list[Any]] = {}
+    if not args.no_compare_umr:
+        figures = _perl_parity(script, pairs, umatch_startup)[-len(english) :]
+        expected["umatch"] = [_with_document_level(f) for f in figures]
     if not args.no_ancast:
         expected["document"], expected["ancast"] = _ancast_parity(english, doc_startup)
-    if args.job_rounds and english:
-        _jobs(script, english, args.job_rounds, expected, work)
-    shutil.rmtree(work)
-    return 0
+    return expected
+
+
+def _our_figures(
+    args: argparse.Namespace, pairs: list[tuple[str, Path, Path]]
+) -> dict[str, list[Any]]:
+    """``--job-only``: the per-pair path's figures of ours, no peer run and
+    no timing, for the job measure's check."""
+    expected: dict[str, list[Any]] = {}
+    if not args.no_compare_umr:
+        expected["umatch"] = [
+            _with_document_level(ours_umatch(gold, test)[0]) for _, gold, test in pairs
+        ]
+    if not args.no_ancast:
+        expected["document"] = [ours_doc(gold, test)[:2] for _, gold, test in pairs]
+    return expected
+
+
+def _with_document_level(
+    figures: dict[str, tuple[int, ...]],
+) -> dict[str, tuple[int, ...]]:
+    """The figures of one compare_umr.pl run (the job's), of both runs'."""
+    return {key: value for key, value in figures.items() if key != BARE}
 
 
 def _run_compiled(args: argparse.Namespace) -> int:
@@ -364,8 +414,9 @@ def _run_compiled(args: argparse.Namespace) -> int:
     arguments = ["--limit", str(args.limit), "--seed", str(args.seed)]
     if args.compare_umr:
         arguments += ["--compare-umr", str(Path(args.compare_umr).resolve())]
-    if args.no_ancast:
-        arguments.append("--no-ancast")
+    for flag in ("no_ancast", "no_compare_umr", "job_only"):
+        if getattr(args, flag):
+            arguments.append("--" + flag.replace("_", "-"))
     arguments += ["--job-rounds", str(args.job_rounds)]
     env = {k: v for k, v in os.environ.items() if k != "AMRCHECK_PURE_PYTHON"}
     env["PYTHONPATH"] = str(site)
@@ -546,7 +597,12 @@ def run_job(tool: str, listing: Path) -> tuple[list[Any], Clock]:
     RUSAGE_CHILDREN)."""
     out = listing.with_name(f"{tool}.json")
     start, start_cpu = time.perf_counter(), _children_cpu()
-    subprocess.run([sys.executable, str(JOB), tool, str(listing), str(out)], check=True)
+    # AnCast prints its format errors: not this bench's output
+    subprocess.run(
+        [sys.executable, str(JOB), tool, str(listing), str(out)],
+        stdout=subprocess.DEVNULL,
+        check=True,
+    )
     clock = Clock(time.perf_counter() - start, _children_cpu() - start_cpu)
     return json.loads(out.read_text(encoding="utf-8")), clock
 
@@ -566,8 +622,8 @@ def _jobs(
 ) -> None:
     """The job measure: each tool scores every pair in one run, as a user
     runs it, in rounds that alternate ours and the peer's; the figures of
-    our jobs and AnCast's crashes must equal the per-pair path's
-    (``expected``), so that no job does less. compare_umr.pl is timed
+    our jobs (and AnCast's crashes, where the per-pair path ran it) must
+    equal the per-pair path's (``expected``), so that no job does less. compare_umr.pl is timed
     again here rather than summed from the per-pair runs: a run is a
     process of its own either way, but the ratio needs both tools timed in
     the same minutes (this host's speed swings ±40 % between minutes), and
@@ -580,25 +636,31 @@ def _jobs(
         "document": lambda: run_job("document", listing),
         "ancast": lambda: run_job("ancast", listing),
     }
-    comparisons = [("umatch over compare_umr.pl", "umatch", "compare_umr.pl")]
-    if "ancast" in expected:
-        comparisons.append(("document level over AnCast", "document", "ancast"))
+    comparisons = [
+        comparison
+        for comparison in [
+            ("umatch over compare_umr.pl", "umatch", "compare_umr.pl"),
+            ("document level over AnCast", "document", "ancast"),
+        ]
+        if comparison[1] in expected
+    ]
     clocks: dict[str, list[Clock]] = {tool: [] for tool in tools}
+    figures: dict[str, list[Any] | None] = {}
     for _ in range(rounds):
         for _, ours, theirs in comparisons:
             for tool in (ours, theirs):
-                figures, clock = tools[tool]()
+                figures[tool], clock = tools[tool]()
                 # JSON's round trip: the job's tuples come back as lists
-                if figures is not None and figures != json.loads(
+                if tool in expected and figures[tool] != json.loads(
                     json.dumps(expected[tool])
                 ):
                     raise SystemExit(
                         f"the {tool} job's figures differ from the per-pair path's"
                     )
                 clocks[tool].append(clock)
-    if "ancast" in expected:
-        crashes = sum(map(bool, expected["ancast"]))
-        print(f"job: AnCast crashed on {crashes} of {len(pairs)} pairs, each round")
+    if figures.get("ancast"):
+        crashes = sum(map(bool, figures["ancast"] or []))
+        print(f"job: AnCast crashed on {crashes} of {len(pairs)} pairs")
     for label, ours, theirs in comparisons:
         job_speed(f"{label}, {len(pairs)} English pairs", clocks[theirs], clocks[ours])
 
