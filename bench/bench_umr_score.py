@@ -6,7 +6,8 @@ Peers, run here and never committed:
   mirror the ``fetch`` tool made (``/work/.mirror/ufal+umrtools``) or from
   ``--compare-umr PATH``, copied into a temporary folder and run there
   with ``--tsv`` (its exact counts), with and without ``--no-document-level``;
-* AnCast++ (``pip install ancast``, MIT), in this process (``evaluate_doc``).
+* AnCast++ (``pip install ancast``, MIT), in this process (``evaluate_doc``),
+  and in a fresh one for the job measure.
 
 Pairs: the hand-made probes of ``tests/data/umr/scoring`` (one edit each,
 against ``gold.umr``) and every English release file against a perturbed
