@@ -624,11 +624,11 @@ def _jobs(
     """The job measure: each tool scores every pair in one run, as a user
     runs it, in rounds that alternate ours and the peer's; the figures of
     our jobs (and AnCast's crashes, where the per-pair path ran it) must
-    equal the per-pair path's (``expected``), so that no job does less. compare_umr.pl is timed
-    again here rather than summed from the per-pair runs: a run is a
-    process of its own either way, but the ratio needs both tools timed in
-    the same minutes (this host's speed swings ±40 % between minutes), and
-    its job includes the pairs it refuses."""
+    equal the per-pair path's (``expected``), so that no job does less.
+    compare_umr.pl is timed again here rather than summed from the
+    per-pair runs: a run is a process of its own either way, but the ratio
+    needs both tools timed in the same minutes (this host's speed swings
+    ±40 % between minutes), and its job includes the pairs it refuses."""
     listing = work / "pairs.tsv"
     write_pairs([(gold, test) for _, gold, test in pairs], listing)
     tools: dict[str, Callable[[], tuple[list[Any] | None, Clock]]] = {
