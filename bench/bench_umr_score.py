@@ -6,7 +6,8 @@ Peers, run here and never committed:
   mirror the ``fetch`` tool made (``/work/.mirror/ufal+umrtools``) or from
   ``--compare-umr PATH``, copied into a temporary folder and run there
   with ``--tsv`` (its exact counts), with and without ``--no-document-level``;
-* AnCast++ (``pip install ancast``, MIT), in this process (``evaluate_doc``).
+* AnCast++ (``pip install ancast``, MIT), in this process (``evaluate_doc``),
+  and in a fresh one for the job measure.
 
 Pairs: the hand-made probes of ``tests/data/umr/scoring`` (one edit each,
 against ``gold.umr``) and every English release file against a perturbed
@@ -26,18 +27,36 @@ in one process, whose start-up (a fresh interpreter importing the
 scoring modules, and for the document level those it imports when
 first used) is measured apart and added once to its total.
 
+The per-pair figure times each of our pairs between the peers' runs,
+which leave our process's caches cold. The job measure (``--job-rounds``
+rounds, after the per-pair path) times the issue's job instead, every
+English pair, as a user runs each tool: amrcheck as one fresh process
+(``umr_job.py``: start-up, reading and scoring every pair, once for
+umatch and once for the document level), AnCast's ``evaluate_doc`` as one
+fresh process too (crashes caught and counted), compare_umr.pl as a run a
+pair, back to back. A process's CPU is taken from RUSAGE_CHILDREN. Rounds
+alternate ours and the peer's; the medians and their ratio are printed
+as the "job" lines. Our jobs' figures must equal the per-pair path's.
+The whole bench with its job rounds takes longer than one bench lock
+should be held (10 minutes): ``--job-rounds 0`` gives the per-pair path
+alone, ``--job-only`` the job measure alone (our per-pair figures still
+computed for its check, untimed), ``--no-ancast`` or ``--no-compare-umr``
+one comparison.
+
 ``--compiled SITE`` measures the compiled build (``AMRCHECK_COMPILE=1
 pip install .``: mypyc's extensions of the modules ``setup.py`` lists),
 built from this checkout into SITE; without it, the amrcheck on the path.
 The first line printed says which build ran.
 
     PYTHONPATH=$PWD python bench/bench_umr_score.py [--limit N] [--seed 0]
+        [--job-rounds 3 | --job-only] [--no-ancast | --no-compare-umr]
         [--compiled /tmp/amrcheck-bench/umr-site [--rebuild]]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import random
@@ -49,9 +68,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from umr_job import (
+    ancast_scores,
+    document_figures,
+    umatch_figures,
+    write_pairs,
+)
 
 from amrcheck.reading.umr import HEADINGS, BlockKind, read_umr
 from amrcheck.workflows.umatch import umatch
@@ -61,6 +88,9 @@ ROOT = Path(__file__).resolve().parents[1]
 ENGLISH = ROOT / ".." / "shared" / "data" / "umr" / "english"
 PROBES = ROOT / "tests" / "data" / "umr" / "scoring"
 MIRROR = Path("/work/.mirror/ufal+umrtools/repo")
+JOB = Path(__file__).resolve().with_name("umr_job.py")
+#: the figure of compare_umr.pl's second run (``--no-document-level``)
+BARE = "juːmæʧ without document level"
 _VARIABLE_RE = re.compile(r"(?<![\w-])s(\d+)[a-z]+\d*(?![\w-])")
 _CONCEPT_RE = re.compile(r"(\(\s*s\d+[a-z]+\d*\s*/\s*)([a-z][a-z-]*?)(-\d+)?(?=[\s)])")
 _ATTRIBUTE_RE = re.compile(r":aspect (state|performance|activity|habitual|process)\b")
@@ -196,31 +226,8 @@ def ours_umatch(gold: Path, test: Path) -> tuple[dict[str, tuple[int, ...]], Clo
         time.perf_counter() - start, time.process_time() - start_cpu, reading
     )
     bare = umatch(reference, candidate, document_level=False)
-    p = full.projections
-    figures = {
-        "aligned token sets": (
-            full.aligned_token_sets.correct,
-            full.aligned_token_sets.reference,
-            full.aligned_token_sets.candidate,
-        ),
-        "node projections": (
-            p.mapped_reference,
-            p.mapped_candidate,
-            p.reference,
-            p.candidate,
-        ),
-        "triples in mapped nodes": (
-            full.mapped_triples.correct,
-            full.mapped_triples.reference,
-            full.mapped_triples.candidate,
-        ),
-        "juːmæʧ": (full.umatch.correct, full.umatch.reference, full.umatch.candidate),
-        "juːmæʧ without document level": (
-            bare.umatch.correct,
-            bare.umatch.reference,
-            bare.umatch.candidate,
-        ),
-    }
+    figures = umatch_figures(full)
+    figures[BARE] = (bare.umatch.correct, bare.umatch.reference, bare.umatch.candidate)
     return figures, seconds
 
 
@@ -235,19 +242,13 @@ def perl_figures(
         "node projections": ints(full["node projections"], 4),
         "triples in mapped nodes": ints(full["triples in mapped nodes"], 3),
         "juːmæʧ": ints(full["juːmæʧ"], 3),
-        "juːmæʧ without document level": ints(bare["juːmæʧ"], 3),
+        BARE: ints(bare["juːmæʧ"], 3),
     }
 
 
 def ancast_doc(gold: Path, test: Path) -> tuple[dict[str, Any] | None, str, Clock]:
-    from ancast.evaluate import evaluate_doc  # type: ignore[import-untyped]
-
     start, start_cpu = time.perf_counter(), time.process_time()
-    try:
-        scores = evaluate_doc(pred_inputs=str(test), gold_inputs=str(gold))
-        problem = ""
-    except Exception as exc:  # noqa: BLE001 -- a peer's crash is a result here
-        scores, problem = None, f"{type(exc).__name__}: {str(exc)[:80]}"
+    scores, problem = ancast_scores(gold, test)
     return (
         scores,
         problem,
@@ -270,9 +271,7 @@ def ours_doc(
     seconds = Clock(
         time.perf_counter() - start, time.process_time() - start_cpu, reading
     )
-    f1s = {g: s.f1 for g, s in scores.groups.items()}
-    sizes = {g: (s.reference, s.candidate) for g, s in scores.groups.items()}
-    return f1s, sizes, seconds
+    return *document_figures(scores), seconds
 
 
 def main() -> int:
@@ -284,6 +283,18 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-ancast", action="store_true")
     parser.add_argument(
+        "--no-compare-umr",
+        action="store_true",
+        help="no umatch against compare_umr.pl",
+    )
+    parser.add_argument(
+        "--job-only",
+        action="store_true",
+        help="only the job measure: no per-pair timing nor peer's per-pair run "
+        "(our per-pair figures are still computed, for the job's check); a full "
+        "run takes longer than one bench lock should be held",
+    )
+    parser.add_argument(
         "--compiled",
         type=Path,
         metavar="SITE",
@@ -292,6 +303,13 @@ def main() -> int:
         "then this bench run again with only SITE on PYTHONPATH",
     )
     parser.add_argument("--rebuild", action="store_true", help="with --compiled")
+    parser.add_argument(
+        "--job-rounds",
+        type=int,
+        default=3,
+        help="rounds of the job measure (each tool scoring every English pair "
+        "in one run; 0: none)",
+    )
     args = parser.parse_args()
     if args.compiled:
         return _run_compiled(args)
@@ -324,6 +342,22 @@ def main() -> int:
             encoding="utf-8",
         )
         pairs.append((path.name, gold, copy))
+    english = [pair for pair in pairs if not pair[0].startswith("probe")]
+    expected = (
+        _our_figures(args, english) if args.job_only else _per_pair(args, script, pairs)
+    )
+    if args.job_rounds and english:
+        _jobs(script, english, args.job_rounds, expected, work)
+    shutil.rmtree(work)
+    return 0
+
+
+def _per_pair(
+    args: argparse.Namespace, script: Path, pairs: list[tuple[str, Path, Path]]
+) -> dict[str, list[Any]]:
+    """The per-pair path: parity and speed, pair by pair, against each peer;
+    our figures of each English pair and AnCast's crashes, which the job
+    measure's processes must give again."""
     # one process per side: amrcheck's process starts once for all pairs
     # (its start-up is measured apart and added once to its total); each
     # compare_umr.pl run is a process of its own, start-up included
@@ -337,13 +371,36 @@ def main() -> int:
         f"pair {perl_startup.wall * 1000:.0f} ms (CPU {perl_startup.cpu * 1000:.0f}"
         " ms), every pair"
     )
-    _perl_parity(script, pairs, umatch_startup)
+    english = [pair for pair in pairs if not pair[0].startswith("probe")]
+    expected: dict[str, list[Any]] = {}
+    if not args.no_compare_umr:
+        figures = _perl_parity(script, pairs, umatch_startup)[-len(english) :]
+        expected["umatch"] = [_with_document_level(f) for f in figures]
     if not args.no_ancast:
-        _ancast_parity(
-            [pair for pair in pairs if not pair[0].startswith("probe")], doc_startup
-        )
-    shutil.rmtree(work)
-    return 0
+        expected["document"], expected["ancast"] = _ancast_parity(english, doc_startup)
+    return expected
+
+
+def _our_figures(
+    args: argparse.Namespace, pairs: list[tuple[str, Path, Path]]
+) -> dict[str, list[Any]]:
+    """``--job-only``: the per-pair path's figures of ours, no peer run and
+    no timing, for the job measure's check."""
+    expected: dict[str, list[Any]] = {}
+    if not args.no_compare_umr:
+        expected["umatch"] = [
+            _with_document_level(ours_umatch(gold, test)[0]) for _, gold, test in pairs
+        ]
+    if not args.no_ancast:
+        expected["document"] = [ours_doc(gold, test)[:2] for _, gold, test in pairs]
+    return expected
+
+
+def _with_document_level(
+    figures: dict[str, tuple[int, ...]],
+) -> dict[str, tuple[int, ...]]:
+    """The figures of one compare_umr.pl run (the job's), of both runs'."""
+    return {key: value for key, value in figures.items() if key != BARE}
 
 
 def _run_compiled(args: argparse.Namespace) -> int:
@@ -358,8 +415,10 @@ def _run_compiled(args: argparse.Namespace) -> int:
     arguments = ["--limit", str(args.limit), "--seed", str(args.seed)]
     if args.compare_umr:
         arguments += ["--compare-umr", str(Path(args.compare_umr).resolve())]
-    if args.no_ancast:
-        arguments.append("--no-ancast")
+    for flag in ("no_ancast", "no_compare_umr", "job_only"):
+        if getattr(args, flag):
+            arguments.append("--" + flag.replace("_", "-"))
+    arguments += ["--job-rounds", str(args.job_rounds)]
     env = {k: v for k, v in os.environ.items() if k != "AMRCHECK_PURE_PYTHON"}
     env["PYTHONPATH"] = str(site)
     done = subprocess.run(
@@ -445,15 +504,18 @@ def speed(label: str, times: list[tuple[Clock, Clock, str]], start: Clock) -> No
 
 def _perl_parity(
     script: Path, pairs: list[tuple[str, Path, Path]], start: Clock
-) -> None:
-    """umatch's counts against compare_umr.pl's, and the time of each."""
+) -> list[dict[str, tuple[int, ...]]]:
+    """umatch's counts against compare_umr.pl's, and the time of each;
+    umatch's counts of each pair."""
     accepted = equal = 0
     unequal: list[str] = []
     refused: dict[str, int] = {}
     times: list[tuple[Clock, Clock, str]] = []
+    ours_figures = []
     for name, gold, test in pairs:
         full, problem, perl_seconds = run_perl(script, gold, test)
         figures, seconds = ours_umatch(gold, test)
+        ours_figures.append(figures)
         if full is None:
             kind = problem.split(":")[0]
             refused[kind] = refused.get(kind, 0) + 1
@@ -477,10 +539,14 @@ def _perl_parity(
         print("UNEQUAL", line)
     if times:
         speed("umatch speed-up over compare_umr.pl", times, start)
+    return ours_figures
 
 
-def _ancast_parity(pairs: list[tuple[str, Path, Path]], start: Clock) -> None:
-    """The document-level F1s against AnCast's, and the time of each."""
+def _ancast_parity(
+    pairs: list[tuple[str, Path, Path]], start: Clock
+) -> tuple[list[Any], list[str]]:
+    """The document-level F1s against AnCast's, and the time of each; our
+    figures (F1s, sizes) of each pair, and AnCast's crash ('' for none)."""
     import ancast.evaluate  # type: ignore[import-untyped]  # noqa: F401 -- its import is no pair's time
 
     read = 0
@@ -490,9 +556,13 @@ def _ancast_parity(pairs: list[tuple[str, Path, Path]], start: Clock) -> None:
     # no triple on either side: AnCast gives 0 (its division guard), amrcheck 1
     empty = dict.fromkeys(same, 0)
     differ: list[str] = []
+    ours_figures: list[Any] = []
+    crashed: list[str] = []
     for _, gold, test in pairs:
         theirs, crash, ancast_seconds = ancast_doc(gold, test)
         ours, ours_counts, doc_seconds = ours_doc(gold, test)
+        ours_figures.append((ours, ours_counts))
+        crashed.append(crash)
         if theirs is None:
             kind = crash.split(":")[0]
             crashes[kind] = crashes.get(kind, 0) + 1
@@ -519,6 +589,98 @@ def _ancast_parity(pairs: list[tuple[str, Path, Path]], start: Clock) -> None:
         print("DIFFERS", line)
     if times:
         speed("document level speed-up over AnCast", times, start)
+    return ours_figures, crashed
+
+
+def run_job(tool: str, listing: Path) -> tuple[list[Any], Clock]:
+    """``tool``'s job (``umr_job.py``) on the pairs listed: its figures, and
+    the time of its one fresh process, start-up included (CPU from
+    RUSAGE_CHILDREN)."""
+    out = listing.with_name(f"{tool}.json")
+    start, start_cpu = time.perf_counter(), _children_cpu()
+    # AnCast prints its format errors: not this bench's output
+    subprocess.run(
+        [sys.executable, str(JOB), tool, str(listing), str(out)],
+        stdout=subprocess.DEVNULL,
+        check=True,
+    )
+    clock = Clock(time.perf_counter() - start, _children_cpu() - start_cpu)
+    return json.loads(out.read_text(encoding="utf-8")), clock
+
+
+def perl_job(script: Path, pairs: list[tuple[str, Path, Path]]) -> Clock:
+    """compare_umr.pl's job: a run a pair (its only way), back to back."""
+    clocks = [run_perl(script, gold, test)[2] for _, gold, test in pairs]
+    return Clock(sum(c.wall for c in clocks), sum(c.cpu for c in clocks))
+
+
+def _jobs(
+    script: Path,
+    pairs: list[tuple[str, Path, Path]],
+    rounds: int,
+    expected: dict[str, list[Any]],
+    work: Path,
+) -> None:
+    """The job measure: each tool scores every pair in one run, as a user
+    runs it, in rounds that alternate ours and the peer's; the figures of
+    our jobs (and AnCast's crashes, where the per-pair path ran it) must
+    equal the per-pair path's (``expected``), so that no job does less.
+    compare_umr.pl is timed again here rather than summed from the
+    per-pair runs: a run is a process of its own either way, but the ratio
+    needs both tools timed in the same minutes (this host's speed swings
+    ±40 % between minutes), and its job includes the pairs it refuses."""
+    listing = work / "pairs.tsv"
+    write_pairs([(gold, test) for _, gold, test in pairs], listing)
+    tools: dict[str, Callable[[], tuple[list[Any] | None, Clock]]] = {
+        "umatch": lambda: run_job("umatch", listing),
+        "compare_umr.pl": lambda: (None, perl_job(script, pairs)),
+        "document": lambda: run_job("document", listing),
+        "ancast": lambda: run_job("ancast", listing),
+    }
+    comparisons = [
+        comparison
+        for comparison in [
+            ("umatch over compare_umr.pl", "umatch", "compare_umr.pl"),
+            ("document level over AnCast", "document", "ancast"),
+        ]
+        if comparison[1] in expected
+    ]
+    clocks: dict[str, list[Clock]] = {tool: [] for tool in tools}
+    figures: dict[str, list[Any] | None] = {}
+    for _ in range(rounds):
+        for _, ours, theirs in comparisons:
+            for tool in (ours, theirs):
+                figures[tool], clock = tools[tool]()
+                # JSON's round trip: the job's tuples come back as lists
+                if tool in expected and figures[tool] != json.loads(
+                    json.dumps(expected[tool])
+                ):
+                    raise SystemExit(
+                        f"the {tool} job's figures differ from the per-pair path's"
+                    )
+                clocks[tool].append(clock)
+    if figures.get("ancast"):
+        crashes = sum(map(bool, figures["ancast"] or []))
+        print(f"job: AnCast crashed on {crashes} of {len(pairs)} pairs")
+    for label, ours, theirs in comparisons:
+        job_speed(f"{label}, {len(pairs)} English pairs", clocks[theirs], clocks[ours])
+
+
+def job_speed(label: str, theirs: list[Clock], ours: list[Clock]) -> None:
+    """The job line: the peer's median over ours (CPU, wall), and each
+    round's CPU."""
+    medians = []
+    for kind in ("cpu", "wall"):
+        a = statistics.median(getattr(clock, kind) for clock in theirs)
+        b = statistics.median(getattr(clock, kind) for clock in ours)
+        medians.append(f"{kind} {a:.2f} s / {b:.2f} s = {a / b:.1f}x")
+    each = ", ".join(
+        f"{t.cpu:.2f} / {o.cpu:.2f} s" for t, o in zip(theirs, ours, strict=True)
+    )
+    print(
+        f"job: {label} ({len(ours)} rounds, median): {'; '.join(medians)}; "
+        f"CPU a round: {each}"
+    )
 
 
 if __name__ == "__main__":
