@@ -147,12 +147,12 @@ class _Canon:
             return list(range(self.n))
         labels = self.labels
         by_label = sorted(range(self.n), key=labels.__getitem__)
-        start = _sorted_ranks(labels, by_label)
-        if start[by_label[-1]] == self.n - 1:
+        start, classes = _sorted_ranks(labels, by_label)
+        if classes == self.n:
             # own labels tell every node apart (most AMR graphs): the order
             # refinement would reach, without refining
             return by_label
-        leaves = islice(self._leaves(self._refine(start)), MAX_LEAVES)
+        leaves = islice(self._leaves(self._refine(start, classes)), MAX_LEAVES)
         first = next(leaves)
         best: tuple[Form, list[int]] | None = None
         for other in leaves:  # more than one numbering: the least form wins
@@ -163,9 +163,9 @@ class _Canon:
                 best = (form, other)
         return first if best is None else best[1]
 
-    def _refine(self, colours: list[int]) -> list[int]:
-        """Refine ``colours`` until the partition is stable."""
-        classes = max(colours) + 1  # colours are always ranks, 0 .. classes - 1
+    def _refine(self, colours: list[int], classes: int) -> list[int]:
+        """Refine ``colours`` (ranks, 0 .. ``classes`` - 1) until the
+        partition is stable."""
         while classes < self.n:
             edges = self.edges
             # a list holds the cells
@@ -186,10 +186,11 @@ class _Canon:
                     tuple(sorted((r, d, colours[u]) for r, d, u in edges[v]))
                     for v in cell
                 ]
-                split = _ranks(signatures)
-                for v, rank in zip(cell, split, strict=True):
-                    refined[v] = count + rank
-                count += max(split) + 1
+                # (by position: a compiled zip or max is a call by name)
+                split, distinct = _ranks(signatures)
+                for i, v in enumerate(cell):
+                    refined[v] = count + split[i]
+                count += distinct
             if count == classes:
                 break
             colours, classes = refined, count
@@ -201,7 +202,11 @@ class _Canon:
         counts = [0] * self.n
         for colour in colours:
             counts[colour] += 1
-        tied = next((c for c, k in enumerate(counts) if k > 1), -1)
+        tied = -1
+        for colour, count in enumerate(counts):
+            if count > 1:
+                tied = colour
+                break
         if tied < 0:
             yield sorted(range(self.n), key=colours.__getitem__)
             return
@@ -209,7 +214,8 @@ class _Canon:
         for node in self._untwinned(cell):
             # single ``node`` out: it sorts before the rest of its cell
             split = [2 * c + (0 if v == node else 1) for v, c in enumerate(colours)]
-            yield from self._leaves(self._refine(_ranks(split)))
+            ranks, classes = _ranks(split)
+            yield from self._leaves(self._refine(ranks, classes))
 
     def _untwinned(self, cell: list[int]) -> list[int]:
         """``cell`` without the nodes that are twins of one kept before.
@@ -252,8 +258,9 @@ def _add_label(
         own.append(label)
 
 
-def _ranks(signatures: Sequence[object]) -> list[int]:
-    """Each signature's rank among the distinct signatures, sorted."""
+def _ranks(signatures: Sequence[object]) -> tuple[list[int], int]:
+    """Each signature's rank among the distinct signatures, sorted, and how
+    many distinct signatures there are."""
     by_signature = sorted(
         range(len(signatures)),
         key=signatures.__getitem__,  # type: ignore[arg-type]
@@ -261,7 +268,9 @@ def _ranks(signatures: Sequence[object]) -> list[int]:
     return _sorted_ranks(signatures, by_signature)
 
 
-def _sorted_ranks(signatures: Sequence[object], by_signature: list[int]) -> list[int]:
+def _sorted_ranks(
+    signatures: Sequence[object], by_signature: list[int]
+) -> tuple[list[int], int]:
     """:func:`_ranks` of ``signatures`` given their positions in sorted
     order: one walk comparing neighbours (no set, no table: tuples would
     be hashed twice)."""
@@ -274,4 +283,4 @@ def _sorted_ranks(signatures: Sequence[object], by_signature: list[int]) -> list
             rank += 1
             previous = signature
         ranks[position] = rank
-    return ranks
+    return ranks, rank + 1

@@ -81,7 +81,7 @@ STRICT = Standardization()
 SMATCH_104 = Standardization(compat="smatch-1.0.4")
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, init=False)
 class StandardGraph:
     """Standardised triples over node indices ``0..n-1`` (variables in order).
 
@@ -89,6 +89,9 @@ class StandardGraph:
     the TOP triple included; ``relations``: (source node, role, target
     node). Each list has a parallel ``*_origin`` list of written-triple
     indices in ``graph`` (-1 for the TOP triple).
+
+    ``__init__`` is written out: the one ``dataclass`` would make runs as
+    interpreted code even in the compiled build (~1 µs a graph more).
     """
 
     graph: Graph
@@ -100,6 +103,28 @@ class StandardGraph:
     attribute_origin: list[int]
     relation_origin: list[int]
     options: Standardization
+
+    def __init__(
+        self,
+        graph: Graph,
+        variables: list[str],
+        instances: list[tuple[int, str]],
+        attributes: list[tuple[int, str, str]],
+        relations: list[tuple[int, str, int]],
+        instance_origin: list[int],
+        attribute_origin: list[int],
+        relation_origin: list[int],
+        options: Standardization,
+    ) -> None:
+        self.graph = graph
+        self.variables = variables
+        self.instances = instances
+        self.attributes = attributes
+        self.relations = relations
+        self.instance_origin = instance_origin
+        self.attribute_origin = attribute_origin
+        self.relation_origin = relation_origin
+        self.options = options
 
     @property
     def size(self) -> int:

@@ -313,9 +313,13 @@ class AlignmentProblem:
         return self._plain
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Alignment:
-    """A mapping with its value and what is known about its optimality."""
+    """A mapping with its value and what is known about its optimality.
+
+    ``__init__`` is written out: the one ``dataclass`` would make runs as
+    interpreted code even in the compiled build (two alignments a pair).
+    """
 
     mapping: list[int]
     value: float
@@ -324,6 +328,20 @@ class Alignment:
     method: str = "search"
     #: the time budget stopped the search (or the ILP) before it was done
     cut: bool = False
+
+    def __init__(
+        self,
+        mapping: list[int],
+        value: float,
+        upper_bound: float,
+        method: str = "search",
+        cut: bool = False,
+    ) -> None:
+        self.mapping = mapping
+        self.value = value
+        self.upper_bound = upper_bound
+        self.method = method
+        self.cut = cut
 
     @property
     def optimal(self) -> bool:

@@ -31,7 +31,7 @@ from ._protocol import Score, prf
 _Matches = TypeVar("_Matches", int, float)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Numbering:
     """Canonical node numbers of a pair (:mod:`amrcheck.canonical`).
 
@@ -45,6 +45,13 @@ class Numbering:
 
     candidate: list[int]
     reference: list[int]
+
+    def __init__(self, candidate: list[int], reference: list[int]) -> None:
+        # written out: the one ``dataclass`` would make runs as interpreted
+        # code even in the compiled build (~2 µs a pair); frozen, so set as
+        # that one sets them
+        object.__setattr__(self, "candidate", candidate)
+        object.__setattr__(self, "reference", reference)
 
     @classmethod
     def of(cls, candidate: StandardGraph, reference: StandardGraph) -> Numbering:
