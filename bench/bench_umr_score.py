@@ -195,18 +195,25 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def run_timed(
+    argv: list[str], **options: Any
+) -> tuple[subprocess.CompletedProcess[str], Clock]:
+    """``subprocess.run(argv, **options)`` and the child's time: wall, and
+    CPU from RUSAGE_CHILDREN (start-up included)."""
+    start, start_cpu = time.perf_counter(), _children_cpu()
+    done = subprocess.run(argv, text=True, **options)
+    return done, Clock(time.perf_counter() - start, _children_cpu() - start_cpu)
+
+
 def run_perl(
     script: Path, gold: Path, test: Path, *extra: str
 ) -> tuple[dict[str, list[str]] | None, str, Clock]:
-    start, start_cpu = time.perf_counter(), _children_cpu()
-    done = subprocess.run(
+    done, seconds = run_timed(
         ["perl", str(script), "GOLD", str(gold), "SYS", str(test), "--tsv", *extra],
         capture_output=True,
-        text=True,
         cwd=script.parent,
         check=False,
     )
-    seconds = Clock(time.perf_counter() - start, _children_cpu() - start_cpu)
     rows = {line.split("\t")[0]: line.split("\t") for line in done.stdout.splitlines()}
     problem = ""
     if done.returncode != 0 or "FATAL" in done.stderr:
@@ -468,9 +475,7 @@ def startup(code: str) -> Clock:
     """A fresh interpreter's time to run ``code`` (best of three)."""
     runs = []
     for _ in range(3):
-        start, start_cpu = time.perf_counter(), _children_cpu()
-        subprocess.run([sys.executable, "-c", code], check=True)
-        runs.append(Clock(time.perf_counter() - start, _children_cpu() - start_cpu))
+        runs.append(run_timed([sys.executable, "-c", code], check=True)[1])
     return min(runs, key=lambda clock: clock.wall)
 
 
@@ -597,14 +602,12 @@ def run_job(tool: str, listing: Path) -> tuple[list[Any], Clock]:
     the time of its one fresh process, start-up included (CPU from
     RUSAGE_CHILDREN)."""
     out = listing.with_name(f"{tool}.json")
-    start, start_cpu = time.perf_counter(), _children_cpu()
     # AnCast prints its format errors: not this bench's output
-    subprocess.run(
+    _, clock = run_timed(
         [sys.executable, str(JOB), tool, str(listing), str(out)],
         stdout=subprocess.DEVNULL,
         check=True,
     )
-    clock = Clock(time.perf_counter() - start, _children_cpu() - start_cpu)
     return json.loads(out.read_text(encoding="utf-8")), clock
 
 
