@@ -3,6 +3,7 @@ document-level layers, umatch, and the agreement per layer."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -125,7 +126,7 @@ def _is_umr(path: Path) -> bool:
     return is_umr_path(path)
 
 
-def umr_named_amr(paths: list[str]) -> list[str]:
+def umr_named_amr(paths: Iterable[str]) -> list[str]:
     """The files among ``paths`` named ``.amr`` whose text holds UMR block
     headings: read as AMR by their name (:func:`_is_umr`), so their
     alignment and document-level blocks were broken graphs. Asked only

@@ -679,8 +679,8 @@ def exit_status(evaluation: Evaluation) -> int:
         f"{plural(left_out, 'pair')} left out (listed in the report); exit status 1",
         err=True,
     )
-    files = dict.fromkeys([evaluation.reference, *evaluation.pairings])
-    for path in umr_named_amr(list(files)):
+    files = dict.fromkeys([evaluation.reference, *evaluation.pairings])  # each once
+    for path in umr_named_amr(files):
         typer.echo(
             f"amrcheck score: {path} holds UMR blocks but is named .amr, so it "
             "was read as AMR; name it .umr to score it as UMR (docs/umr.md)",
