@@ -1317,7 +1317,8 @@ def iter_umr_file(path: str | Path) -> Iterator[UmrSentence]:
 
 
 def _file_pieces(name: str) -> Iterator[str]:
-    """The text of the file, a piece of whole lines at a time."""
+    """The text of the file, a piece of whole lines at a time (the last
+    piece ends with the file), without a byte order mark."""
     with open_input(name) as handle:
         pending = b""
         lines_before = 0
@@ -1327,21 +1328,20 @@ def _file_pieces(name: str) -> Iterator[str]:
                 data = handle.read(READ_BYTES)
             except OSError as exc:
                 raise InputError(exc.strerror or str(exc), name) from None
-            if not data:
-                break
             pending += data
-            cut = pending.rfind(b"\n") + 1
-            if not cut:
-                continue
-            text = decode_utf8(pending[:cut], name, lines_before)
-            lines_before += pending.count(b"\n", 0, cut)
-            pending = pending[cut:]
-            if first and text.startswith("\ufeff"):
-                text = text[1:]
-            first = False
-            yield text
-        if pending:
-            yield decode_utf8(pending, name, lines_before)
+            # at the end of the file, the rest: its last line need not end
+            cut = pending.rfind(b"\n") + 1 if data else len(pending)
+            if cut:
+                text = decode_utf8(pending[:cut], name, lines_before)
+                lines_before += pending.count(b"\n", 0, cut)
+                pending = pending[cut:]
+                if first and text.startswith("\ufeff"):
+                    text = text[1:]
+                first = False
+                if text:
+                    yield text
+            if not data:
+                return
 
 
 def read_umr(path: str | Path) -> UmrDocument:

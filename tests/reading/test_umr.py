@@ -157,6 +157,22 @@ def test_streamed_reading_gives_the_sentences_of_the_whole_text(
     ]
 
 
+@pytest.mark.parametrize("ending", ["\n", ""])
+def test_a_byte_order_mark_is_not_text_whether_or_not_the_file_ends_a_line(
+    tmp_path: Path, ending: str
+) -> None:
+    text = "# :: snt1\tThe boy ." + ending  # no line end at all: one last piece
+    path = tmp_path / "bom.umr"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    streamed = list(iter_umr_file(path))
+    whole = read_umr_string(text, str(path)).sentences
+    assert [s.text for s in streamed] == [s.text for s in whole]
+    assert [f.code for s in streamed for f in s.errors] == [
+        f.code for s in whole for f in s.errors
+    ]
+    assert streamed[0].text.startswith("# :: snt1")
+
+
 @pytest.mark.slow
 def test_a_large_file_is_read_in_bounded_memory(tmp_path: Path) -> None:
     """Reading's peak memory does not grow with the file: a file four times
