@@ -134,13 +134,18 @@ def _strip(score: Score) -> Score:
                  None, dict(score.info))
 
 
+#: the options the editor's ``timeBudget`` sets: the search's seconds, and
+#: the ILP's (with ``exact``), as ``--time-budget`` does on the command line
+BUDGET_OPTIONS = ("time_budget", "time_limit")
+
+
 def _taken(metric: str, options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` without a ``time_budget`` that ``metric`` does not take."""
+    """``options`` without the budget options that ``metric`` does not take."""
     fields = getattr(metric_factory(metric), "Options", None)
-    takes = fields is not None and "time_budget" in getattr(
-        fields, "__dataclass_fields__", {}
-    )
-    return {k: v for k, v in options.items() if k != "time_budget" or takes}
+    takes = getattr(fields, "__dataclass_fields__", {})
+    return {
+        k: v for k, v in options.items() if k not in BUDGET_OPTIONS or k in takes
+    }
 
 
 class Comparer:
@@ -163,7 +168,10 @@ class Comparer:
         # the editor's search budget goes to every metric that searches,
         # unless the metric's own options set one: a large graph is then
         # scored in bounded time, cut and said so, never hanging a worker
-        bounded = {} if time_budget is None else {"time_budget": time_budget}
+        bounded = (
+            {} if time_budget is None
+            else dict.fromkeys(BUDGET_OPTIONS, time_budget)
+        )
         self.metric: Metric = get_metric(
             metric, **_taken(metric, {**bounded, **options})
         )

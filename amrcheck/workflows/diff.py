@@ -255,14 +255,18 @@ def locate(ref: TripleRef) -> Located:
 def diff_aligner(time_budget: float | None = None) -> Smatch:
     """The alignment every diff uses: strict triples, proven optimal.
 
-    ``time_budget``: the search's seconds per pair where a front end sets
-    its own (the editor's); None keeps smatch's default.
+    ``time_budget``: seconds per pair where a front end sets its own (the
+    editor's), for the search and then for the ILP, as ``--time-budget``
+    with ``--exact`` (the ILP's own default, 30 s, kept a large graph's
+    alignment running for seconds past a budget of 0.01 s, and with it
+    every document queued behind it in the editor); None keeps smatch's
+    defaults.
     Made on first use: making it loads the compiled search (0.3 s), which
     importing this module should not cost.
     """
     if time_budget is None:
         return Smatch(exact=True)
-    return Smatch(exact=True, time_budget=time_budget)
+    return Smatch(exact=True, time_budget=time_budget, time_limit=time_budget)
 
 
 def load_exact_solver() -> None:

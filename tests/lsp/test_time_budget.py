@@ -25,6 +25,10 @@ def test_the_setting_is_read_and_checked() -> None:
 def test_the_budget_reaches_every_metric_that_searches() -> None:
     comparer = Comparer("smatch", {}, time_budget=0.25)
     assert comparer.metric.options.time_budget == 0.25  # type: ignore[attr-defined]
+    # with ``exact``, the ILP's limit too, as ``--time-budget`` on the CLI;
+    # and always for the diff's alignment, which is exact
+    assert comparer.metric.options.time_limit == 0.25  # type: ignore[attr-defined]
+    assert comparer.aligner.options.time_limit == 0.25  # type: ignore[attr-defined]
     # the metric's own option wins
     own = Comparer("smatch", {"time_budget": 2.0}, time_budget=0.25)
     assert own.metric.options.time_budget == 2.0  # type: ignore[attr-defined]
@@ -44,3 +48,7 @@ def test_a_large_graph_is_cut_and_said_so() -> None:
     counts = comparison.score.counts
     assert counts["cut"] == 1 and counts["optimal"] == 0
     assert counts["matched"] <= counts["upper_bound"]
+    # the diff's alignment (exact) is cut too: its ILP, not proven optimal
+    # within the budget, no longer runs on for its own 30 s (7 s here)
+    # while every other document waits behind it in the engine thread
+    assert comparison.alignment_cut
