@@ -13,7 +13,8 @@ Pairs: the hand-made probes of ``tests/data/umr/scoring`` (one edit each,
 against ``gold.umr``) and every English release file against a perturbed
 copy (seeded edits: a concept, an attribute value, an alignment range, a
 document-level triple dropped; every other file also has all its
-variables renamed). For each pair: does umatch give compare_umr.pl's
+variables renamed; with ``--every-sentence``, every sentence's root
+concept edited too). For each pair: does umatch give compare_umr.pl's
 counts (aligned token sets, node projections, triples in mapped nodes,
 umatch with and without document level) where the tool accepts the pair
 (exit 0, no FATAL or WARNING, same sentence count); AnCast's document-level
@@ -50,6 +51,7 @@ The first line printed says which build ran.
 
     PYTHONPATH=$PWD python bench/bench_umr_score.py [--limit N] [--seed 0]
         [--job-rounds 3 | --job-only] [--no-ancast | --no-compare-umr]
+        [--every-sentence]
         [--compiled /tmp/amrcheck-bench/umr-site [--rebuild]]
 """
 
@@ -93,6 +95,8 @@ JOB = Path(__file__).resolve().with_name("umr_job.py")
 BARE = "juːmæʧ without document level"
 _VARIABLE_RE = re.compile(r"(?<![\w-])s(\d+)[a-z]+\d*(?![\w-])")
 _CONCEPT_RE = re.compile(r"(\(\s*s\d+[a-z]+\d*\s*/\s*)([a-z][a-z-]*?)(-\d+)?(?=[\s)])")
+#: a sentence graph's root concept, right after its block heading
+_ROOT_CONCEPT_RE = re.compile(r"(# sentence level graph:\n\(\S+ / )(\S+?)(?=[\s)])")
 _ATTRIBUTE_RE = re.compile(r":aspect (state|performance|activity|habitual|process)\b")
 _ALIGNMENT_RE = re.compile(r"^(s\d+[a-z]+\d*): (\d+)-(\d+)$", re.M)
 _DOCREL_RE = re.compile(
@@ -134,6 +138,18 @@ def perturb(text: str, rng: random.Random, rename: bool) -> str:
 
         text = _VARIABLE_RE.sub(fresh, text)
     return text
+
+
+def edit_every_root(text: str) -> str:
+    """``text`` with an "x" added to every sentence graph's root concept.
+
+    ``--every-sentence``'s control: the job's perturbed copies leave most
+    sentences as they are (four edits a file of ≈ 54 sentences), as a
+    commit does; this one leaves none as it is, as a parse or a second
+    annotator does, so that no shortcut for unchanged sentences can carry
+    a figure alone.
+    """
+    return _ROOT_CONCEPT_RE.sub(lambda m: m.group(1) + m.group(2) + "x", text)
 
 
 def ufal_layout(path: Path) -> str:
@@ -311,6 +327,12 @@ def main() -> int:
     )
     parser.add_argument("--rebuild", action="store_true", help="with --compiled")
     parser.add_argument(
+        "--every-sentence",
+        action="store_true",
+        help="also edit every sentence's root concept in the perturbed copies "
+        "(a control: no sentence of a pair left unchanged)",
+    )
+    parser.add_argument(
         "--job-rounds",
         type=int,
         default=3,
@@ -344,10 +366,10 @@ def main() -> int:
         gold = work / f"gold-{path.name}"
         gold.write_text(ufal_layout(path), encoding="utf-8")
         copy = work / path.name
-        copy.write_text(
-            perturb(gold.read_text(encoding="utf-8"), rng, number % 2 == 1),
-            encoding="utf-8",
-        )
+        text = gold.read_text(encoding="utf-8")
+        if args.every_sentence:
+            text = edit_every_root(text)
+        copy.write_text(perturb(text, rng, number % 2 == 1), encoding="utf-8")
         pairs.append((path.name, gold, copy))
     english = [pair for pair in pairs if not pair[0].startswith("probe")]
     expected = (
@@ -422,7 +444,7 @@ def _run_compiled(args: argparse.Namespace) -> int:
     arguments = ["--limit", str(args.limit), "--seed", str(args.seed)]
     if args.compare_umr:
         arguments += ["--compare-umr", str(Path(args.compare_umr).resolve())]
-    for flag in ("no_ancast", "no_compare_umr", "job_only"):
+    for flag in ("no_ancast", "no_compare_umr", "job_only", "every_sentence"):
         if getattr(args, flag):
             arguments.append("--" + flag.replace("_", "-"))
     arguments += ["--job-rounds", str(args.job_rounds)]
