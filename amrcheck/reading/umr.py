@@ -55,7 +55,7 @@ from ..errors import InputError
 from ..findings import Finding, Related, Severity
 from ..graph import Graph
 from ..span import SourceText, Span
-from ._parse import Entry, parse_source
+from ._parse import Entry, fast_graph, parse_source
 from .files import decode_utf8, open_input
 
 
@@ -897,7 +897,24 @@ class _SentenceReader:
         for start, end in content:
             if text[start] not in "(:":
                 self.note(Note.INVALID_LINE, start, end, "sentence level graph")
-        entries, orphans = parse_source(self.source, region_start, content[-1][1])
+        block_end = content[-1][1]
+        if (
+            len(content) == 1
+            and content[0][0] == region_start
+            and text[region_start] == "("
+            and text.find("\n(", region_start, block_end) < 0
+        ):
+            # one run of graph lines, only its first opening with "(" (at
+            # the line start): what parse_source would read as one block
+            # and one entry, read without them when the fast path can
+            graph = fast_graph(self.source, region_start, block_end)
+            if graph is not None:
+                graph.offsets_factory = partial(
+                    _offsets, graph.source.text, graph.start, graph.end
+                )
+                self.sentence.graph = graph
+                return
+        entries, orphans = parse_source(self.source, region_start, block_end)
         if not orphans and len(entries) == 1:
             graph = entries[0].graph
             if graph is not None and not entries[0].errors:
@@ -908,7 +925,7 @@ class _SentenceReader:
                     )
                 self.sentence.graph = graph
                 return
-        self.graph_entries(entries, orphans, text[region_start : content[-1][1]])
+        self.graph_entries(entries, orphans, text[region_start:block_end])
 
     def graph_entries(
         self, entries: list[Entry], orphans: list[Finding], region: str
