@@ -75,6 +75,8 @@ HEADINGS: dict[BlockKind, str] = {
 _HEADING_OF = {
     re.sub(r"\s+", "", text.lower()): kind for kind, text in HEADINGS.items()
 }
+#: the headings as the format writes them: found without normalising them
+_HEADING_AS_WRITTEN = {text: kind for kind, text in HEADINGS.items()}
 _META_RE = re.compile(r"#\s*meta-info\b")
 _SNT_RE = re.compile(r"#\s*::\s*snt([0-9]+)(?=\s|$)")
 #: an interlinear row: ``Words:``, ``Word Gloss (en):``, ``Translation(English):``
@@ -552,6 +554,7 @@ def _cut(  # noqa: C901 -- one loop, state in locals
     is_header = _HEADER_LINE_RE.match
     run_end = _RUN_END_RE.search
     heading_of = _HEADING_OF
+    heading_as_written = _HEADING_AS_WRITTEN
     # enum members are slow attributes
     tokens_kind, graph_kind, document = (
         BlockKind.TOKENS,
@@ -566,32 +569,47 @@ def _cut(  # noqa: C901 -- one loop, state in locals
             line_start = position
             newline = text.find("\n", position)
             position = newline + 1 if newline >= 0 else size
-            raw = text[line_start:position]
-            stripped = raw.strip()
-            if not stripped:
-                lines += 1
-                offset += len(raw)
+            lead = text[line_start]  # one character: no new string
+            if lead == "\n":
+                lines += 1  # an empty line
+                offset += 1
                 blanks += 1
                 continue
-            comment = stripped[0] == "#"
+            if lead.isspace():
+                # the line is cut to see whether it has anything else
+                raw = text[line_start:position]
+                stripped = raw.strip()
+                if not stripped:
+                    lines += 1
+                    offset += len(raw)
+                    blanks += 1
+                    continue
+                lead = stripped[0]
+                first_column = raw.find(lead)
+            else:
+                first_column = 0
+            comment = lead == "#"
             if not (comment or blanks):
                 # most lines: content right after content (or a heading), in
-                # the sentence and the block of the line before
+                # the sentence and the block of the line before; no string
+                # is cut of them
                 lines += 1
                 start = offset
-                offset += len(raw)
-                end = offset - 1 if raw[-1] == "\n" else offset
-                if "\r" in raw:
-                    end = start + len(raw.rstrip("\r\n"))
+                offset += position - line_start
+                # the line's end, before its "\n" and the "\r"s before that
+                last = position - 1 if newline >= 0 else position
+                while last > line_start and text[last - 1] == "\r":
+                    last -= 1
+                end = start + last - line_start
                 has_body = True
                 if section is document:
                     document_content = True
                 in_comments = False
-                first = start + raw.find(stripped[0])
+                first = start + first_column
                 if (
                     (kind_now is graph_kind or kind_now is document)
-                    and stripped[0] in "(:"
-                    and raw[-1] == "\n"
+                    and lead in "(:"
+                    and newline >= 0
                 ):
                     # the lines that follow this one and open with "(" or ":"
                     # too (after spaces or tabs): the block readers check no
@@ -609,8 +627,11 @@ def _cut(  # noqa: C901 -- one loop, state in locals
                         position = run.end()
                 content.append((first, end))
                 continue
+            raw = text[line_start:position]
+            stripped = raw.strip()
             kind = (
-                heading_of.get("".join(stripped.lower().split()))
+                heading_as_written.get(stripped)
+                or heading_of.get("".join(stripped.lower().split()))
                 if comment and stripped[-1] == ":"
                 else None
             )
