@@ -1127,15 +1127,10 @@ class _DocumentParser:
         self.reader = reader
         self.block = reader.sentence.document
         text = reader.text
-        self.tokens: list[tuple[int, int, int]] = []  # kind group, start, end
-        position = start
-        while position < end:
-            match = _DOC_TOKEN_RE.match(text, position, end)
-            if match is None:
-                break  # only white space is left
-            group = match.lastindex or 0
-            self.tokens.append((group, *match.span(group)))
-            position = match.end()
+        #: kind group, start, end
+        self.tokens: list[tuple[int, int, int]] = (
+            _doc_tokens(text, start, end) or _doc_tokens_plain(text, start, end)
+        )
         self.i = 0
         self.text = text
         self.end = end
@@ -1275,6 +1270,66 @@ class _DocumentParser:
 
 
 _LP, _RP, _SL, _ROLE, _STR, _SYM = 1, 2, 3, 4, 5, 6
+
+
+def _doc_tokens_plain(text: str, start: int, end: int) -> list[tuple[int, int, int]]:
+    """The tokens of ``text[start:end]`` as :data:`_DOC_TOKEN_RE` finds them
+    (kind group, start, end), up to where it finds none."""
+    tokens: list[tuple[int, int, int]] = []
+    position = start
+    while position < end:
+        match = _DOC_TOKEN_RE.match(text, position, end)
+        if match is None:
+            break  # only white space is left
+        group = match.lastindex or 0
+        tokens.append((group, *match.span(group)))
+        position = match.end()
+    return tokens
+
+
+def _doc_tokens(  # noqa: C901 -- one pass over the chunks
+    text: str, start: int, end: int
+) -> list[tuple[int, int, int]]:
+    """What :func:`_doc_tokens_plain` finds, when the block has no string and
+    each whitespace-separated chunk is ``(``s, one role, symbol or ``/``,
+    then ``)``s (a document-level block is written so); an empty list for
+    anything else (a block has at least one token), without a match object
+    a token. A chunk is found from the end of the one before."""
+    block = text[start:end]
+    if '"' in block:
+        return []  # a string may hold white space: the pattern cuts it
+    tokens: list[tuple[int, int, int]] = []
+    find = block.find
+    position = 0
+    for chunk in block.split():
+        position = find(chunk, position)
+        at = start + position
+        position += len(chunk)
+        size = len(chunk)
+        head = 0
+        while head < size and chunk[head] == "(":
+            tokens.append((_LP, at + head, at + head + 1))
+            head += 1
+        tail = size
+        while tail > head and chunk[tail - 1] == ")":
+            tail -= 1
+        if tail > head:
+            core = chunk[head:tail] if head or tail < size else chunk
+            if core == "/":
+                kind = _SL
+            elif "(" in core or ")" in core or "/" in core:
+                return []
+            elif core[0] == ":":
+                kind = _ROLE
+            elif ":" in core:
+                return []
+            else:
+                kind = _SYM
+            tokens.append((kind, at + head, at + tail))
+        while tail < size:
+            tokens.append((_RP, at + tail, at + tail + 1))
+            tail += 1
+    return tokens
 
 
 def _at_end(finding: Finding, end: int) -> Finding:
