@@ -778,6 +778,46 @@ def _split_items(text: str, offset: int) -> list[Word]:
     return items
 
 
+def _plain_number(stripped: str) -> int | None:
+    """N of a header line that is ``# :: sntN`` and nothing else (most
+    are), as :data:`_SNT_RE` reads it (then the line has no tokens); None
+    for any other line, left to the pattern."""
+    if not stripped.startswith("# :: snt"):
+        return None
+    digits = stripped[8:]
+    return int(digits) if digits.isdigit() and digits.isascii() else None
+
+
+def _plain_alignment(line: str, start: int, end: int) -> AlignmentLine | None:
+    """``line`` (at ``start:end``) read as :data:`_ALIGNMENT_RE` and the
+    range pattern read it, when it is plainly written: ASCII, a variable of
+    letters and digits, a colon, one range of two numbers (``s1p: 3-3``,
+    most lines of a release); None for anything else, read by the patterns.
+    """
+    colon = line.find(":")
+    variable = line[:colon]
+    if colon <= 0 or not line.isascii() or not variable.isalnum():
+        return None
+    # the colon's first is the one the pattern stops at (no ":" before it),
+    # when a blank, a digit, "-" or the end follows it
+    rest = line[colon + 1 :]
+    if rest and not (rest[0] == " " or rest[0] == "-" or rest[0].isdigit()):
+        return None
+    body = rest.strip()  # the pattern's \s and str.strip agree
+    dash = body.find("-", 1)
+    low, high = body[:dash], body[dash + 1 :]
+    if dash < 0 or not low.isdigit() or not high.isdigit():
+        return None  # no range, several, negative numbers, an error
+    body_start = end - len(rest.lstrip())
+    return AlignmentLine(
+        variable,
+        start,
+        end,
+        [(int(low), int(high))],
+        [(body_start, body_start + len(body))],
+    )
+
+
 class _SentenceReader:
     def __init__(self, source: SourceText, index: int) -> None:
         self.source = source
@@ -839,6 +879,12 @@ class _SentenceReader:
         if stripped[1:2] == "#":
             return  # a rule of '#': no number, no metadata
         sentence = self.sentence
+        number = _plain_number(stripped)
+        if number is not None:
+            sentence.number_places.append((number, start, end))
+            if sentence.number is None:
+                sentence.number = number
+            return
         line = self.text[start:end]
         match = _SNT_RE.match(stripped)
         if match:
@@ -853,23 +899,28 @@ class _SentenceReader:
                 )
             return
         if _META_RE.match(stripped):
-            body = line.split("meta-info", 1)[1]
-            base = start + line.index("meta-info") + len("meta-info")
-            fields = _plain_meta_fields(body)
-            if fields is not None:
-                for key, value_start, value_end in fields:
-                    sentence.metadata[key] = body[value_start:value_end]
-                    sentence.metadata_places[key] = (
-                        base + value_start,
-                        base + value_end,
-                    )
-                return
-            for m in _META_FIELD_RE.finditer(body):
-                sentence.metadata[m.group(1)] = m.group(2)
-                sentence.metadata_places[m.group(1)] = (
-                    base + m.start(2),
-                    base + m.end(2),
+            self.meta_line(line, start)
+
+    def meta_line(self, line: str, start: int) -> None:
+        """The fields of a ``# meta-info`` line at ``start``."""
+        sentence = self.sentence
+        body = line.split("meta-info", 1)[1]
+        base = start + line.index("meta-info") + len("meta-info")
+        fields = _plain_meta_fields(body)
+        if fields is not None:
+            for key, value_start, value_end in fields:
+                sentence.metadata[key] = body[value_start:value_end]
+                sentence.metadata_places[key] = (
+                    base + value_start,
+                    base + value_end,
                 )
+            return
+        for m in _META_FIELD_RE.finditer(body):
+            sentence.metadata[m.group(1)] = m.group(2)
+            sentence.metadata_places[m.group(1)] = (
+                base + m.start(2),
+                base + m.end(2),
+            )
 
     def token_lines(self, content: list[tuple[int, int]]) -> None:
         rows = self.sentence.rows
@@ -976,8 +1027,13 @@ class _SentenceReader:
 
     def alignment_block(self, content: list[tuple[int, int]]) -> None:
         text = self.text
+        alignments = self.sentence.alignments
         for start, end in content:
             line = text[start:end]
+            plain = _plain_alignment(line, start, end)
+            if plain is not None:
+                alignments.append(plain)
+                continue
             match = _ALIGNMENT_RE.match(line)
             if match is None or match.group(1).startswith((":", "(")):
                 self.note(Note.INVALID_LINE, start, end, "alignment")
