@@ -844,7 +844,10 @@ class _SentenceReader:
         for stripped, first, end in layout.headers:
             self.header_line(stripped, first, end)
         sentence.start = 0
-        sentence.end = len(text.rstrip())
+        end = len(text)
+        while end and text[end - 1].isspace():  # as len(text.rstrip()), no copy
+            end -= 1
+        sentence.end = end
         ending = text[sentence.end :].replace("\r", "")
         if ending.count("\n") < 3:
             self.note(Note.MISSING_SENTENCE_END, sentence.end, sentence.end)
@@ -1471,6 +1474,9 @@ def _file_pieces(name: str) -> Iterator[str]:
     with open_input(name) as handle:
         pending = b""
         lines_before = 0
+        #: the bytes decoded last, whose lines are counted only when another
+        #: piece follows (a file of one piece is not counted at all)
+        uncounted = b""
         first = True
         while True:
             try:
@@ -1481,8 +1487,9 @@ def _file_pieces(name: str) -> Iterator[str]:
             # at the end of the file, the rest: its last line need not end
             cut = pending.rfind(b"\n") + 1 if data else len(pending)
             if cut:
-                text = decode_utf8(pending[:cut], name, lines_before)
-                lines_before += pending.count(b"\n", 0, cut)
+                lines_before += uncounted.count(b"\n")
+                uncounted = pending[:cut]
+                text = decode_utf8(uncounted, name, lines_before)
                 pending = pending[cut:]
                 if first and text.startswith("\ufeff"):
                     text = text[1:]
