@@ -784,6 +784,8 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
     not_symbol = _NOT_SYMBOL_START
     relation, instance = TripleKind.RELATION, TripleKind.INSTANCE
     attribute = TripleKind.ATTRIBUTE
+    # a name of a module that is not compiled: a dict look-up at each use
+    instance_role = INSTANCE
     nodes = strings = 0  # for the check of the cut
     count = len(tokens)
     i = 0
@@ -799,7 +801,7 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
         if not token:
             pass  # closing parentheses alone
         elif token[0] == ":":
-            if role or not stack or token == INSTANCE:
+            if role or not stack or token == instance_role:
                 return None
             role = token
             after = _AFTER_ROLE
@@ -836,7 +838,7 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
             elif stack:
                 return None
             after = _AFTER_TARGET
-            triples.append((variable, INSTANCE, concept))
+            triples.append((variable, instance_role, concept))
             kinds.append(instance)
             stack.append(variable)
             parent = variable
