@@ -279,27 +279,14 @@ class _EntryParser:
                 return False  # a header without a graph: the full parser says so
             header.append((pos, newline))
             pos = newline + 1
-        if not text.startswith("(", pos):
+        if opening > 1 or not text.startswith("(", pos):
+            return False  # more than the graph's first line may open a graph
+        graph = fast_graph(self.source, pos, end)
+        if graph is None:
             return False
-        graph_end = end
-        while text[graph_end - 1] in " \t\r\n\f\v":
-            graph_end -= 1
-        body = text[pos:graph_end]
-        if opening > 1 or "#" in body:  # may open the next graph; a comment
-            return False
-        parsed = None
-        if "~" not in body and "\\" not in body:  # no alignments, no escapes
-            parsed = _fast_triples(body.split(), body)
-        if parsed is None:
-            parsed = _fast_triples(_FAST_TOKEN_RE.findall(body), None)
-        if parsed is None:
-            return False
-        triples, kinds, alignments = parsed
         entry = self.new_entry(header, pos)
-        entry.end = graph_end
-        entry.graph = _build_graph(
-            self.source, triples, None, alignments, pos, graph_end, kinds
-        )
+        entry.end = graph.end
+        entry.graph = graph
         return True
 
     # -- entries ------------------------------------------------------------
@@ -797,6 +784,8 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
     not_symbol = _NOT_SYMBOL_START
     relation, instance = TripleKind.RELATION, TripleKind.INSTANCE
     attribute = TripleKind.ATTRIBUTE
+    # a name of a module that is not compiled: a dict look-up at each use
+    instance_role = INSTANCE
     nodes = strings = 0  # for the check of the cut
     count = len(tokens)
     i = 0
@@ -812,7 +801,7 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
         if not token:
             pass  # closing parentheses alone
         elif token[0] == ":":
-            if role or not stack or token == INSTANCE:
+            if role or not stack or token == instance_role:
                 return None
             role = token
             after = _AFTER_ROLE
@@ -849,7 +838,7 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
             elif stack:
                 return None
             after = _AFTER_TARGET
-            triples.append((variable, INSTANCE, concept))
+            triples.append((variable, instance_role, concept))
             kinds.append(instance)
             stack.append(variable)
             parent = variable
@@ -896,6 +885,34 @@ def _fast_triples(  # noqa: C901 -- one flat loop: the reader's hot path
                     kinds[index] = relation
             return triples, kinds, alignments
     return None  # the top node was never closed
+
+
+def fast_graph(source: SourceText, start: int, end: int) -> Graph | None:
+    """The graph at ``start:end`` of ``source`` (it opens with ``(``; white
+    space may follow it) when the fast path reads it: one clean graph, no
+    comment; None, having made nothing, for anything else.
+
+    :meth:`_EntryParser.fast_block` reads a block's graph with it; the UMR
+    reader calls it for a sentence level block that is one run of graph
+    lines (no second line opens with ``(``), where the entry that
+    :func:`parse_source` would make around the graph is not wanted.
+    """
+    text = source.text
+    graph_end = end
+    while text[graph_end - 1] in " \t\r\n\f\v":
+        graph_end -= 1
+    body = text[start:graph_end]
+    if "#" in body:  # a comment
+        return None
+    parsed = None
+    if "~" not in body and "\\" not in body:  # no alignments, no escapes
+        parsed = _fast_triples(body.split(), body)
+    if parsed is None:
+        parsed = _fast_triples(_FAST_TOKEN_RE.findall(body), None)
+    if parsed is None:
+        return None
+    triples, kinds, alignments = parsed
+    return _build_graph(source, triples, None, alignments, start, graph_end, kinds)
 
 
 def parse_source(

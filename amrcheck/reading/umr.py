@@ -55,7 +55,7 @@ from ..errors import InputError
 from ..findings import Finding, Related, Severity
 from ..graph import Graph
 from ..span import SourceText, Span
-from ._parse import Entry, parse_source
+from ._parse import Entry, fast_graph, parse_source
 from .files import decode_utf8, open_input
 
 
@@ -75,6 +75,8 @@ HEADINGS: dict[BlockKind, str] = {
 _HEADING_OF = {
     re.sub(r"\s+", "", text.lower()): kind for kind, text in HEADINGS.items()
 }
+#: the headings as the format writes them: found without normalising them
+_HEADING_AS_WRITTEN = {text: kind for kind, text in HEADINGS.items()}
 _META_RE = re.compile(r"#\s*meta-info\b")
 _SNT_RE = re.compile(r"#\s*::\s*snt([0-9]+)(?=\s|$)")
 #: an interlinear row: ``Words:``, ``Word Gloss (en):``, ``Translation(English):``
@@ -552,6 +554,7 @@ def _cut(  # noqa: C901 -- one loop, state in locals
     is_header = _HEADER_LINE_RE.match
     run_end = _RUN_END_RE.search
     heading_of = _HEADING_OF
+    heading_as_written = _HEADING_AS_WRITTEN
     # enum members are slow attributes
     tokens_kind, graph_kind, document = (
         BlockKind.TOKENS,
@@ -566,32 +569,47 @@ def _cut(  # noqa: C901 -- one loop, state in locals
             line_start = position
             newline = text.find("\n", position)
             position = newline + 1 if newline >= 0 else size
-            raw = text[line_start:position]
-            stripped = raw.strip()
-            if not stripped:
-                lines += 1
-                offset += len(raw)
+            lead = text[line_start]  # one character: no new string
+            if lead == "\n":
+                lines += 1  # an empty line
+                offset += 1
                 blanks += 1
                 continue
-            comment = stripped[0] == "#"
+            if lead.isspace():
+                # the line is cut to see whether it has anything else
+                raw = text[line_start:position]
+                stripped = raw.strip()
+                if not stripped:
+                    lines += 1
+                    offset += len(raw)
+                    blanks += 1
+                    continue
+                lead = stripped[0]
+                first_column = raw.find(lead)
+            else:
+                first_column = 0
+            comment = lead == "#"
             if not (comment or blanks):
                 # most lines: content right after content (or a heading), in
-                # the sentence and the block of the line before
+                # the sentence and the block of the line before; no string
+                # is cut of them
                 lines += 1
                 start = offset
-                offset += len(raw)
-                end = offset - 1 if raw[-1] == "\n" else offset
-                if "\r" in raw:
-                    end = start + len(raw.rstrip("\r\n"))
+                offset += position - line_start
+                # the line's end, before its "\n" and the "\r"s before that
+                last = position - 1 if newline >= 0 else position
+                while last > line_start and text[last - 1] == "\r":
+                    last -= 1
+                end = start + last - line_start
                 has_body = True
                 if section is document:
                     document_content = True
                 in_comments = False
-                first = start + raw.find(stripped[0])
+                first = start + first_column
                 if (
                     (kind_now is graph_kind or kind_now is document)
-                    and stripped[0] in "(:"
-                    and raw[-1] == "\n"
+                    and lead in "(:"
+                    and newline >= 0
                 ):
                     # the lines that follow this one and open with "(" or ":"
                     # too (after spaces or tabs): the block readers check no
@@ -609,8 +627,11 @@ def _cut(  # noqa: C901 -- one loop, state in locals
                         position = run.end()
                 content.append((first, end))
                 continue
+            raw = text[line_start:position]
+            stripped = raw.strip()
             kind = (
-                heading_of.get("".join(stripped.lower().split()))
+                heading_as_written.get(stripped)
+                or heading_of.get("".join(stripped.lower().split()))
                 if comment and stripped[-1] == ":"
                 else None
             )
@@ -757,6 +778,46 @@ def _split_items(text: str, offset: int) -> list[Word]:
     return items
 
 
+def _plain_number(stripped: str) -> int | None:
+    """N of a header line that is ``# :: sntN`` and nothing else (most
+    are), as :data:`_SNT_RE` reads it (then the line has no tokens); None
+    for any other line, left to the pattern."""
+    if not stripped.startswith("# :: snt"):
+        return None
+    digits = stripped[8:]
+    return int(digits) if digits.isdigit() and digits.isascii() else None
+
+
+def _plain_alignment(line: str, start: int, end: int) -> AlignmentLine | None:
+    """``line`` (at ``start:end``) read as :data:`_ALIGNMENT_RE` and the
+    range pattern read it, when it is plainly written: ASCII, a variable of
+    letters and digits, a colon, one range of two numbers (``s1p: 3-3``,
+    most lines of a release); None for anything else, read by the patterns.
+    """
+    colon = line.find(":")
+    variable = line[:colon]
+    if colon <= 0 or not line.isascii() or not variable.isalnum():
+        return None
+    # the colon's first is the one the pattern stops at (no ":" before it),
+    # when a blank, a digit, "-" or the end follows it
+    rest = line[colon + 1 :]
+    if rest and not (rest[0] == " " or rest[0] == "-" or rest[0].isdigit()):
+        return None
+    body = rest.strip()  # the pattern's \s and str.strip agree
+    dash = body.find("-", 1)
+    low, high = body[:dash], body[dash + 1 :]
+    if dash < 0 or not low.isdigit() or not high.isdigit():
+        return None  # no range, several, negative numbers, an error
+    body_start = end - len(rest.lstrip())
+    return AlignmentLine(
+        variable,
+        start,
+        end,
+        [(int(low), int(high))],
+        [(body_start, body_start + len(body))],
+    )
+
+
 class _SentenceReader:
     def __init__(self, source: SourceText, index: int) -> None:
         self.source = source
@@ -783,7 +844,10 @@ class _SentenceReader:
         for stripped, first, end in layout.headers:
             self.header_line(stripped, first, end)
         sentence.start = 0
-        sentence.end = len(text.rstrip())
+        end = len(text)
+        while end and text[end - 1].isspace():  # as len(text.rstrip()), no copy
+            end -= 1
+        sentence.end = end
         ending = text[sentence.end :].replace("\r", "")
         if ending.count("\n") < 3:
             self.note(Note.MISSING_SENTENCE_END, sentence.end, sentence.end)
@@ -818,6 +882,12 @@ class _SentenceReader:
         if stripped[1:2] == "#":
             return  # a rule of '#': no number, no metadata
         sentence = self.sentence
+        number = _plain_number(stripped)
+        if number is not None:
+            sentence.number_places.append((number, start, end))
+            if sentence.number is None:
+                sentence.number = number
+            return
         line = self.text[start:end]
         match = _SNT_RE.match(stripped)
         if match:
@@ -832,23 +902,28 @@ class _SentenceReader:
                 )
             return
         if _META_RE.match(stripped):
-            body = line.split("meta-info", 1)[1]
-            base = start + line.index("meta-info") + len("meta-info")
-            fields = _plain_meta_fields(body)
-            if fields is not None:
-                for key, value_start, value_end in fields:
-                    sentence.metadata[key] = body[value_start:value_end]
-                    sentence.metadata_places[key] = (
-                        base + value_start,
-                        base + value_end,
-                    )
-                return
-            for m in _META_FIELD_RE.finditer(body):
-                sentence.metadata[m.group(1)] = m.group(2)
-                sentence.metadata_places[m.group(1)] = (
-                    base + m.start(2),
-                    base + m.end(2),
+            self.meta_line(line, start)
+
+    def meta_line(self, line: str, start: int) -> None:
+        """The fields of a ``# meta-info`` line at ``start``."""
+        sentence = self.sentence
+        body = line.split("meta-info", 1)[1]
+        base = start + line.index("meta-info") + len("meta-info")
+        fields = _plain_meta_fields(body)
+        if fields is not None:
+            for key, value_start, value_end in fields:
+                sentence.metadata[key] = body[value_start:value_end]
+                sentence.metadata_places[key] = (
+                    base + value_start,
+                    base + value_end,
                 )
+            return
+        for m in _META_FIELD_RE.finditer(body):
+            sentence.metadata[m.group(1)] = m.group(2)
+            sentence.metadata_places[m.group(1)] = (
+                base + m.start(2),
+                base + m.end(2),
+            )
 
     def token_lines(self, content: list[tuple[int, int]]) -> None:
         rows = self.sentence.rows
@@ -897,7 +972,24 @@ class _SentenceReader:
         for start, end in content:
             if text[start] not in "(:":
                 self.note(Note.INVALID_LINE, start, end, "sentence level graph")
-        entries, orphans = parse_source(self.source, region_start, content[-1][1])
+        block_end = content[-1][1]
+        if (
+            len(content) == 1
+            and content[0][0] == region_start
+            and text[region_start] == "("
+            and text.find("\n(", region_start, block_end) < 0
+        ):
+            # one run of graph lines, only its first opening with "(" (at
+            # the line start): what parse_source would read as one block
+            # and one entry, read without them when the fast path can
+            graph = fast_graph(self.source, region_start, block_end)
+            if graph is not None:
+                graph.offsets_factory = partial(
+                    _offsets, graph.source.text, graph.start, graph.end
+                )
+                self.sentence.graph = graph
+                return
+        entries, orphans = parse_source(self.source, region_start, block_end)
         if not orphans and len(entries) == 1:
             graph = entries[0].graph
             if graph is not None and not entries[0].errors:
@@ -908,7 +1000,7 @@ class _SentenceReader:
                     )
                 self.sentence.graph = graph
                 return
-        self.graph_entries(entries, orphans, text[region_start : content[-1][1]])
+        self.graph_entries(entries, orphans, text[region_start:block_end])
 
     def graph_entries(
         self, entries: list[Entry], orphans: list[Finding], region: str
@@ -938,8 +1030,13 @@ class _SentenceReader:
 
     def alignment_block(self, content: list[tuple[int, int]]) -> None:
         text = self.text
+        alignments = self.sentence.alignments
         for start, end in content:
             line = text[start:end]
+            plain = _plain_alignment(line, start, end)
+            if plain is not None:
+                alignments.append(plain)
+                continue
             match = _ALIGNMENT_RE.match(line)
             if match is None or match.group(1).startswith((":", "(")):
                 self.note(Note.INVALID_LINE, start, end, "alignment")
@@ -1089,15 +1186,10 @@ class _DocumentParser:
         self.reader = reader
         self.block = reader.sentence.document
         text = reader.text
-        self.tokens: list[tuple[int, int, int]] = []  # kind group, start, end
-        position = start
-        while position < end:
-            match = _DOC_TOKEN_RE.match(text, position, end)
-            if match is None:
-                break  # only white space is left
-            group = match.lastindex or 0
-            self.tokens.append((group, *match.span(group)))
-            position = match.end()
+        #: kind group, start, end
+        self.tokens: list[tuple[int, int, int]] = (
+            _doc_tokens(text, start, end) or _doc_tokens_plain(text, start, end)
+        )
         self.i = 0
         self.text = text
         self.end = end
@@ -1239,6 +1331,66 @@ class _DocumentParser:
 _LP, _RP, _SL, _ROLE, _STR, _SYM = 1, 2, 3, 4, 5, 6
 
 
+def _doc_tokens_plain(text: str, start: int, end: int) -> list[tuple[int, int, int]]:
+    """The tokens of ``text[start:end]`` as :data:`_DOC_TOKEN_RE` finds them
+    (kind group, start, end), up to where it finds none."""
+    tokens: list[tuple[int, int, int]] = []
+    position = start
+    while position < end:
+        match = _DOC_TOKEN_RE.match(text, position, end)
+        if match is None:
+            break  # only white space is left
+        group = match.lastindex or 0
+        tokens.append((group, *match.span(group)))
+        position = match.end()
+    return tokens
+
+
+def _doc_tokens(  # noqa: C901 -- one pass over the chunks
+    text: str, start: int, end: int
+) -> list[tuple[int, int, int]]:
+    """What :func:`_doc_tokens_plain` finds, when the block has no string and
+    each whitespace-separated chunk is ``(``s, one role, symbol or ``/``,
+    then ``)``s (a document-level block is written so); an empty list for
+    anything else (a block has at least one token), without a match object
+    a token. A chunk is found from the end of the one before."""
+    block = text[start:end]
+    if '"' in block:
+        return []  # a string may hold white space: the pattern cuts it
+    tokens: list[tuple[int, int, int]] = []
+    find = block.find
+    position = 0
+    for chunk in block.split():
+        position = find(chunk, position)
+        at = start + position
+        position += len(chunk)
+        size = len(chunk)
+        head = 0
+        while head < size and chunk[head] == "(":
+            tokens.append((_LP, at + head, at + head + 1))
+            head += 1
+        tail = size
+        while tail > head and chunk[tail - 1] == ")":
+            tail -= 1
+        if tail > head:
+            core = chunk[head:tail] if head or tail < size else chunk
+            if core == "/":
+                kind = _SL
+            elif "(" in core or ")" in core or "/" in core:
+                return []
+            elif core[0] == ":":
+                kind = _ROLE
+            elif ":" in core:
+                return []
+            else:
+                kind = _SYM
+            tokens.append((kind, at + head, at + tail))
+        while tail < size:
+            tokens.append((_RP, at + tail, at + tail + 1))
+            tail += 1
+    return tokens
+
+
 def _at_end(finding: Finding, end: int) -> Finding:
     """A finding placed at the end of its block, the '(' it names related."""
     related = (Related(finding.span, "this '(' is not closed"),)
@@ -1322,6 +1474,9 @@ def _file_pieces(name: str) -> Iterator[str]:
     with open_input(name) as handle:
         pending = b""
         lines_before = 0
+        #: the bytes decoded last, whose lines are counted only when another
+        #: piece follows (a file of one piece is not counted at all)
+        uncounted = b""
         first = True
         while True:
             try:
@@ -1332,8 +1487,9 @@ def _file_pieces(name: str) -> Iterator[str]:
             # at the end of the file, the rest: its last line need not end
             cut = pending.rfind(b"\n") + 1 if data else len(pending)
             if cut:
-                text = decode_utf8(pending[:cut], name, lines_before)
-                lines_before += pending.count(b"\n", 0, cut)
+                lines_before += uncounted.count(b"\n")
+                uncounted = pending[:cut]
+                text = decode_utf8(uncounted, name, lines_before)
                 pending = pending[cut:]
                 if first and text.startswith("\ufeff"):
                     text = text[1:]

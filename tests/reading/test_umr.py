@@ -204,6 +204,24 @@ def test_latin_1_bytes_are_one_located_error(tmp_path: Path) -> None:
     assert str(caught.value) == f"{path}: 5:19: not valid UTF-8 (byte 0xe2)"
 
 
+def test_a_bad_byte_in_a_later_piece_is_placed_on_its_file_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lines of the pieces before count (a reader that counts a piece's
+    lines only when another follows must still count them all)."""
+    monkeypatch.setattr(umr_module, "READ_BYTES", 97)
+    data = VALID.read_bytes() * 3
+    bad = data.rindex(b"Paris") + 1  # its "a", in the last copy
+    path = tmp_path / "late.umr"
+    path.write_bytes(data[:bad] + b"\xe2" + data[bad + 1 :])
+    line = data.count(b"\n", 0, bad) + 1
+    column = bad - (data.rfind(b"\n", 0, bad) + 1) + 1
+    assert line > 100  # many pieces before it
+    with pytest.raises(InputError) as caught:
+        list(iter_umr_file(path))
+    assert str(caught.value) == f"{path}: {line}:{column}: not valid UTF-8 (byte 0xe2)"
+
+
 def test_umr_content_in_txt_is_recognised() -> None:
     assert is_umr_path(LAYOUTS / "umr_content.txt")
     assert not is_umr_path(SHARED_DATA / "umr" / "ancast_samples" / "amr_gold.txt")
