@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 
 from ..collector import collector_paused
 from ..graph import TripleKind
-from ..reading.umr import Row, UmrDocument, UmrSentence
+from ..reading.umr import AlignmentLine, Row, UmrDocument, UmrSentence
 
 UNMAPPED = "UNMAPPED"
 #: a relation of a node as compared: (name, value to look for)
@@ -157,6 +157,7 @@ class _Sentence:
         variables: list[str],
         index: dict[str, int],
         concepts: list[str],
+        twin: _Sentence | None = None,
     ) -> None:
         #: the row of the sentence's tokens, cut into :attr:`words` when
         #: first asked (most sentence pairs have the same row text)
@@ -169,41 +170,54 @@ class _Sentence:
         self.index = index
         self.concepts = concepts
         size = len(variables)
-        #: the concepts as linking compares them (a ``name`` node's counts
-        #: its ``:opN`` strings: ``name[New York]``): :attr:`concepts` until
-        #: a ``name`` node is found
-        self.econcepts = concepts
-        #: the tokens as aligned in the node's own file (1-based, None:
-        #: unaligned); their words' length only a tie between links asks for
-        self.aligned: list[tuple[int, ...] | None] = [None] * size
-        #: the tokens as compared: :attr:`aligned`, or the candidate's
-        #: carried over to the reference's numbers
-        self.tokens = self.aligned
         #: partners (nodes of the other sentence), ordered; the empty ones
         #: are :data:`_NO_LINKS` (never changed)
         self.links: list[list[int]] = [_NO_LINKS] * size
         #: whether the node had several links before they were made one to one
         self.ambiguous = [False] * size
-        #: kept relations whose value is no node of the sentence (constants),
-        #: counted: the same whatever is linked (:data:`_NO_COUNTS`: none)
-        self.fixed_counts: list[dict[_Key, int]] = [_NO_COUNTS] * size
-        #: how many the concept (if counted) and :attr:`fixed_counts` are
-        self.fixed_sizes = [1 if counts_concept else 0] * size
-        #: every kept relation, values as written, counted: the same list
-        #: (and dicts) as :attr:`fixed_counts` until a value is a node
-        self.unmapped_counts = self.fixed_counts
-        #: kept relations whose value is a node of the sentence: (name, node)
-        self.node_relations: list[list[tuple[str, int]]] = [_NO_NODE_RELATIONS] * size
         #: the length of each node's aligned words (-1: not measured yet),
         #: made when a tie between links first asks
         self.text_lengths: list[int] | None = None
         #: relation names (unfiltered) and ``concept``, counted, per node:
         #: made when first asked for (only ambiguous links ask)
         self.name_counts: list[dict[str, int]] | None = None
-        #: the graph's triples and their kinds (read again for the names)
-        self.triples: list[tuple[str, str, str]] = _NO_TRIPLES
-        self.kinds: list[TripleKind] = _NO_KINDS
         self.docrels: set[tuple[str, str, str]] = _NO_DOCRELS
+        if twin is None:
+            #: the concepts as linking compares them (a ``name`` node's counts
+            #: its ``:opN`` strings: ``name[New York]``): :attr:`concepts` until
+            #: a ``name`` node is found
+            self.econcepts = concepts
+            #: the tokens as aligned in the node's own file (1-based, None:
+            #: unaligned); their words' length only a tie between links asks for
+            self.aligned: list[tuple[int, ...] | None] = [None] * size
+            #: the tokens as compared: :attr:`aligned`, or the candidate's
+            #: carried over to the reference's numbers
+            self.tokens = self.aligned
+            #: kept relations whose value is no node of the sentence (constants),
+            #: counted: the same whatever is linked (:data:`_NO_COUNTS`: none)
+            self.fixed_counts: list[dict[_Key, int]] = [_NO_COUNTS] * size
+            #: how many the concept (if counted) and :attr:`fixed_counts` are
+            self.fixed_sizes = [1 if counts_concept else 0] * size
+            #: every kept relation, values as written, counted: the same list
+            #: (and dicts) as :attr:`fixed_counts` until a value is a node
+            self.unmapped_counts = self.fixed_counts
+            #: kept relations whose value is a node of the sentence: (name, node)
+            self.node_relations: list[list[tuple[str, int]]] = [
+                _NO_NODE_RELATIONS
+            ] * size
+            #: the graph's triples and their kinds (read again for the names)
+            self.triples: list[tuple[str, str, str]] = _NO_TRIPLES
+            self.kinds: list[TripleKind] = _NO_KINDS
+        else:
+            # the same graph and alignments as ``twin``'s: its tables, which
+            # no comparison changes, are shared (see :func:`_twin`)
+            self.econcepts = twin.econcepts
+            self.aligned = self.tokens = twin.aligned
+            self.fixed_counts = twin.fixed_counts
+            self.fixed_sizes = twin.fixed_sizes
+            self.unmapped_counts = twin.unmapped_counts
+            self.node_relations = twin.node_relations
+            self.triples, self.kinds = twin.triples, twin.kinds
 
     @property
     def words(self) -> list[str]:
@@ -365,10 +379,51 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
         if names:
             _name_concepts(made, names)
     _align(made, sentence)
+    _document_relations(made, sentence)
+    return made
+
+
+def _twin(
+    gold: _Sentence, reference: UmrSentence, candidate: UmrSentence, keep: _Filter
+) -> _Sentence | None:
+    """The candidate's sentence sharing ``gold``'s tables, if its graph and
+    alignments are the reference's (most sentences of a copy with a few
+    edits): its own are made only where they differ."""
+    graph, other = reference.graph, candidate.graph
+    if (
+        graph is None
+        or other is None
+        or graph.triples != other.triples
+        or graph.kinds != other.kinds
+        or not _same_alignments(reference.alignments, candidate.alignments)
+    ):
+        return None
+    made = _Sentence(
+        candidate.token_row(),
+        keep.counts_concept,
+        gold.variables,
+        gold.index,
+        gold.concepts,
+        gold,
+    )
+    _document_relations(made, candidate)
+    return made
+
+
+def _same_alignments(mine: list[AlignmentLine], theirs: list[AlignmentLine]) -> bool:
+    """Whether two alignment blocks give the same tokens to the same variables."""
+    if len(mine) != len(theirs):
+        return False
+    for a, b in zip(mine, theirs, strict=True):
+        if a.variable != b.variable or a.ranges != b.ranges:
+            return False
+    return True
+
+
+def _document_relations(made: _Sentence, sentence: UmrSentence) -> None:
     document = sentence.document.triples
     if document:
         made.docrels = {(t.source, t.relation, t.target) for t in document}
-    return made
 
 
 def _name_concepts(sentence: _Sentence, names: list[int]) -> None:
@@ -748,7 +803,7 @@ def _umatch(
             report.unpaired.append(sentence.label)
             test = _Sentence(gold.row, keep.counts_concept, [], {}, [])
         else:
-            test = _sentence(partner, keep)
+            test = _twin(gold, sentence, partner, keep) or _sentence(partner, keep)
             if not _same_words(gold, test):
                 report.realigned.append(sentence.label)
                 _carry_tokens(gold, test)
