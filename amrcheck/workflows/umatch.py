@@ -878,6 +878,7 @@ def _tally_reference(
     sets_gold: set[tuple[int, ...]] = set()
     mapped = ambiguous = correct = reference = candidate = unmapped = 0
     links, flags = gold.links, gold.ambiguous
+    twins = test.node_relations is gold.node_relations  # see _twin
     for node, tokens in enumerate(gold.tokens):
         if tokens:
             sets_gold.add(tokens)
@@ -889,6 +890,13 @@ def _tally_reference(
             continue
         mapped += 1
         if len(partners) == 1:
+            if twins and partners[0] == node and _maps_itself(gold, node):
+                # the node's counts are its partner's, every one found
+                size = gold.unmapped_size(node)
+                correct += size
+                reference += size
+                candidate += size
+                continue
             best = _found(gold, node, test, partners[0])
         else:
             ordered = sorted(partners, key=test.variables.__getitem__)
@@ -910,6 +918,18 @@ def _tally_reference(
         counts.candidate += candidate
     report.umatch.reference += unmapped
     return sets_gold
+
+
+def _maps_itself(sentence: _Sentence, node: int) -> bool:
+    """Whether each node the node's kept relations reach is linked to its
+    own twin alone (the candidate's sentence shares the tables: then the
+    node's relations, values mapped, are its twin's, as counted)."""
+    links = sentence.links
+    for _, target in sentence.node_relations[node]:
+        linked = links[target]
+        if len(linked) != 1 or linked[0] != target:
+            return False
+    return True
 
 
 def _tally_document(
