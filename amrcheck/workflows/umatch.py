@@ -199,7 +199,8 @@ class _Sentence:
             #: how many the concept (if counted) and :attr:`fixed_counts` are
             self.fixed_sizes = [1 if counts_concept else 0] * size
             #: every kept relation, values as written, counted: the same list
-            #: (and dicts) as :attr:`fixed_counts` until a value is a node
+            #: (and dicts) as :attr:`fixed_counts` until a value is a node;
+            #: :data:`_NOT_COUNTED` until :meth:`unmapped` is first asked
             self.unmapped_counts = self.fixed_counts
             #: kept relations whose value is a node of the sentence: (name, node)
             self.node_relations: list[list[tuple[str, int]]] = [
@@ -210,7 +211,8 @@ class _Sentence:
             self.kinds: list[TripleKind] = _NO_KINDS
         else:
             # the same graph and alignments as ``twin``'s: its tables, which
-            # no comparison changes, are shared (see :func:`_twin`)
+            # no comparison changes (counts made when first asked are the
+            # same for both), are shared (see :func:`_twin`)
             self.econcepts = twin.econcepts
             self.aligned = self.tokens = twin.aligned
             self.fixed_counts = twin.fixed_counts
@@ -231,6 +233,19 @@ class _Sentence:
     def unmapped_size(self, node: int) -> int:
         """How many the concept (if counted) and the kept relations are."""
         return self.fixed_sizes[node] + len(self.node_relations[node])
+
+    def unmapped(self, node: int) -> dict[_Key, int]:
+        """Every kept relation of the node, values as written, counted
+        (made when first asked: most reference nodes are never asked)."""
+        counts = self.unmapped_counts[node]
+        if counts is _NOT_COUNTED:
+            counts = self.fixed_counts[node].copy()
+            variables = self.variables
+            for role, other in self.node_relations[node]:
+                key = (role, variables[other])
+                counts[key] = counts.get(key, 0) + 1
+            self.unmapped_counts[node] = counts
+        return counts
 
     def text_size(self, node: int) -> int:
         """The length of the node's aligned words, joined by spaces."""
@@ -298,6 +313,8 @@ class _Sentence:
 _NO_LINKS: list[int] = []
 #: the counts of a node without kept relations to constants (never changed)
 _NO_COUNTS: dict[_Key, int] = {}
+#: the unmapped counts of a node with relations to nodes, not made yet
+_NOT_COUNTED: dict[_Key, int] = {}
 _NO_NODE_RELATIONS: list[tuple[str, int]] = []
 _NO_TRIPLES: list[tuple[str, str, str]] = []
 _NO_KINDS: list[TripleKind] = []
@@ -370,10 +387,7 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
             if relations:
                 if unmapped_counts is fixed_counts:
                     unmapped_counts = made.unmapped_counts = fixed_counts.copy()
-                counts = unmapped_counts[node] = fixed_counts[node].copy()
-                for role, other in relations:
-                    key = (role, variables[other])
-                    counts[key] = counts.get(key, 0) + 1
+                unmapped_counts[node] = _NOT_COUNTED
             if concepts[node] == "name":
                 names.append(node)
         if names:
@@ -492,7 +506,7 @@ def _found(
     """(found, of the node's, of the partner's) concept and relations, the
     node's values that are nodes read as their partners."""
     mine, size = sentence.mapped_counts(node, other.variables)
-    found = _found_in(mine, other.unmapped_counts[partner])
+    found = _found_in(mine, other.unmapped(partner))
     found += _concept_found(sentence, node, other, partner)
     return found, size, other.unmapped_size(partner)
 
@@ -600,7 +614,7 @@ def _ambiguous_links(
                 other,
                 partner,
                 econcept == other.econcepts[partner],
-                _found_in(mine, other.unmapped_counts[partner])
+                _found_in(mine, other.unmapped(partner))
                 + _concept_found(side, node, other, partner),
                 _names_in_common(names, other.names(partner)),
             )
