@@ -587,11 +587,29 @@ def _compare_links(a: _Link, b: _Link) -> int:
     return (key_a > key_b) - (key_a < key_b)
 
 
+class _Offers:
+    """A node's links as a round offered them, and the links then of the
+    nodes its kept relations reach: its side of each link (the counts found
+    on the partner) holds while those are the same lists (a round replaces
+    a node's links, never changes them), and its links only drop."""
+
+    __slots__ = ("reached", "links")
+
+    def __init__(self, reached: list[list[int]], links: list[_Link]) -> None:
+        self.reached = reached
+        self.links = links
+
+
 def _ambiguous_links(
-    side: _Sentence, node: int, other: _Sentence, into: list[_Link]
+    side: _Sentence,
+    node: int,
+    other: _Sentence,
+    into: list[_Link],
+    offered: dict[int, _Offers],
 ) -> None:
     """Add the node's links to ``into`` when it has several (dropping first
-    the links their partners dropped); ``other``: the sentence of its partners."""
+    the links their partners dropped); ``other``: the sentence of its
+    partners; ``offered``: the side's links as offered before, by node."""
     links = side.links[node]
     if not links:
         return
@@ -602,23 +620,47 @@ def _ambiguous_links(
     if len(live) < 2:
         return
     side.ambiguous[node] = True
+    relations = side.node_relations[node]
+    before = offered.get(node)
+    if before is not None and _same_reached(side.links, relations, before.reached):
+        if len(before.links) == len(live):  # none dropped since
+            into.extend(before.links)
+        else:
+            for link in before.links:
+                if link.partner in live:
+                    into.append(link)
+        return
     # the node's side of every link, made once (its partners' links are fixed
     # for this round)
     mine, _ = side.mapped_counts(node, other.variables)
     econcept, names = side.econcepts[node], side.names(node)
-    for partner in sorted(live, key=other.variables.__getitem__):
-        into.append(
-            _Link(
-                side,
-                node,
-                other,
-                partner,
-                econcept == other.econcepts[partner],
-                _found_in(mine, other.unmapped(partner))
-                + _concept_found(side, node, other, partner),
-                _names_in_common(names, other.names(partner)),
-            )
+    made = [
+        _Link(
+            side,
+            node,
+            other,
+            partner,
+            econcept == other.econcepts[partner],
+            _found_in(mine, other.unmapped(partner))
+            + _concept_found(side, node, other, partner),
+            _names_in_common(names, other.names(partner)),
         )
+        for partner in sorted(live, key=other.variables.__getitem__)
+    ]
+    into.extend(made)
+    offered[node] = _Offers([side.links[target] for _, target in relations], made)
+
+
+def _same_reached(
+    links: list[list[int]],
+    relations: list[tuple[str, int]],
+    reached: list[list[int]],
+) -> bool:
+    """Whether the nodes ``relations`` reach hold the lists ``reached`` still."""
+    for i, (_, target) in enumerate(relations):
+        if links[target] is not reached[i]:
+            return False
+    return True
 
 
 def _link(reference: _Sentence, candidate: _Sentence) -> None:
@@ -698,12 +740,14 @@ def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
     cand_nodes = _several_links(candidate)
     if not ref_nodes and not cand_nodes:
         return
+    ref_offered: dict[int, _Offers] = {}
+    cand_offered: dict[int, _Offers] = {}
     while True:
         pending: list[_Link] = []
         for node in ref_nodes:
-            _ambiguous_links(reference, node, candidate, pending)
+            _ambiguous_links(reference, node, candidate, pending, ref_offered)
         for node in cand_nodes:
-            _ambiguous_links(candidate, node, reference, pending)
+            _ambiguous_links(candidate, node, reference, pending, cand_offered)
         if not pending:
             return
         # the first best, as min(pending, key=cmp_to_key(_compare_links))
