@@ -49,7 +49,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from ..collector import collector_paused
-from ..graph import TripleKind
+from ..graph import Graph, TripleKind
 from ..reading.umr import AlignmentLine, Row, UmrDocument, UmrSentence
 
 UNMAPPED = "UNMAPPED"
@@ -401,15 +401,16 @@ def _twin(
     gold: _Sentence, reference: UmrSentence, candidate: UmrSentence, keep: _Filter
 ) -> _Sentence | None:
     """The candidate's sentence sharing ``gold``'s tables, if its graph and
-    alignments are the reference's (most sentences of a copy with a few
-    edits): its own are made only where they differ."""
+    alignments are the reference's, variables renamed or not (most
+    sentences of a copy with a few edits): its own are made only where
+    they differ."""
     graph, other = reference.graph, candidate.graph
-    if (
-        graph is None
-        or other is None
-        or graph.triples != other.triples
-        or graph.kinds != other.kinds
-        or not _same_alignments(reference.alignments, candidate.alignments)
+    if graph is None or other is None or graph.kinds != other.kinds:
+        return None
+    if graph.triples != other.triples:
+        return _renamed_twin(gold, reference, candidate, other, keep)
+    if not _same_alignments(
+        reference.alignments, candidate.alignments, gold.index, gold.index
     ):
         return None
     made = _Sentence(
@@ -424,13 +425,88 @@ def _twin(
     return made
 
 
-def _same_alignments(mine: list[AlignmentLine], theirs: list[AlignmentLine]) -> bool:
-    """Whether two alignment blocks give the same tokens to the same variables."""
+def _renamed_twin(  # noqa: C901 -- one pass over the triple pairs
+    gold: _Sentence,
+    reference: UmrSentence,
+    candidate: UmrSentence,
+    graph: Graph,
+    keep: _Filter,
+) -> _Sentence | None:
+    """The candidate's sentence sharing ``gold``'s tables but its variables
+    (and the counts that name them), if its graph is the reference's with
+    the variables renamed: triple by triple the same names, concepts and
+    constants, and nodes where the reference has the same nodes. None for
+    a graph with ``name`` nodes (their concepts count :opN values, which
+    could be variables)."""
+    if gold.econcepts is not gold.concepts:
+        return None
+    triples, kinds = graph.triples, graph.kinds
+    variables: list[str] = []
+    index: dict[str, int] = {}
+    instance = TripleKind.INSTANCE
+    for i, kind in enumerate(kinds):  # the nodes, as _sentence numbers them
+        if kind is instance:
+            source = triples[i][0]
+            if source not in index:
+                index[source] = len(variables)
+                variables.append(source)
+    if len(variables) != len(gold.variables):
+        return None
+    theirs = gold.index
+    for i, (source, role, target) in enumerate(gold.triples):
+        other_source, other_role, other_target = triples[i]
+        if role != other_role or theirs.get(source) != index.get(other_source):
+            return None
+        if kinds[i] is not instance:
+            # quotes dropped as _sentence drops them: nodes where the
+            # reference has nodes, the same constants elsewhere
+            if len(target) > 1 and target[0] == '"' == target[-1]:
+                target = target[1:-1]
+            if len(other_target) > 1 and other_target[0] == '"' == other_target[-1]:
+                other_target = other_target[1:-1]
+            node = theirs.get(target)
+            if node != index.get(other_target):
+                return None
+            if node is not None:
+                continue
+        if target != other_target:
+            return None
+    if not _same_alignments(reference.alignments, candidate.alignments, theirs, index):
+        return None
+    made = _Sentence(
+        candidate.token_row(),
+        keep.counts_concept,
+        variables,
+        index,
+        gold.concepts,
+        gold,
+    )
+    # the counts with values as written name the candidate's variables
+    made.unmapped_counts = [
+        _NOT_COUNTED if relations else fixed
+        for fixed, relations in zip(gold.fixed_counts, gold.node_relations, strict=True)
+    ]
+    made.triples, made.kinds = triples, kinds
+    _document_relations(made, candidate)
+    return made
+
+
+def _same_alignments(
+    mine: list[AlignmentLine],
+    theirs: list[AlignmentLine],
+    my_index: dict[str, int],
+    their_index: dict[str, int],
+) -> bool:
+    """Whether two alignment blocks give the same tokens to the same nodes
+    (each block's variables numbered by its index; lines of no node alike)."""
     if len(mine) != len(theirs):
         return False
     for a, b in zip(mine, theirs, strict=True):
-        if a.variable != b.variable or a.ranges != b.ranges:
+        if a.ranges != b.ranges:
             return False
+        if a.variable != b.variable or my_index is not their_index:
+            if my_index.get(a.variable) != their_index.get(b.variable):
+                return False
     return True
 
 
