@@ -178,9 +178,6 @@ class _Sentence:
         #: the length of each node's aligned words (-1: not measured yet),
         #: made when a tie between links first asks
         self.text_lengths: list[int] | None = None
-        #: relation names (unfiltered) and ``concept``, counted, per node:
-        #: made when first asked for (only ambiguous links ask)
-        self.name_counts: list[dict[str, int]] | None = None
         self.docrels: set[tuple[str, str, str]] = _NO_DOCRELS
         if twin is None:
             #: the concepts as linking compares them (a ``name`` node's counts
@@ -209,6 +206,9 @@ class _Sentence:
             #: the graph's triples and their kinds (read again for the names)
             self.triples: list[tuple[str, str, str]] = _NO_TRIPLES
             self.kinds: list[TripleKind] = _NO_KINDS
+            #: relation names (unfiltered) and ``concept``, counted, per node:
+            #: empty until first asked for (only ambiguous links ask)
+            self.name_counts: list[dict[str, int]] = []
         else:
             # the same graph and alignments as ``twin``'s: its tables, which
             # no comparison changes (counts made when first asked are the
@@ -220,6 +220,7 @@ class _Sentence:
             self.unmapped_counts = twin.unmapped_counts
             self.node_relations = twin.node_relations
             self.triples, self.kinds = twin.triples, twin.kinds
+            self.name_counts = twin.name_counts
 
     @property
     def words(self) -> list[str]:
@@ -263,8 +264,8 @@ class _Sentence:
     def names(self, node: int) -> dict[str, int]:
         """The node's relation names (unfiltered) and ``concept``, counted."""
         counts = self.name_counts
-        if counts is None:
-            counts = self.name_counts = [{"concept": 1} for _ in self.variables]
+        if not counts:  # (a twin's list: made by the first side that asks)
+            counts.extend([{"concept": 1} for _ in self.variables])
             index, kinds, instance = self.index, self.kinds, TripleKind.INSTANCE
             for i, (source, role, _) in enumerate(self.triples):
                 owner = index.get(source)
