@@ -47,12 +47,13 @@ from __future__ import annotations
 import difflib
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import Final
 
 from ..collector import collector_paused
 from ..graph import Graph, TripleKind
 from ..reading.umr import AlignmentLine, Row, UmrDocument, UmrSentence
 
-UNMAPPED = "UNMAPPED"
+UNMAPPED: Final = "UNMAPPED"
 #: a relation of a node as compared: (name, value to look for)
 _Key = tuple[str, str]
 
@@ -309,18 +310,21 @@ class _Sentence:
         return counts, size
 
 
+# the shared empty tables below are Final: the compiled build reads them
+# from a C static, not from the module's dict (every sentence reads several)
+
 #: the links of a node not linked yet (never changed: :func:`_link_to` gives
 #: a node its own list)
-_NO_LINKS: list[int] = []
+_NO_LINKS: Final[list[int]] = []
 #: the counts of a node without kept relations to constants (never changed)
-_NO_COUNTS: dict[_Key, int] = {}
+_NO_COUNTS: Final[dict[_Key, int]] = {}
 #: the unmapped counts of a node with relations to nodes, not made yet
-_NOT_COUNTED: dict[_Key, int] = {}
-_NO_NODE_RELATIONS: list[tuple[str, int]] = []
-_NO_TRIPLES: list[tuple[str, str, str]] = []
-_NO_KINDS: list[TripleKind] = []
+_NOT_COUNTED: Final[dict[_Key, int]] = {}
+_NO_NODE_RELATIONS: Final[list[tuple[str, int]]] = []
+_NO_TRIPLES: Final[list[tuple[str, str, str]]] = []
+_NO_KINDS: Final[list[TripleKind]] = []
 #: the document-level triples of most sentences (never changed)
-_NO_DOCRELS: set[tuple[str, str, str]] = set()
+_NO_DOCRELS: Final[set[tuple[str, str, str]]] = set()
 
 
 def _lower_name(relation: tuple[str, str]) -> str:
