@@ -487,9 +487,11 @@ def _renamed_twin(  # noqa: C901 -- one pass over the triple pairs
         gold,
     )
     # the counts with values as written name the candidate's variables
+    # (by index: zip(strict=True) is a generic call in the compiled build)
+    fixed_counts, node_relations = gold.fixed_counts, gold.node_relations
     made.unmapped_counts = [
-        _NOT_COUNTED if relations else fixed
-        for fixed, relations in zip(gold.fixed_counts, gold.node_relations, strict=True)
+        _NOT_COUNTED if node_relations[node] else fixed_counts[node]
+        for node in range(len(fixed_counts))
     ]
     made.triples, made.kinds = triples, kinds
     _document_relations(made, candidate)
@@ -506,7 +508,8 @@ def _same_alignments(
     (each block's variables numbered by its index; lines of no node alike)."""
     if len(mine) != len(theirs):
         return False
-    for a, b in zip(mine, theirs, strict=True):
+    for i, a in enumerate(mine):
+        b = theirs[i]
         if a.ranges != b.ranges:
             return False
         if a.variable != b.variable or my_index is not their_index:
