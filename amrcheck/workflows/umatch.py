@@ -729,10 +729,20 @@ def _ambiguous_links(
             + _concept_found(side, node, other, partner),
             _names_in_common(names, other.names(partner)),
         )
-        for partner in sorted(live, key=other.variables.__getitem__)
+        for partner in _by_variable(live, other.variables)
     ]
     into.extend(made)
     offered[node] = _Offers([side.links[target] for _, target in relations], made)
+
+
+def _by_variable(nodes: list[int], variables: list[str]) -> list[int]:
+    """``nodes`` in the order of their variables (distinct: one order). Two
+    nodes, most of a node's links, are compared here: sorted() with a key
+    calls the key as a Python function even in the compiled build."""
+    if len(nodes) == 2:
+        first, second = nodes
+        return nodes if variables[first] < variables[second] else [second, first]
+    return sorted(nodes, key=variables.__getitem__)
 
 
 def _same_reached(
