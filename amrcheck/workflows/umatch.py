@@ -47,12 +47,13 @@ from __future__ import annotations
 import difflib
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import Final
 
 from ..collector import collector_paused
-from ..graph import TripleKind
-from ..reading.umr import Row, UmrDocument, UmrSentence
+from ..graph import Graph, TripleKind
+from ..reading.umr import AlignmentLine, Row, UmrDocument, UmrSentence
 
-UNMAPPED = "UNMAPPED"
+UNMAPPED: Final = "UNMAPPED"
 #: a relation of a node as compared: (name, value to look for)
 _Key = tuple[str, str]
 
@@ -157,6 +158,7 @@ class _Sentence:
         variables: list[str],
         index: dict[str, int],
         concepts: list[str],
+        twin: _Sentence | None = None,
     ) -> None:
         #: the row of the sentence's tokens, cut into :attr:`words` when
         #: first asked (most sentence pairs have the same row text)
@@ -169,41 +171,57 @@ class _Sentence:
         self.index = index
         self.concepts = concepts
         size = len(variables)
-        #: the concepts as linking compares them (a ``name`` node's counts
-        #: its ``:opN`` strings: ``name[New York]``): :attr:`concepts` until
-        #: a ``name`` node is found
-        self.econcepts = concepts
-        #: the tokens as aligned in the node's own file (1-based, None:
-        #: unaligned); their words' length only a tie between links asks for
-        self.aligned: list[tuple[int, ...] | None] = [None] * size
-        #: the tokens as compared: :attr:`aligned`, or the candidate's
-        #: carried over to the reference's numbers
-        self.tokens = self.aligned
         #: partners (nodes of the other sentence), ordered; the empty ones
         #: are :data:`_NO_LINKS` (never changed)
         self.links: list[list[int]] = [_NO_LINKS] * size
         #: whether the node had several links before they were made one to one
         self.ambiguous = [False] * size
-        #: kept relations whose value is no node of the sentence (constants),
-        #: counted: the same whatever is linked (:data:`_NO_COUNTS`: none)
-        self.fixed_counts: list[dict[_Key, int]] = [_NO_COUNTS] * size
-        #: how many the concept (if counted) and :attr:`fixed_counts` are
-        self.fixed_sizes = [1 if counts_concept else 0] * size
-        #: every kept relation, values as written, counted: the same list
-        #: (and dicts) as :attr:`fixed_counts` until a value is a node
-        self.unmapped_counts = self.fixed_counts
-        #: kept relations whose value is a node of the sentence: (name, node)
-        self.node_relations: list[list[tuple[str, int]]] = [_NO_NODE_RELATIONS] * size
         #: the length of each node's aligned words (-1: not measured yet),
         #: made when a tie between links first asks
         self.text_lengths: list[int] | None = None
-        #: relation names (unfiltered) and ``concept``, counted, per node:
-        #: made when first asked for (only ambiguous links ask)
-        self.name_counts: list[dict[str, int]] | None = None
-        #: the graph's triples and their kinds (read again for the names)
-        self.triples: list[tuple[str, str, str]] = _NO_TRIPLES
-        self.kinds: list[TripleKind] = _NO_KINDS
         self.docrels: set[tuple[str, str, str]] = _NO_DOCRELS
+        if twin is None:
+            #: the concepts as linking compares them (a ``name`` node's counts
+            #: its ``:opN`` strings: ``name[New York]``): :attr:`concepts` until
+            #: a ``name`` node is found
+            self.econcepts = concepts
+            #: the tokens as aligned in the node's own file (1-based, None:
+            #: unaligned); their words' length only a tie between links asks for
+            self.aligned: list[tuple[int, ...] | None] = [None] * size
+            #: the tokens as compared: :attr:`aligned`, or the candidate's
+            #: carried over to the reference's numbers
+            self.tokens = self.aligned
+            #: kept relations whose value is no node of the sentence (constants),
+            #: counted: the same whatever is linked (:data:`_NO_COUNTS`: none)
+            self.fixed_counts: list[dict[_Key, int]] = [_NO_COUNTS] * size
+            #: how many the concept (if counted) and :attr:`fixed_counts` are
+            self.fixed_sizes = [1 if counts_concept else 0] * size
+            #: every kept relation, values as written, counted: the same list
+            #: (and dicts) as :attr:`fixed_counts` until a value is a node;
+            #: :data:`_NOT_COUNTED` until :meth:`unmapped` is first asked
+            self.unmapped_counts = self.fixed_counts
+            #: kept relations whose value is a node of the sentence: (name, node)
+            self.node_relations: list[list[tuple[str, int]]] = [
+                _NO_NODE_RELATIONS
+            ] * size
+            #: the graph's triples and their kinds (read again for the names)
+            self.triples: list[tuple[str, str, str]] = _NO_TRIPLES
+            self.kinds: list[TripleKind] = _NO_KINDS
+            #: relation names (unfiltered) and ``concept``, counted, per node:
+            #: empty until first asked for (only ambiguous links ask)
+            self.name_counts: list[dict[str, int]] = []
+        else:
+            # the same graph and alignments as ``twin``'s: its tables, which
+            # no comparison changes (counts made when first asked are the
+            # same for both), are shared (see :func:`_twin`)
+            self.econcepts = twin.econcepts
+            self.aligned = self.tokens = twin.aligned
+            self.fixed_counts = twin.fixed_counts
+            self.fixed_sizes = twin.fixed_sizes
+            self.unmapped_counts = twin.unmapped_counts
+            self.node_relations = twin.node_relations
+            self.triples, self.kinds = twin.triples, twin.kinds
+            self.name_counts = twin.name_counts
 
     @property
     def words(self) -> list[str]:
@@ -217,6 +235,19 @@ class _Sentence:
     def unmapped_size(self, node: int) -> int:
         """How many the concept (if counted) and the kept relations are."""
         return self.fixed_sizes[node] + len(self.node_relations[node])
+
+    def unmapped(self, node: int) -> dict[_Key, int]:
+        """Every kept relation of the node, values as written, counted
+        (made when first asked: most reference nodes are never asked)."""
+        counts = self.unmapped_counts[node]
+        if counts is _NOT_COUNTED:
+            counts = self.fixed_counts[node].copy()
+            variables = self.variables
+            for role, other in self.node_relations[node]:
+                key = (role, variables[other])
+                counts[key] = counts.get(key, 0) + 1
+            self.unmapped_counts[node] = counts
+        return counts
 
     def text_size(self, node: int) -> int:
         """The length of the node's aligned words, joined by spaces."""
@@ -234,8 +265,8 @@ class _Sentence:
     def names(self, node: int) -> dict[str, int]:
         """The node's relation names (unfiltered) and ``concept``, counted."""
         counts = self.name_counts
-        if counts is None:
-            counts = self.name_counts = [{"concept": 1} for _ in self.variables]
+        if not counts:  # (a twin's list: made by the first side that asks)
+            counts.extend([{"concept": 1} for _ in self.variables])
             index, kinds, instance = self.index, self.kinds, TripleKind.INSTANCE
             for i, (source, role, _) in enumerate(self.triples):
                 owner = index.get(source)
@@ -279,16 +310,21 @@ class _Sentence:
         return counts, size
 
 
+# the shared empty tables below are Final: the compiled build reads them
+# from a C static, not from the module's dict (every sentence reads several)
+
 #: the links of a node not linked yet (never changed: :func:`_link_to` gives
 #: a node its own list)
-_NO_LINKS: list[int] = []
+_NO_LINKS: Final[list[int]] = []
 #: the counts of a node without kept relations to constants (never changed)
-_NO_COUNTS: dict[_Key, int] = {}
-_NO_NODE_RELATIONS: list[tuple[str, int]] = []
-_NO_TRIPLES: list[tuple[str, str, str]] = []
-_NO_KINDS: list[TripleKind] = []
+_NO_COUNTS: Final[dict[_Key, int]] = {}
+#: the unmapped counts of a node with relations to nodes, not made yet
+_NOT_COUNTED: Final[dict[_Key, int]] = {}
+_NO_NODE_RELATIONS: Final[list[tuple[str, int]]] = []
+_NO_TRIPLES: Final[list[tuple[str, str, str]]] = []
+_NO_KINDS: Final[list[TripleKind]] = []
 #: the document-level triples of most sentences (never changed)
-_NO_DOCRELS: set[tuple[str, str, str]] = set()
+_NO_DOCRELS: Final[set[tuple[str, str, str]]] = set()
 
 
 def _lower_name(relation: tuple[str, str]) -> str:
@@ -356,19 +392,136 @@ def _sentence(sentence: UmrSentence, keep: _Filter) -> _Sentence:  # noqa: C901 
             if relations:
                 if unmapped_counts is fixed_counts:
                     unmapped_counts = made.unmapped_counts = fixed_counts.copy()
-                counts = unmapped_counts[node] = fixed_counts[node].copy()
-                for role, other in relations:
-                    key = (role, variables[other])
-                    counts[key] = counts.get(key, 0) + 1
+                unmapped_counts[node] = _NOT_COUNTED
             if concepts[node] == "name":
                 names.append(node)
         if names:
             _name_concepts(made, names)
     _align(made, sentence)
+    _document_relations(made, sentence)
+    return made
+
+
+def _twin(
+    gold: _Sentence, reference: UmrSentence, candidate: UmrSentence, keep: _Filter
+) -> _Sentence | None:
+    """The candidate's sentence sharing ``gold``'s tables, if its graph and
+    alignments are the reference's, variables renamed or not (most
+    sentences of a copy with a few edits): its own are made only where
+    they differ."""
+    graph, other = reference.graph, candidate.graph
+    if graph is None or other is None or graph.kinds != other.kinds:
+        return None
+    if graph.triples != other.triples:
+        return _renamed_twin(gold, reference, candidate, other, keep)
+    if not _same_alignments(
+        reference.alignments, candidate.alignments, gold.index, gold.index
+    ):
+        return None
+    made = _Sentence(
+        candidate.token_row(),
+        keep.counts_concept,
+        gold.variables,
+        gold.index,
+        gold.concepts,
+        gold,
+    )
+    _document_relations(made, candidate)
+    return made
+
+
+def _renamed_twin(  # noqa: C901 -- one pass over the triple pairs
+    gold: _Sentence,
+    reference: UmrSentence,
+    candidate: UmrSentence,
+    graph: Graph,
+    keep: _Filter,
+) -> _Sentence | None:
+    """The candidate's sentence sharing ``gold``'s tables but its variables
+    (and the counts that name them), if its graph is the reference's with
+    the variables renamed: triple by triple the same names, concepts and
+    constants, and nodes where the reference has the same nodes. None for
+    a graph with ``name`` nodes (their concepts count :opN values, which
+    could be variables)."""
+    if gold.econcepts is not gold.concepts:
+        return None
+    triples, kinds = graph.triples, graph.kinds
+    variables: list[str] = []
+    index: dict[str, int] = {}
+    instance = TripleKind.INSTANCE
+    for i, kind in enumerate(kinds):  # the nodes, as _sentence numbers them
+        if kind is instance:
+            source = triples[i][0]
+            if source not in index:
+                index[source] = len(variables)
+                variables.append(source)
+    if len(variables) != len(gold.variables):
+        return None
+    theirs = gold.index
+    for i, (source, role, target) in enumerate(gold.triples):
+        other_source, other_role, other_target = triples[i]
+        if role != other_role or theirs.get(source) != index.get(other_source):
+            return None
+        if kinds[i] is not instance:
+            # quotes dropped as _sentence drops them: nodes where the
+            # reference has nodes, the same constants elsewhere
+            if len(target) > 1 and target[0] == '"' == target[-1]:
+                target = target[1:-1]
+            if len(other_target) > 1 and other_target[0] == '"' == other_target[-1]:
+                other_target = other_target[1:-1]
+            node = theirs.get(target)
+            if node != index.get(other_target):
+                return None
+            if node is not None:
+                continue
+        if target != other_target:
+            return None
+    if not _same_alignments(reference.alignments, candidate.alignments, theirs, index):
+        return None
+    made = _Sentence(
+        candidate.token_row(),
+        keep.counts_concept,
+        variables,
+        index,
+        gold.concepts,
+        gold,
+    )
+    # the counts with values as written name the candidate's variables
+    # (by index: zip(strict=True) is a generic call in the compiled build)
+    fixed_counts, node_relations = gold.fixed_counts, gold.node_relations
+    made.unmapped_counts = [
+        _NOT_COUNTED if node_relations[node] else fixed_counts[node]
+        for node in range(len(fixed_counts))
+    ]
+    made.triples, made.kinds = triples, kinds
+    _document_relations(made, candidate)
+    return made
+
+
+def _same_alignments(
+    mine: list[AlignmentLine],
+    theirs: list[AlignmentLine],
+    my_index: dict[str, int],
+    their_index: dict[str, int],
+) -> bool:
+    """Whether two alignment blocks give the same tokens to the same nodes
+    (each block's variables numbered by its index; lines of no node alike)."""
+    if len(mine) != len(theirs):
+        return False
+    for i, a in enumerate(mine):
+        b = theirs[i]
+        if a.ranges != b.ranges:
+            return False
+        if a.variable != b.variable or my_index is not their_index:
+            if my_index.get(a.variable) != their_index.get(b.variable):
+                return False
+    return True
+
+
+def _document_relations(made: _Sentence, sentence: UmrSentence) -> None:
     document = sentence.document.triples
     if document:
         made.docrels = {(t.source, t.relation, t.target) for t in document}
-    return made
 
 
 def _name_concepts(sentence: _Sentence, names: list[int]) -> None:
@@ -437,7 +590,7 @@ def _found(
     """(found, of the node's, of the partner's) concept and relations, the
     node's values that are nodes read as their partners."""
     mine, size = sentence.mapped_counts(node, other.variables)
-    found = _found_in(mine, other.unmapped_counts[partner])
+    found = _found_in(mine, other.unmapped(partner))
     found += _concept_found(sentence, node, other, partner)
     return found, size, other.unmapped_size(partner)
 
@@ -518,11 +671,29 @@ def _compare_links(a: _Link, b: _Link) -> int:
     return (key_a > key_b) - (key_a < key_b)
 
 
+class _Offers:
+    """A node's links as a round offered them, and the links then of the
+    nodes its kept relations reach: its side of each link (the counts found
+    on the partner) holds while those are the same lists (a round replaces
+    a node's links, never changes them), and its links only drop."""
+
+    __slots__ = ("reached", "links")
+
+    def __init__(self, reached: list[list[int]], links: list[_Link]) -> None:
+        self.reached = reached
+        self.links = links
+
+
 def _ambiguous_links(
-    side: _Sentence, node: int, other: _Sentence, into: list[_Link]
+    side: _Sentence,
+    node: int,
+    other: _Sentence,
+    into: list[_Link],
+    offered: dict[int, _Offers],
 ) -> None:
     """Add the node's links to ``into`` when it has several (dropping first
-    the links their partners dropped); ``other``: the sentence of its partners."""
+    the links their partners dropped); ``other``: the sentence of its
+    partners; ``offered``: the side's links as offered before, by node."""
     links = side.links[node]
     if not links:
         return
@@ -533,23 +704,57 @@ def _ambiguous_links(
     if len(live) < 2:
         return
     side.ambiguous[node] = True
+    relations = side.node_relations[node]
+    before = offered.get(node)
+    if before is not None and _same_reached(side.links, relations, before.reached):
+        if len(before.links) == len(live):  # none dropped since
+            into.extend(before.links)
+        else:
+            for link in before.links:
+                if link.partner in live:
+                    into.append(link)
+        return
     # the node's side of every link, made once (its partners' links are fixed
     # for this round)
     mine, _ = side.mapped_counts(node, other.variables)
     econcept, names = side.econcepts[node], side.names(node)
-    for partner in sorted(live, key=other.variables.__getitem__):
-        into.append(
-            _Link(
-                side,
-                node,
-                other,
-                partner,
-                econcept == other.econcepts[partner],
-                _found_in(mine, other.unmapped_counts[partner])
-                + _concept_found(side, node, other, partner),
-                _names_in_common(names, other.names(partner)),
-            )
+    made = [
+        _Link(
+            side,
+            node,
+            other,
+            partner,
+            econcept == other.econcepts[partner],
+            _found_in(mine, other.unmapped(partner))
+            + _concept_found(side, node, other, partner),
+            _names_in_common(names, other.names(partner)),
         )
+        for partner in _by_variable(live, other.variables)
+    ]
+    into.extend(made)
+    offered[node] = _Offers([side.links[target] for _, target in relations], made)
+
+
+def _by_variable(nodes: list[int], variables: list[str]) -> list[int]:
+    """``nodes`` in the order of their variables (distinct: one order). Two
+    nodes, most of a node's links, are compared here: sorted() with a key
+    calls the key as a Python function even in the compiled build."""
+    if len(nodes) == 2:
+        first, second = nodes
+        return nodes if variables[first] < variables[second] else [second, first]
+    return sorted(nodes, key=variables.__getitem__)
+
+
+def _same_reached(
+    links: list[list[int]],
+    relations: list[tuple[str, int]],
+    reached: list[list[int]],
+) -> bool:
+    """Whether the nodes ``relations`` reach hold the lists ``reached`` still."""
+    for i, (_, target) in enumerate(relations):
+        if links[target] is not reached[i]:
+            return False
+    return True
 
 
 def _link(reference: _Sentence, candidate: _Sentence) -> None:
@@ -629,12 +834,14 @@ def _one_to_one(reference: _Sentence, candidate: _Sentence) -> None:
     cand_nodes = _several_links(candidate)
     if not ref_nodes and not cand_nodes:
         return
+    ref_offered: dict[int, _Offers] = {}
+    cand_offered: dict[int, _Offers] = {}
     while True:
         pending: list[_Link] = []
         for node in ref_nodes:
-            _ambiguous_links(reference, node, candidate, pending)
+            _ambiguous_links(reference, node, candidate, pending, ref_offered)
         for node in cand_nodes:
-            _ambiguous_links(candidate, node, reference, pending)
+            _ambiguous_links(candidate, node, reference, pending, cand_offered)
         if not pending:
             return
         # the first best, as min(pending, key=cmp_to_key(_compare_links))
@@ -748,7 +955,7 @@ def _umatch(
             report.unpaired.append(sentence.label)
             test = _Sentence(gold.row, keep.counts_concept, [], {}, [])
         else:
-            test = _sentence(partner, keep)
+            test = _twin(gold, sentence, partner, keep) or _sentence(partner, keep)
             if not _same_words(gold, test):
                 report.realigned.append(sentence.label)
                 _carry_tokens(gold, test)
@@ -823,6 +1030,7 @@ def _tally_reference(
     sets_gold: set[tuple[int, ...]] = set()
     mapped = ambiguous = correct = reference = candidate = unmapped = 0
     links, flags = gold.links, gold.ambiguous
+    twins = test.node_relations is gold.node_relations  # see _twin
     for node, tokens in enumerate(gold.tokens):
         if tokens:
             sets_gold.add(tokens)
@@ -834,6 +1042,13 @@ def _tally_reference(
             continue
         mapped += 1
         if len(partners) == 1:
+            if twins and partners[0] == node and _maps_itself(gold, node):
+                # the node's counts are its partner's, every one found
+                size = gold.unmapped_size(node)
+                correct += size
+                reference += size
+                candidate += size
+                continue
             best = _found(gold, node, test, partners[0])
         else:
             ordered = sorted(partners, key=test.variables.__getitem__)
@@ -855,6 +1070,18 @@ def _tally_reference(
         counts.candidate += candidate
     report.umatch.reference += unmapped
     return sets_gold
+
+
+def _maps_itself(sentence: _Sentence, node: int) -> bool:
+    """Whether each node the node's kept relations reach is linked to its
+    own twin alone (the candidate's sentence shares the tables: then the
+    node's relations, values mapped, are its twin's, as counted)."""
+    links = sentence.links
+    for _, target in sentence.node_relations[node]:
+        linked = links[target]
+        if len(linked) != 1 or linked[0] != target:
+            return False
+    return True
 
 
 def _tally_document(

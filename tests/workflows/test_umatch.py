@@ -141,10 +141,11 @@ def _every_node_rounds(reference: Any, candidate: Any) -> None:
     cand_nodes = sorted(candidate.index.values(), key=candidate.variables.__getitem__)
     while True:
         pending: list[Any] = []
+        # no links kept from an earlier round: each one's counts made anew
         for node in ref_nodes:
-            module._ambiguous_links(reference, node, candidate, pending)
+            module._ambiguous_links(reference, node, candidate, pending, {})
         for node in cand_nodes:
-            module._ambiguous_links(candidate, node, reference, pending)
+            module._ambiguous_links(candidate, node, reference, pending, {})
         if not pending:
             return
         best = min(pending, key=cmp_to_key(module._compare_links))
@@ -157,21 +158,96 @@ def test_rounds_that_visit_only_the_nodes_they_can_change_link_as_visiting_all(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The linking visits, each round, only the nodes with several links and
-    those just left with a stale link: the same links (and figures) as
-    visiting every node, on release files with many ambiguous links, against
-    a renamed copy with edits and against the next file (tokens differ)."""
+    those just left with a stale link, and keeps a node's links as offered
+    while the links its relations reach stay: the same links (and figures)
+    as visiting every node and making every link anew, on release files with
+    many ambiguous links, against a renamed copy with edits, a copy with one
+    edit (its other sentences share the reference's tables) and the next
+    file (tokens differ)."""
     from amrcheck.workflows import umatch as module
 
     text = (ENGLISH / name).read_text(encoding="utf-8")
-    copy = renamed(text).replace(" / person", " / persona", 1)
+    edited = text.replace(" / person", " / persona", 1)
+    copy = renamed(edited)
     following = sorted(ENGLISH.glob("*.umr"))
     after = following[following.index(ENGLISH / name) + 1]
     gold = read_umr_string(text, "gold.umr")
-    others = [read_umr_string(copy, "copy.umr"), read_umr(after)]
+    others = [
+        read_umr_string(copy, "copy.umr"),
+        read_umr_string(edited, "edited.umr"),
+        read_umr(after),
+    ]
     found = [umatch(gold, other) for other in others]
     assert found[0].projections.ambiguous_reference > 50
     monkeypatch.setattr(module, "_one_to_one", _every_node_rounds)
     assert [umatch(gold, other) for other in others] == found
+
+
+@pytest.mark.parametrize("name", ["english_umr-0578.umr", "english_umr-0217.umr"])
+def test_sentences_that_share_the_reference_tables_count_as_made_alone(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A candidate sentence with the reference's graph and alignments,
+    variables renamed or not, shares the reference's tables (and a node
+    linked to its twin, whose relations reach only nodes linked to theirs,
+    counts all found): the figures of tables made for each side, on copies
+    with a few edits (a concept, an attribute, an alignment range), and the
+    same copies with every variable renamed."""
+    from amrcheck.workflows import umatch as module
+
+    text = (ENGLISH / name).read_text(encoding="utf-8")
+    edits = [
+        text.replace(" / person", " / persona", 1),
+        text.replace(":aspect state", ":aspect activity", 2),
+        re.sub(r"^(s2\w+): (\d+)-(\d+)$", r"\1: 0-0", text, count=1, flags=re.M),
+    ]
+    gold = read_umr_string(text, "gold.umr")
+    edits += [renamed(edit) for edit in edits]
+    others = [read_umr_string(edit, "edited.umr") for edit in edits]
+    shared: list[bool] = []
+    twin = module._twin
+
+    def counted(*args: Any) -> Any:
+        made = twin(*args)
+        shared.append(made is not None)
+        return made
+
+    monkeypatch.setattr(module, "_twin", counted)
+    found = [umatch(gold, other) for other in others]
+    assert shared.count(True) > 2 * len(gold.sentences) and shared.count(False) >= 6
+    monkeypatch.setattr(module, "_twin", lambda *args: None)
+    assert [umatch(gold, other) for other in others] == found
+
+
+def test_a_node_linked_to_its_twin_counts_its_relations_through_the_links(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Twin sentences (same graph and alignments) whose words differ: the
+    candidate's tokens are carried over (a word inserted), so s1x links to
+    its twin but s1y to the candidate's s1z: s1x's relations are found only
+    as mapped (its concept alone), as with tables made for each side;
+    the same with the candidate's variables renamed."""
+    from amrcheck.workflows import umatch as module
+
+    def document(words: str) -> str:
+        return (
+            f"# :: snt1\nWords: {words}\n\n# sentence level graph:\n"
+            "(s1x / see-01 :ARG0 (s1y / dog) :ARG1 (s1z / cat))\n\n"
+            "# alignment:\ns1x: 1-1\ns1y: 2-2\ns1z: 3-3\n\n"
+            "# document level annotation:\n(s1s0 / sentence)\n\n\n"
+        )
+
+    gold = read_umr_string(document("Sees dogs cats"), "gold.umr")
+    edited = document("Sees big dogs cats")
+    tests = [read_umr_string(text, "test.umr") for text in (edited, renamed(edited))]
+    reports = [umatch(gold, test) for test in tests]
+    for report in reports:
+        assert report.realigned == ["snt1"]
+        m, u = report.mapped_triples, report.umatch
+        assert (m.correct, m.reference, m.candidate) == (1, 4, 4)
+        assert (u.correct, u.reference, u.candidate) == (1, 5, 5)
+    monkeypatch.setattr(module, "_twin", lambda *args: None)
+    assert [umatch(gold, test) for test in tests] == reports
 
 
 def test_a_comparison_leaves_no_reference_cycles() -> None:
