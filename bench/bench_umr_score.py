@@ -258,7 +258,10 @@ def perl_figures(
     full: dict[str, list[str]], bare: dict[str, list[str]]
 ) -> dict[str, tuple[int, ...]]:
     def ints(row: list[str], count: int) -> tuple[int, ...]:
-        return tuple(int(x) for x in row[3 : 3 + count])
+        # a count compare_umr.pl never added to is Perl's undef, printed as
+        # an empty field (a sentence with no node mapped: "node projections
+        # GOLD SYS <empty> <empty> 3 3"): 0
+        return tuple(int(x) if x else 0 for x in row[3 : 3 + count])
 
     return {
         "aligned token sets": ints(full["aligned token sets"], 3),
