@@ -29,7 +29,7 @@ from typing import Any
 
 from amrcheck import Entry, Graph, Metric, Score, TripleRef, get_metric
 from amrcheck.cache import ByteBoundedLru
-from amrcheck.metrics import metric_factory
+from amrcheck.metrics import BUDGET_OPTIONS, metric_factory
 from amrcheck.metrics.smatch import Smatch
 from amrcheck.render.summary import summarize
 from amrcheck.workflows.diff import ChangeCounts, diff_aligner, relabels
@@ -132,11 +132,6 @@ class GraphComparison:
 def _strip(score: Score) -> Score:
     return Score(score.f1, score.precision, score.recall, dict(score.counts),
                  None, dict(score.info))
-
-
-#: the options the editor's ``timeBudget`` sets: the search's seconds, and
-#: the ILP's (with ``exact``), as ``--time-budget`` does on the command line
-BUDGET_OPTIONS = ("time_budget", "time_limit")
 
 
 def _taken(metric: str, options: dict[str, Any]) -> dict[str, Any]:

@@ -26,6 +26,7 @@ import typer
 from ..errors import AmrError, ClusterError, InputError, MetricError
 from ..execution import Jobs
 from ..metrics import (
+    BUDGET_OPTIONS,
     Metric,
     get_metric,
     metric_factory,
@@ -74,7 +75,7 @@ def time_budget_options(seconds: float | None) -> dict[str, str | None]:
         return {}
     if seconds == 0:
         return {"time_budget": "none"}
-    return {"time_budget": str(seconds), "time_limit": str(seconds)}
+    return {option: str(seconds) for option in BUDGET_OPTIONS}
 
 
 #: ``--time-budget SECONDS``: the alignment search's limit per pair

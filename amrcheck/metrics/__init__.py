@@ -30,6 +30,11 @@ from ._protocol import (
     score_pairs,
 )
 
+#: the options a front end's time budget sets, to one figure: the search's
+#: seconds per pair (``time_budget``) and the ILP's (``time_limit``, with
+#: ``exact``), in the metrics that search (smatch, s2match)
+BUDGET_OPTIONS = ("time_budget", "time_limit")
+
 #: metric name -> factory taking keyword options
 REGISTRY: dict[str, Callable[..., Metric]] = {}
 

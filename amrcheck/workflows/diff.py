@@ -63,7 +63,14 @@ from typing import Any, Literal
 
 from ..execution import Jobs, Progress, run_batches
 from ..graph import Graph, TripleKind
-from ..metrics import Metric, Score, TripleRef, expect_pairs, get_metric
+from ..metrics import (
+    BUDGET_OPTIONS,
+    Metric,
+    Score,
+    TripleRef,
+    expect_pairs,
+    get_metric,
+)
 from ..metrics.smatch import Smatch, standard_triples
 from ..pairing.graphs import PairBy, metric_settings
 from ..pairing.streaming import Lineup, Row, RowOrder, RowStream, Sheet
@@ -266,7 +273,7 @@ def diff_aligner(time_budget: float | None = None) -> Smatch:
     """
     if time_budget is None:
         return Smatch(exact=True)
-    return Smatch(exact=True, time_budget=time_budget, time_limit=time_budget)
+    return Smatch(exact=True, **dict.fromkeys(BUDGET_OPTIONS, time_budget))
 
 
 def load_exact_solver() -> None:
