@@ -984,23 +984,25 @@ class _SentenceReader:
             # and one entry, read without them when the fast path can
             graph = fast_graph(self.source, region_start, block_end)
             if graph is not None:
-                graph.offsets_factory = partial(
-                    _offsets, graph.source.text, graph.start, graph.end
-                )
-                self.sentence.graph = graph
+                self.keep_graph(graph)
                 return
         entries, orphans = parse_source(self.source, region_start, block_end)
         if not orphans and len(entries) == 1:
             graph = entries[0].graph
             if graph is not None and not entries[0].errors:
                 # the common case: one graph, read
-                if graph.offsets_factory is not None:
-                    graph.offsets_factory = partial(
-                        _offsets, graph.source.text, graph.start, graph.end
-                    )
-                self.sentence.graph = graph
+                self.keep_graph(graph)
                 return
         self.graph_entries(entries, orphans, text[region_start:block_end])
+
+    def keep_graph(self, graph: Graph) -> None:
+        """The sentence's graph, read whole; offsets not yet found (the fast
+        path's) are found when asked by this module's :func:`_offsets`."""
+        if graph.offsets_factory is not None:
+            graph.offsets_factory = partial(
+                _offsets, graph.source.text, graph.start, graph.end
+            )
+        self.sentence.graph = graph
 
     def graph_entries(
         self, entries: list[Entry], orphans: list[Finding], region: str
@@ -1188,7 +1190,8 @@ class _DocumentParser:
         text = reader.text
         #: kind group, start, end
         self.tokens: list[tuple[int, int, int]] = (
-            _doc_tokens(text, start, end) or _doc_tokens_plain(text, start, end)
+            _doc_tokens(text, start, end)
+            or _doc_tokens_by_pattern(text, start, end)
         )
         self.i = 0
         self.text = text
@@ -1331,7 +1334,9 @@ class _DocumentParser:
 _LP, _RP, _SL, _ROLE, _STR, _SYM = 1, 2, 3, 4, 5, 6
 
 
-def _doc_tokens_plain(text: str, start: int, end: int) -> list[tuple[int, int, int]]:
+def _doc_tokens_by_pattern(
+    text: str, start: int, end: int
+) -> list[tuple[int, int, int]]:
     """The tokens of ``text[start:end]`` as :data:`_DOC_TOKEN_RE` finds them
     (kind group, start, end), up to where it finds none."""
     tokens: list[tuple[int, int, int]] = []
@@ -1349,11 +1354,11 @@ def _doc_tokens_plain(text: str, start: int, end: int) -> list[tuple[int, int, i
 def _doc_tokens(  # noqa: C901 -- one pass over the chunks
     text: str, start: int, end: int
 ) -> list[tuple[int, int, int]]:
-    """What :func:`_doc_tokens_plain` finds, when the block has no string and
-    each whitespace-separated chunk is ``(``s, one role, symbol or ``/``,
-    then ``)``s (a document-level block is written so); an empty list for
-    anything else (a block has at least one token), without a match object
-    a token. A chunk is found from the end of the one before."""
+    """What :func:`_doc_tokens_by_pattern` finds, when the block has no
+    string and each whitespace-separated chunk is ``(``s, one role, symbol
+    or ``/``, then ``)``s (a document-level block is written so); an empty
+    list for anything else (a block has at least one token), without a
+    match object a token. A chunk is found from the end of the one before."""
     block = text[start:end]
     if '"' in block:
         return []  # a string may hold white space: the pattern cuts it
