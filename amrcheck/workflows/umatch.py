@@ -1051,8 +1051,10 @@ def _tally_reference(
                 continue
             best = _found(gold, node, test, partners[0])
         else:
-            ordered = sorted(partners, key=test.variables.__getitem__)
-            results = [_found(gold, node, test, p) for p in ordered]
+            results = [
+                _found(gold, node, test, p)
+                for p in _by_variable(partners, test.variables)
+            ]
             best = results[0]
             for result in results[1:]:
                 if result[0] > best[0]:
